@@ -1,0 +1,121 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestHelper,
+	IAuthenticateGeneric,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import {
+	adsBaseUrlProperty,
+	DOCUMENTATION_URL,
+	ICON,
+	platformBaseUrlProperty,
+} from './PlatformCredentialCommon';
+
+/**
+ * App-only bearer token: pasted, or minted from the consumer key and secret with
+ * POST /oauth2/token (client_credentials) and cached in an expirable hidden field, so that it is
+ * requested once and not per call (the service answers 403 / code 99 to frequent requests).
+ */
+export class PlatformBearerApi implements ICredentialType {
+	name = 'platformBearerApi';
+
+	displayName = 'Platform App-Only Bearer API';
+
+	documentationUrl = DOCUMENTATION_URL;
+
+	icon = ICON;
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Token Source',
+			name: 'tokenSource',
+			type: 'options',
+			options: [
+				{
+					name: 'Paste a Bearer Token',
+					value: 'pasted',
+					description: 'Use the bearer token shown in the developer portal',
+				},
+				{
+					name: 'Mint From Consumer Key and Secret',
+					value: 'minted',
+					description: 'Request the token once with the app keys and cache it',
+				},
+			],
+			default: 'pasted',
+		},
+		{
+			displayName: 'Bearer Token',
+			name: 'bearerToken',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			displayOptions: { show: { tokenSource: ['pasted'] } },
+			description: 'From the developer portal: your app > Keys and tokens > Bearer Token',
+		},
+		{
+			displayName: 'Consumer Key (API Key)',
+			name: 'consumerKey',
+			type: 'string',
+			default: '',
+			required: true,
+			displayOptions: { show: { tokenSource: ['minted'] } },
+		},
+		{
+			displayName: 'Consumer Secret (API Key Secret)',
+			name: 'consumerSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				"The app's API key secret. Needed to mint a token, and always needed by the Platform Trigger to answer CRC checks and verify delivery signatures.",
+		},
+		{
+			displayName: 'Minted Token',
+			name: 'mintedToken',
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
+		platformBaseUrlProperty,
+		adsBaseUrlProperty,
+	];
+
+	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+		if (credentials.tokenSource !== 'minted') return {};
+		const baseUrl = String(credentials.baseUrl ?? '').replace(/\/+$/, '');
+		const response = (await this.helpers.httpRequest({
+			method: 'POST',
+			url: `${baseUrl}/oauth2/token`,
+			auth: {
+				username: String(credentials.consumerKey ?? ''),
+				password: String(credentials.consumerSecret ?? ''),
+			},
+			headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+			body: 'grant_type=client_credentials',
+			json: true,
+		})) as { access_token?: string; token_type?: string };
+		return { mintedToken: String(response.access_token ?? '') };
+	}
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization:
+					'=Bearer {{$credentials.tokenSource === "minted" ? $credentials.mintedToken : $credentials.bearerToken}}',
+			},
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl}}',
+			url: '/2/webhooks',
+		},
+	};
+}

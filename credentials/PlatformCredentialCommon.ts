@@ -1,0 +1,31 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+export const DOCUMENTATION_URL =
+	'https://github.com/n8n-nodes-platform/n8n-nodes-platform#credentials';
+
+export const ICON = {
+	light: 'file:../icons/platform.svg',
+	dark: 'file:../icons/platform.dark.svg',
+} as const;
+
+/** Base URLs live in the credential: node code never hard-codes a host. */
+export const platformBaseUrlProperty: INodeProperties = {
+	displayName: 'Platform API Base URL',
+	name: 'baseUrl',
+	type: 'string',
+	default: 'https://api.x.com',
+	placeholder: 'https://api.x.com',
+	description:
+		'Base URL of the platform API, without a trailing slash or version (paths /2/..., /oauth/... are added). Change it only for a test server.',
+	required: true,
+};
+
+export const adsBaseUrlProperty: INodeProperties = {
+	displayName: 'Advertising API Base URL',
+	name: 'adsBaseUrl',
+	type: 'string',
+	default: 'https://ads-api.x.com',
+	placeholder: 'https://ads-api.x.com',
+	description:
+		'Base URL of the advertising API, without a trailing slash or version (paths /12/... are added)',
+};

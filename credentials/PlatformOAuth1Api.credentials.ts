@@ -1,0 +1,118 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import {
+	adsBaseUrlProperty,
+	DOCUMENTATION_URL,
+	ICON,
+	platformBaseUrlProperty,
+} from './PlatformCredentialCommon';
+import { authorizationHeader, formParams, signOAuth1, type OAuth1Params } from './PlatformOAuth1Signer';
+
+function headerValue(headers: IHttpRequestOptions['headers'], name: string): string {
+	if (!headers) return '';
+	const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
+	return key ? String((headers as Record<string, unknown>)[key] ?? '') : '';
+}
+
+/** Resolves `url` against `baseURL` the way the HTTP client does. */
+export function absoluteUrl(requestOptions: IHttpRequestOptions): string {
+	const { url, baseURL } = requestOptions;
+	if (/^https?:\/\//i.test(url)) return url;
+	return `${(baseURL ?? '').replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}`;
+}
+
+/**
+ * Signs a request with OAuth 1.0a HMAC-SHA1 (user context): query parameters and form bodies are
+ * signed, JSON bodies are not.
+ */
+export async function signRequest(
+	credentials: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const contentType = headerValue(requestOptions.headers, 'content-type');
+	const isForm = contentType.toLowerCase().startsWith('application/x-www-form-urlencoded');
+	const oauth = signOAuth1(
+		{
+			consumerKey: String(credentials.consumerKey ?? ''),
+			consumerSecret: String(credentials.consumerSecret ?? ''),
+			accessToken: String(credentials.accessToken ?? ''),
+			accessTokenSecret: String(credentials.accessTokenSecret ?? ''),
+		},
+		{
+			method: requestOptions.method ?? 'GET',
+			url: absoluteUrl(requestOptions),
+			query: requestOptions.qs as OAuth1Params | undefined,
+			form: isForm ? formParams(requestOptions.body) : undefined,
+		},
+	);
+	return {
+		...requestOptions,
+		headers: { ...(requestOptions.headers ?? {}), Authorization: authorizationHeader(oauth) },
+	};
+}
+
+export class PlatformOAuth1Api implements ICredentialType {
+	name = 'platformOAuth1Api';
+
+	displayName = 'Platform OAuth1 (Keys) API';
+
+	documentationUrl = DOCUMENTATION_URL;
+
+	icon = ICON;
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Consumer Key (API Key)',
+			name: 'consumerKey',
+			type: 'string',
+			default: '',
+			required: true,
+			description: "The app's API key, from the developer portal: your app > Keys and tokens",
+		},
+		{
+			displayName: 'Consumer Secret (API Key Secret)',
+			name: 'consumerSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description:
+				"The app's API key secret, shown next to the API key. The Platform Trigger also uses it for CRC answers and signature checks.",
+		},
+		{
+			displayName: 'Access Token',
+			name: 'accessToken',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description:
+				'The access token of the account that acts, from Keys and tokens > Access Token and Secret (read and write)',
+		},
+		{
+			displayName: 'Access Token Secret',
+			name: 'accessTokenSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+		},
+		platformBaseUrlProperty,
+		adsBaseUrlProperty,
+	];
+
+	authenticate = signRequest;
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl}}',
+			url: '/2/users/me',
+		},
+	};
+}

@@ -1,0 +1,34 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { authenticationProperty, credentialsFor } from '../shared/descriptions';
+import { operationProperties, resourceProperty, routeExecution } from '../shared/router';
+import { user } from './resources/user';
+
+const resources = { user };
+
+export class PlatformPosts implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Platform Posts',
+		name: 'platformPosts',
+		icon: { light: 'file:../../icons/platform.svg', dark: 'file:../../icons/platform.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Create, edit, delete, look up, search and count posts; users; news',
+		defaults: { name: 'Platform Posts' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: credentialsFor(['oAuth2', 'oAuth1', 'oAuth1Connect', 'bearer']),
+		properties: [
+			authenticationProperty(['oAuth2', 'oAuth1', 'oAuth1Connect', 'bearer']),
+			resourceProperty(resources, 'user'),
+			...operationProperties(resources),
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await routeExecution.call(this, resources);
+	}
+}

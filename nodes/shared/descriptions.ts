@@ -1,0 +1,65 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPES, DEFAULT_MAX_RATE_LIMIT_WAIT_S, MAX_RATE_LIMIT_WAIT_S } from './transport';
+
+/** The Authentication field; its values are the credential type names the transport reads. */
+export function authenticationProperty(
+	allowed: Array<keyof typeof CREDENTIAL_TYPES>,
+	defaultType: keyof typeof CREDENTIAL_TYPES = allowed[0],
+): INodeProperties {
+	const names: Record<keyof typeof CREDENTIAL_TYPES, string> = {
+		oAuth2: 'OAuth2 (User Context)',
+		oAuth1: 'OAuth1 Keys (User Context)',
+		oAuth1Connect: 'OAuth1 Connect Account (User Context)',
+		bearer: 'App-Only Bearer Token',
+	};
+	return {
+		displayName: 'Authentication',
+		name: 'authentication',
+		type: 'options',
+		options: allowed.map((key) => ({ name: names[key], value: CREDENTIAL_TYPES[key] })),
+		default: CREDENTIAL_TYPES[defaultType],
+	};
+}
+
+/** Credential list for a node description, each shown for its Authentication value. */
+export function credentialsFor(allowed: Array<keyof typeof CREDENTIAL_TYPES>) {
+	return allowed.map((key) => ({
+		name: CREDENTIAL_TYPES[key],
+		required: true,
+		displayOptions: { show: { authentication: [CREDENTIAL_TYPES[key]] } },
+	}));
+}
+
+export const maxRateLimitWaitOption: INodeProperties = {
+	displayName: 'Max Rate Limit Wait (Seconds)',
+	name: 'maxRateLimitWait',
+	type: 'number',
+	typeOptions: { minValue: 0, maxValue: MAX_RATE_LIMIT_WAIT_S },
+	default: DEFAULT_MAX_RATE_LIMIT_WAIT_S,
+	description:
+		'When the service answers "rate limit reached", wait for its reset if it comes within this many seconds, then retry. Otherwise the node fails and says when the limit resets. At most 900 (15 minutes).',
+};
+
+export function returnAllProperty(show: Record<string, string[]>): INodeProperties {
+	return {
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		displayOptions: { show },
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	};
+}
+
+export function limitProperty(show: Record<string, string[]>, max = 100, defaultValue = 50): INodeProperties {
+	return {
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		displayOptions: { show: { ...show, returnAll: [false] } },
+		typeOptions: { minValue: 1, maxValue: max },
+		default: defaultValue,
+		description: 'Max number of results to return',
+	};
+}

@@ -1,0 +1,134 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+/**
+ * node → resource → operation. Each operation lives in its own file and exports its fields
+ * (`properties`, with displayOptions for its resource and operation) beside the code that reads
+ * them. The router runs it per item, or once for all items (batched operations), and pairs every
+ * output item with its input item.
+ */
+
+/** State shared by the items of one execution (e.g. the authenticated user's id, looked up once). */
+export type ExecutionState = Map<string, unknown>;
+
+export interface ItemOperation {
+	option: INodePropertyOptions;
+	properties: INodeProperties[];
+	execute(
+		this: IExecuteFunctions,
+		itemIndex: number,
+		state: ExecutionState,
+	): Promise<IDataObject | IDataObject[] | INodeExecutionData[]>;
+}
+
+export interface BatchOperation {
+	option: INodePropertyOptions;
+	properties: INodeProperties[];
+	/** Handles all items at once; must set pairedItem on every output item. */
+	executeBatch(this: IExecuteFunctions, items: INodeExecutionData[], state: ExecutionState): Promise<INodeExecutionData[]>;
+}
+
+export type Operation = ItemOperation | BatchOperation;
+
+export interface Resource {
+	option: INodePropertyOptions;
+	operations: Record<string, Operation>;
+	defaultOperation: string;
+}
+
+export function resourceProperty(resources: Record<string, Resource>, defaultResource: string): INodeProperties {
+	return {
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: Object.values(resources).map((r) => r.option),
+		default: defaultResource,
+	};
+}
+
+/** The Operation field of each resource, followed by every operation's own fields. */
+export function operationProperties(resources: Record<string, Resource>): INodeProperties[] {
+	const out: INodeProperties[] = [];
+	for (const [resourceName, resource] of Object.entries(resources)) {
+		out.push({
+			displayName: 'Operation',
+			name: 'operation',
+			type: 'options',
+			noDataExpression: true,
+			displayOptions: { show: { resource: [resourceName] } },
+			options: Object.values(resource.operations).map((op) => ({
+				...op.option,
+				action: op.option.action ?? `${op.option.name} ${resource.option.name.toLowerCase()}`,
+			})),
+			default: resource.defaultOperation,
+		});
+		for (const operation of Object.values(resource.operations)) out.push(...operation.properties);
+	}
+	return out;
+}
+
+function toItems(result: IDataObject | IDataObject[] | INodeExecutionData[], itemIndex: number): INodeExecutionData[] {
+	const list = Array.isArray(result) ? result : [result];
+	return list.map((entry) => {
+		const isExecutionData =
+			entry && typeof entry === 'object' && 'json' in entry && typeof (entry as INodeExecutionData).json === 'object';
+		if (isExecutionData) return { ...(entry as INodeExecutionData), pairedItem: { item: itemIndex } };
+		return { json: entry as IDataObject, pairedItem: { item: itemIndex } };
+	});
+}
+
+export async function routeExecution(
+	this: IExecuteFunctions,
+	resources: Record<string, Resource>,
+): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const state: ExecutionState = new Map();
+	const resourceName = this.getNodeParameter('resource', 0) as string;
+	const operationName = this.getNodeParameter('operation', 0) as string;
+	const operation = resources[resourceName]?.operations[operationName];
+	if (!operation) {
+		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resourceName}" is not known`);
+	}
+	if ('executeBatch' in operation) {
+		return [await operation.executeBatch.call(this, items, state)];
+	}
+	const output: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const result = await operation.execute.call(this, itemIndex, state);
+			output.push(...toItems(result, itemIndex));
+		} catch (error) {
+			if (this.continueOnFail()) {
+				output.push({
+					json: { error: (error as Error).message, description: (error as { description?: string }).description },
+					pairedItem: { item: itemIndex },
+				});
+				continue;
+			}
+			if (error instanceof NodeOperationError || (error as { name?: string }).name === 'NodeApiError') {
+				if ((error as { context?: IDataObject }).context) (error as { context: IDataObject }).context.itemIndex = itemIndex;
+				throw error;
+			}
+			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		}
+	}
+	return [output];
+}
+
+/** Shorthand for an operation's displayOptions. */
+export function showFor(resource: string, operation: string | string[], extra: IDataObject = {}) {
+	return {
+		show: {
+			resource: [resource],
+			operation: Array.isArray(operation) ? operation : [operation],
+			...extra,
+		},
+	} as INodeProperties['displayOptions'];
+}

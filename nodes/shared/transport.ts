@@ -1,0 +1,298 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IWebhookFunctions,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+
+import { apiError } from './errors';
+
+/**
+ * The one transport every node uses: credential choice, base URLs, JSON and form bodies through
+ * httpRequestWithAuthentication, error translation, rate limits, retries and pagination.
+ */
+
+export type PlatformContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+
+export const CREDENTIAL_TYPES = {
+	oAuth2: 'platformOAuth2Api',
+	oAuth1: 'platformOAuth1Api',
+	oAuth1Connect: 'platformOAuth1ConnectApi',
+	bearer: 'platformBearerApi',
+} as const;
+
+export type PlatformCredentialType = (typeof CREDENTIAL_TYPES)[keyof typeof CREDENTIAL_TYPES];
+
+export type Api = 'platform' | 'ads';
+
+export const DEFAULT_MAX_RATE_LIMIT_WAIT_S = 60;
+export const MAX_RATE_LIMIT_WAIT_S = 15 * 60;
+const MAX_RATE_LIMIT_RETRIES = 5;
+const MAX_TRANSIENT_RETRIES = 3;
+const BACKOFF_BASE_MS = 250;
+
+export interface PlatformRequest {
+	method: IHttpRequestMethods;
+	/** Path with version, e.g. /2/tweets or /12/product_catalogs. */
+	path: string;
+	api?: Api;
+	qs?: IDataObject;
+	/** JSON body, or form body when `form` is true. */
+	body?: IDataObject | IDataObject[];
+	form?: boolean;
+	headers?: IDataObject;
+	/** Overrides the credential chosen in the node (the trigger uses the bearer credential). */
+	credentialType?: PlatformCredentialType;
+	itemIndex?: number;
+	/** Seconds the node may wait for a rate-limit reset before it fails; default 60, at most 900. */
+	maxRateLimitWait?: number;
+	/**
+	 * Whether 5xx and network errors may be retried. Defaults to true for GET, PUT and DELETE and
+	 * false for POST, which is never retried (a create could run twice).
+	 */
+	retryTransient?: boolean;
+	/** Message added to a timeout / network failure of a request that is not retried. */
+	unsafeFailureHint?: string;
+	timeoutMs?: number;
+}
+
+export interface PlatformResponse<T = unknown> {
+	statusCode: number;
+	headers: Record<string, string>;
+	body: T;
+}
+
+type BaseUrls = { baseUrl: string; adsBaseUrl: string };
+
+function trimSlash(url: unknown): string {
+	return String(url ?? '').replace(/\/+$/, '');
+}
+
+/** Reads the credential type chosen in the node's Authentication field. */
+export function chosenCredentialType(ctx: PlatformContext, itemIndex = 0): PlatformCredentialType {
+	let chosen: unknown;
+	try {
+		chosen = (ctx as IExecuteFunctions).getNodeParameter('authentication', itemIndex, CREDENTIAL_TYPES.oAuth2);
+	} catch (error) {
+		// Nodes without an Authentication field fall back to the default below.
+		chosen = undefined;
+	}
+	const values = Object.values(CREDENTIAL_TYPES) as string[];
+	return (values.includes(String(chosen)) ? chosen : CREDENTIAL_TYPES.oAuth2) as PlatformCredentialType;
+}
+
+async function baseUrls(ctx: PlatformContext, credentialType: string): Promise<BaseUrls> {
+	const credentials = await ctx.getCredentials(credentialType);
+	return { baseUrl: trimSlash(credentials.baseUrl), adsBaseUrl: trimSlash(credentials.adsBaseUrl) };
+}
+
+function lowerHeaders(headers: unknown): Record<string, string> {
+	const out: Record<string, string> = {};
+	if (headers && typeof headers === 'object') {
+		for (const [k, v] of Object.entries(headers as Record<string, unknown>)) {
+			out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+		}
+	}
+	return out;
+}
+
+/** When the rate limit resets, from the headers (ads account limits preferred). */
+export function rateLimitReset(headers: Record<string, string>): Date | undefined {
+	const raw = headers['x-account-rate-limit-reset'] ?? headers['x-rate-limit-reset'];
+	const seconds = Number(raw);
+	if (!raw || !Number.isFinite(seconds) || seconds <= 0) return undefined;
+	return new Date(seconds * 1000);
+}
+
+function clampWait(seconds: number | undefined): number {
+	const value = seconds === undefined || !Number.isFinite(seconds) ? DEFAULT_MAX_RATE_LIMIT_WAIT_S : seconds;
+	return Math.min(Math.max(value, 0), MAX_RATE_LIMIT_WAIT_S);
+}
+
+function isSafeToRetry(method: string): boolean {
+	return ['GET', 'PUT', 'DELETE', 'HEAD'].includes(method.toUpperCase());
+}
+
+function sanitizeNetworkError(error: unknown): JsonObject {
+	const e = (error ?? {}) as { message?: unknown; code?: unknown; name?: unknown };
+	// Only the message and code: never the request options, which carry credentials.
+	return { message: String(e.message ?? 'Network error'), code: String(e.code ?? e.name ?? 'ERROR') };
+}
+
+export async function platformRequestFull<T = unknown>(
+	this: PlatformContext,
+	request: PlatformRequest,
+): Promise<PlatformResponse<T>> {
+	const itemIndex = request.itemIndex ?? 0;
+	const credentialType = request.credentialType ?? chosenCredentialType(this, itemIndex);
+	const urls = await baseUrls(this, credentialType);
+	const base = request.api === 'ads' ? urls.adsBaseUrl : urls.baseUrl;
+	if (!base) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The credential has no ${request.api === 'ads' ? 'Advertising' : 'Platform'} API Base URL`,
+			{ itemIndex, description: 'Open the credential and fill in the base URL field.' },
+		);
+	}
+	const method = request.method.toUpperCase() as IHttpRequestMethods;
+	const options: IHttpRequestOptions = {
+		method,
+		url: `${base}${request.path}`,
+		json: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: request.timeoutMs ?? 60_000,
+	};
+	if (request.qs && Object.keys(request.qs).length) options.qs = request.qs;
+	const headers: IDataObject = { ...(request.headers ?? {}) };
+	if (request.body !== undefined) {
+		if (request.form) {
+			headers['Content-Type'] = 'application/x-www-form-urlencoded';
+			options.body = request.body;
+		} else {
+			options.body = request.body;
+		}
+	}
+	if (Object.keys(headers).length) options.headers = headers;
+
+	const retryTransient = request.retryTransient ?? isSafeToRetry(method);
+	const maxWait = clampWait(request.maxRateLimitWait);
+	let rateLimitRetries = 0;
+	let transientRetries = 0;
+
+	for (;;) {
+		let raw: { statusCode: number; headers: unknown; body: unknown };
+		try {
+			raw = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				credentialType,
+				{ ...options, headers: options.headers ? { ...options.headers } : undefined },
+			)) as typeof raw;
+		} catch (error) {
+			if (error instanceof NodeApiError || error instanceof NodeOperationError) throw error;
+			const status = Number((error as { response?: { status?: number } })?.response?.status);
+			if (Number.isFinite(status) && status > 0) {
+				const response = (error as { response: { status: number; data?: unknown; headers?: unknown } }).response;
+				raw = { statusCode: response.status, headers: response.headers, body: response.data };
+			} else {
+				if (retryTransient && transientRetries < MAX_TRANSIENT_RETRIES) {
+					await sleep(BACKOFF_BASE_MS * 2 ** transientRetries);
+					transientRetries++;
+					continue;
+				}
+				const hint = !retryTransient ? request.unsafeFailureHint : undefined;
+				throw new NodeApiError(this.getNode(), sanitizeNetworkError(error), {
+					message: `The request to ${method} ${request.path} failed: ${String((error as Error)?.message ?? error)}`,
+					description: hint ?? 'Check that the base URL in the credential is reachable from n8n.',
+					itemIndex,
+				});
+			}
+		}
+
+		const statusCode = Number(raw.statusCode);
+		const responseHeaders = lowerHeaders(raw.headers);
+		if (statusCode >= 200 && statusCode < 300) {
+			return { statusCode, headers: responseHeaders, body: raw.body as T };
+		}
+
+		if (statusCode === 429) {
+			// A 429 means the request was refused, not carried out: retrying it is safe for every method.
+			const resetAt = rateLimitReset(responseHeaders);
+			const waitMs = resetAt ? Math.max(resetAt.getTime() - Date.now(), 0) + 250 : BACKOFF_BASE_MS * 2 ** rateLimitRetries;
+			if (rateLimitRetries < MAX_RATE_LIMIT_RETRIES && waitMs <= maxWait * 1000) {
+				rateLimitRetries++;
+				await sleep(waitMs);
+				continue;
+			}
+			throw apiError(this.getNode(), statusCode, raw.body, { itemIndex, resetAt });
+		}
+
+		if (statusCode >= 500 && retryTransient && transientRetries < MAX_TRANSIENT_RETRIES) {
+			await sleep(BACKOFF_BASE_MS * 2 ** transientRetries);
+			transientRetries++;
+			continue;
+		}
+		const error = apiError(this.getNode(), statusCode, raw.body, { itemIndex });
+		if (statusCode >= 500 && !retryTransient && request.unsafeFailureHint) {
+			error.description = `${error.description ?? ''} ${request.unsafeFailureHint}`.trim();
+		}
+		throw error;
+	}
+}
+
+export async function platformRequest<T = IDataObject>(this: PlatformContext, request: PlatformRequest): Promise<T> {
+	const response = await platformRequestFull.call<PlatformContext, [PlatformRequest], Promise<PlatformResponse<T>>>(
+		this,
+		request,
+	);
+	return response.body;
+}
+
+export interface PaginateOptions {
+	returnAll: boolean;
+	/** Used when returnAll is false. */
+	limit?: number;
+	/** Query parameter that carries the page size (max_results, count). */
+	pageSizeParam?: string;
+	maxPageSize?: number;
+	minPageSize?: number;
+	/**
+	 * platform: `meta.next_token`, sent back as `tokenParam` (next_token for search,
+	 * pagination_token for timelines). ads: `next_cursor`, sent back as `cursor`.
+	 */
+	style?: Api;
+	tokenParam?: string;
+	/** Stops after this many pages whatever happens (a guard against a server that loops). */
+	maxPages?: number;
+	/** Called with each page's body, e.g. to collect `includes`. */
+	onPage?: (body: IDataObject) => void;
+}
+
+/** Return All / Limit over `data` arrays. */
+export async function paginate(
+	this: PlatformContext,
+	request: PlatformRequest,
+	options: PaginateOptions,
+): Promise<IDataObject[]> {
+	const style = options.style ?? request.api ?? 'platform';
+	const tokenParam = options.tokenParam ?? (style === 'ads' ? 'cursor' : 'pagination_token');
+	const limit = options.returnAll ? Infinity : Math.max(1, Math.floor(options.limit ?? 50));
+	const results: IDataObject[] = [];
+	const maxPages = options.maxPages ?? 10_000;
+	let token: string | undefined;
+	for (let page = 0; page < maxPages; page++) {
+		const qs: IDataObject = { ...(request.qs ?? {}) };
+		if (options.pageSizeParam && options.maxPageSize) {
+			const wanted = Math.min(options.maxPageSize, limit - results.length);
+			qs[options.pageSizeParam] = Math.max(options.minPageSize ?? 1, wanted);
+		}
+		if (token) qs[tokenParam] = token;
+		const body = await platformRequest.call<PlatformContext, [PlatformRequest], Promise<IDataObject>>(this, {
+			...request,
+			qs,
+		});
+		options.onPage?.(body);
+		const data = body?.data;
+		const items = Array.isArray(data) ? (data as IDataObject[]) : data ? [data as IDataObject] : [];
+		for (const item of items) {
+			if (results.length >= limit) break;
+			results.push(item);
+		}
+		const next =
+			style === 'ads' ? body?.next_cursor : ((body?.meta as IDataObject | undefined)?.next_token as unknown);
+		if (results.length >= limit || !next || items.length === 0) break;
+		token = String(next);
+	}
+	return results;
+}
+
+/** Unwraps `{data: X}` envelopes; older servers send the bare object. */
+export function unwrapData<T = IDataObject>(body: unknown): T {
+	if (body && typeof body === 'object' && 'data' in (body as object)) return (body as { data: T }).data;
+	return body as T;
+}

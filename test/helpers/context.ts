@@ -1,0 +1,288 @@
+/**
+ * A test stand-in for n8n's execution contexts. Requests go over real HTTP (global fetch, which
+ * nock intercepts), and `httpRequestWithAuthentication` does what n8n does: runs the credential's
+ * preAuthentication when its expirable field is empty, applies its `authenticate` (function or
+ * generic), and honours returnFullResponse / ignoreHttpStatusErrors / json.
+ */
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	IDataObject,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+} from 'n8n-workflow';
+
+import { PlatformBearerApi } from '../../credentials/PlatformBearerApi.credentials';
+import { PlatformOAuth1Api, signRequest } from '../../credentials/PlatformOAuth1Api.credentials';
+import { PlatformOAuth1ConnectApi } from '../../credentials/PlatformOAuth1ConnectApi.credentials';
+import { PlatformOAuth2Api } from '../../credentials/PlatformOAuth2Api.credentials';
+
+export const CREDENTIAL_CLASSES: Record<string, ICredentialType> = {
+	platformOAuth1Api: new PlatformOAuth1Api(),
+	platformOAuth1ConnectApi: new PlatformOAuth1ConnectApi(),
+	platformOAuth2Api: new PlatformOAuth2Api(),
+	platformBearerApi: new PlatformBearerApi(),
+};
+
+export const BASE = 'https://api.test.local';
+export const ADS_BASE = 'https://ads-api.test.local';
+
+export const TEST_SECRETS = {
+	consumerSecret: 'CONSUMER-SECRET-do-not-leak',
+	accessTokenSecret: 'ACCESS-TOKEN-SECRET-do-not-leak',
+	accessToken: 'ACCESS-TOKEN-do-not-leak',
+	bearerToken: 'BEARER-TOKEN-do-not-leak',
+	oauth2AccessToken: 'OAUTH2-ACCESS-TOKEN-do-not-leak',
+};
+
+export function defaultCredentials(): Record<string, ICredentialDataDecryptedObject> {
+	return {
+		platformOAuth1Api: {
+			consumerKey: 'ck',
+			consumerSecret: TEST_SECRETS.consumerSecret,
+			accessToken: TEST_SECRETS.accessToken,
+			accessTokenSecret: TEST_SECRETS.accessTokenSecret,
+			baseUrl: BASE,
+			adsBaseUrl: ADS_BASE,
+		},
+		platformOAuth1ConnectApi: {
+			consumerKey: 'ck',
+			consumerSecret: TEST_SECRETS.consumerSecret,
+			oauthTokenData: { oauth_token: TEST_SECRETS.accessToken, oauth_token_secret: TEST_SECRETS.accessTokenSecret },
+			baseUrl: BASE,
+			adsBaseUrl: ADS_BASE,
+		},
+		platformOAuth2Api: {
+			clientId: 'cid',
+			clientSecret: 'csecret',
+			oauthTokenData: { access_token: TEST_SECRETS.oauth2AccessToken },
+			baseUrl: BASE,
+			webUrl: 'https://web.test.local',
+		},
+		platformBearerApi: {
+			tokenSource: 'pasted',
+			bearerToken: TEST_SECRETS.bearerToken,
+			consumerSecret: TEST_SECRETS.consumerSecret,
+			mintedToken: '',
+			baseUrl: BASE,
+			adsBaseUrl: ADS_BASE,
+		},
+	};
+}
+
+function resolveTemplate(template: string, credentials: ICredentialDataDecryptedObject): string {
+	const body = template.startsWith('=') ? template.slice(1) : template;
+	return body.replace(/\{\{([\s\S]+?)\}\}/g, (_m, expr: string) => {
+		// eslint-disable-next-line @typescript-eslint/no-implied-eval
+		const fn = new Function('$credentials', `return (${expr});`) as (c: unknown) => unknown;
+		return String(fn(credentials) ?? '');
+	});
+}
+
+export interface RecordedRequest {
+	method: string;
+	url: string;
+	headers: Record<string, string>;
+	body?: string;
+}
+
+/** Performs a request the way n8n's httpRequest does, over fetch. */
+export async function performHttp(options: IHttpRequestOptions, log?: RecordedRequest[]): Promise<unknown> {
+	const url = new URL(/^https?:/i.test(options.url) ? options.url : `${options.baseURL ?? ''}${options.url}`);
+	for (const [k, v] of Object.entries((options.qs ?? {}) as IDataObject)) {
+		if (v === undefined || v === null) continue;
+		if (Array.isArray(v)) v.forEach((x) => url.searchParams.append(k, String(x)));
+		else url.searchParams.append(k, String(v));
+	}
+	const headers: Record<string, string> = {};
+	for (const [k, v] of Object.entries((options.headers ?? {}) as IDataObject)) headers[k.toLowerCase()] = String(v);
+	if (options.auth) {
+		headers.authorization = `Basic ${Buffer.from(`${options.auth.username}:${options.auth.password}`).toString('base64')}`;
+	}
+	let body: string | Buffer | undefined;
+	const method = (options.method ?? 'GET').toUpperCase();
+	if (options.body !== undefined && method !== 'GET') {
+		const contentType = headers['content-type'] ?? '';
+		if (Buffer.isBuffer(options.body)) body = options.body;
+		else if (typeof options.body === 'string') body = options.body;
+		else if (contentType.startsWith('application/x-www-form-urlencoded')) {
+			const sp = new URLSearchParams();
+			for (const [k, v] of Object.entries(options.body as IDataObject)) {
+				if (Array.isArray(v)) v.forEach((x) => sp.append(k, String(x)));
+				else if (v !== undefined && v !== null) sp.append(k, String(v));
+			}
+			body = sp.toString();
+		} else {
+			body = JSON.stringify(options.body);
+			headers['content-type'] = headers['content-type'] ?? 'application/json';
+		}
+	}
+	log?.push({ method, url: url.toString(), headers, body: body === undefined ? undefined : body.toString() });
+	const response = await fetch(url, {
+		method,
+		headers,
+		body: body as unknown as BodyInit | undefined,
+		signal: AbortSignal.timeout(options.timeout ?? 30000),
+	});
+	const text = await response.text();
+	let parsed: unknown = text;
+	if (options.json !== false && text) {
+		try {
+			parsed = JSON.parse(text);
+		} catch {
+			parsed = text;
+		}
+	}
+	const responseHeaders: Record<string, string> = {};
+	response.headers.forEach((v, k) => (responseHeaders[k] = v));
+	if (!response.ok && !options.ignoreHttpStatusErrors) {
+		const error = new Error(`Request failed with status code ${response.status}`) as Error & {
+			response: { status: number; data: unknown; headers: Record<string, string> };
+		};
+		error.response = { status: response.status, data: parsed, headers: responseHeaders };
+		throw error;
+	}
+	if (options.returnFullResponse) {
+		return { statusCode: response.status, headers: responseHeaders, body: parsed };
+	}
+	return parsed;
+}
+
+export interface ContextOptions {
+	parameters?: IDataObject | ((itemIndex: number) => IDataObject);
+	credentials?: Record<string, ICredentialDataDecryptedObject>;
+	items?: INodeExecutionData[];
+	continueOnFail?: boolean;
+	staticData?: IDataObject;
+	nodeName?: string;
+	/** Extra members merged into the context (webhook / hook functions). */
+	extra?: IDataObject;
+}
+
+function getPath(obj: unknown, path: string): unknown {
+	let current: unknown = obj;
+	for (const part of path.split('.')) {
+		if (current === undefined || current === null || typeof current !== 'object') return undefined;
+		current = (current as IDataObject)[part];
+	}
+	return current;
+}
+
+export function createContext(options: ContextOptions = {}) {
+	const credentials = options.credentials ?? defaultCredentials();
+	const items: INodeExecutionData[] = options.items ?? [{ json: {} }];
+	const staticData = options.staticData ?? {};
+	const requests: RecordedRequest[] = [];
+	const preAuthCalls: string[] = [];
+	const logs: Array<{ level: string; message: string; meta?: unknown }> = [];
+	const node: INode = {
+		id: 'node-1',
+		name: options.nodeName ?? 'Test Node',
+		type: 'n8n-nodes-platform.test',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	const paramsFor = (itemIndex: number): IDataObject =>
+		typeof options.parameters === 'function' ? options.parameters(itemIndex) : (options.parameters ?? {});
+
+	const helpers = {
+		httpRequest: async (opts: IHttpRequestOptions) => await performHttp(opts, requests),
+		async httpRequestWithAuthentication(type: string, opts: IHttpRequestOptions) {
+			const data = credentials[type];
+			if (!data) throw new Error(`No credentials of type ${type} in the test context`);
+			const credentialType = CREDENTIAL_CLASSES[type];
+			const expirable = credentialType.properties.find((p) => p.type === 'hidden' && p.typeOptions?.expirable);
+			if (credentialType.preAuthentication && expirable && data[expirable.name] === '') {
+				preAuthCalls.push(type);
+				const output = await credentialType.preAuthentication.call(
+					{ helpers: { httpRequest: helpers.httpRequest } } as never,
+					data,
+				);
+				if (output[expirable.name] !== undefined) Object.assign(data, output);
+			}
+			let finalOptions: IHttpRequestOptions = { ...opts, headers: { ...(opts.headers ?? {}) } };
+			if (type === 'platformOAuth2Api') {
+				const token = (data.oauthTokenData as IDataObject).access_token;
+				finalOptions.headers = { ...finalOptions.headers, Authorization: `Bearer ${String(token)}` };
+			} else if (type === 'platformOAuth1ConnectApi') {
+				const tokenData = data.oauthTokenData as IDataObject;
+				finalOptions = await signRequest(
+					{
+						consumerKey: data.consumerKey,
+						consumerSecret: data.consumerSecret,
+						accessToken: String(tokenData.oauth_token),
+						accessTokenSecret: String(tokenData.oauth_token_secret),
+					},
+					finalOptions,
+				);
+			} else if (typeof credentialType.authenticate === 'function') {
+				finalOptions = await credentialType.authenticate(data, finalOptions);
+			} else if (credentialType.authenticate) {
+				const generic = credentialType.authenticate.properties;
+				for (const [k, v] of Object.entries((generic.headers ?? {}) as IDataObject)) {
+					finalOptions.headers = { ...finalOptions.headers, [k]: resolveTemplate(String(v), data) };
+				}
+			}
+			return await performHttp(finalOptions, requests);
+		},
+		async getBinaryDataBuffer(itemIndex: number, propertyName: string) {
+			const binary = items[itemIndex]?.binary?.[propertyName];
+			if (!binary) throw new Error(`No binary property "${propertyName}" on item ${itemIndex}`);
+			return Buffer.from(binary.data, 'base64');
+		},
+		assertBinaryData(itemIndex: number, propertyName: string) {
+			const binary = items[itemIndex]?.binary?.[propertyName];
+			if (!binary) throw new Error(`This operation expects the node's input data to contain a binary file '${propertyName}'`);
+			return binary;
+		},
+		async prepareBinaryData(buffer: Buffer, fileName?: string, mimeType?: string) {
+			return { data: buffer.toString('base64'), fileName, mimeType: mimeType ?? 'application/octet-stream' };
+		},
+		returnJsonArray(data: IDataObject | IDataObject[]) {
+			return (Array.isArray(data) ? data : [data]).map((json) => ({ json }));
+		},
+		constructExecutionMetaData(data: INodeExecutionData[], meta: { itemData: { item: number } }) {
+			return data.map((d) => ({ ...d, pairedItem: meta.itemData }));
+		},
+	};
+
+	const context = {
+		getNode: () => node,
+		getInputData: () => items,
+		continueOnFail: () => options.continueOnFail ?? false,
+		getWorkflowStaticData: () => staticData,
+		getCredentials: async (type: string) => {
+			const data = credentials[type];
+			if (!data) throw new Error(`Node does not have credentials of type ${type}`);
+			return data;
+		},
+		getNodeParameter(name: string, itemIndexOrFallback?: unknown, fallback?: unknown, opts?: { extractValue?: boolean }) {
+			const itemIndex = typeof itemIndexOrFallback === 'number' ? itemIndexOrFallback : 0;
+			const fb = typeof itemIndexOrFallback === 'number' ? fallback : itemIndexOrFallback;
+			const value = getPath(paramsFor(itemIndex), name);
+			if (value === undefined) {
+				if (fb === undefined && arguments.length < 3 && typeof itemIndexOrFallback === 'number') {
+					throw new Error(`Could not get parameter "${name}"`);
+				}
+				return fb;
+			}
+			if (opts?.extractValue && value && typeof value === 'object' && '__rl' in (value as IDataObject)) {
+				return (value as IDataObject).value;
+			}
+			return value;
+		},
+		getMode: () => 'trigger',
+		getExecutionId: () => 'exec-1',
+		logger: {
+			debug: (message: string, meta?: unknown) => logs.push({ level: 'debug', message, meta }),
+			info: (message: string, meta?: unknown) => logs.push({ level: 'info', message, meta }),
+			warn: (message: string, meta?: unknown) => logs.push({ level: 'warn', message, meta }),
+			error: (message: string, meta?: unknown) => logs.push({ level: 'error', message, meta }),
+		},
+		helpers,
+		...(options.extra ?? {}),
+	};
+	return { context: context as never, requests, preAuthCalls, logs, staticData, node, credentials };
+}
