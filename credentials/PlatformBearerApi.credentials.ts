@@ -9,7 +9,6 @@ import type {
 
 import {
 	adsBaseUrlProperty,
-	DOCUMENTATION_URL,
 	ICON,
 	platformBaseUrlProperty,
 } from './PlatformCredentialCommon';
@@ -24,14 +23,14 @@ export class PlatformBearerApi implements ICredentialType {
 
 	displayName = 'Platform App-Only Bearer API';
 
-	documentationUrl = DOCUMENTATION_URL;
+	documentationUrl = 'https://github.com/n8n-nodes-platform/n8n-nodes-platform#credentials';
 
 	icon = ICON;
 
 	properties: INodeProperties[] = [
 		{
-			displayName: 'Token Source',
-			name: 'tokenSource',
+			displayName: 'Token Origin',
+			name: 'origin',
 			type: 'options',
 			options: [
 				{
@@ -54,7 +53,7 @@ export class PlatformBearerApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			displayOptions: { show: { tokenSource: ['pasted'] } },
+			displayOptions: { show: { origin: ['pasted'] } },
 			description: 'From the developer portal: your app > Keys and tokens > Bearer Token',
 		},
 		{
@@ -63,7 +62,7 @@ export class PlatformBearerApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			displayOptions: { show: { tokenSource: ['minted'] } },
+			displayOptions: { show: { origin: ['minted'] } },
 		},
 		{
 			displayName: 'Consumer Secret (API Key Secret)',
@@ -86,7 +85,7 @@ export class PlatformBearerApi implements ICredentialType {
 	];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		if (credentials.tokenSource !== 'minted') return {};
+		if (credentials.origin !== 'minted') return {};
 		const baseUrl = String(credentials.baseUrl ?? '').replace(/\/+$/, '');
 		const response = (await this.helpers.httpRequest({
 			method: 'POST',
@@ -107,7 +106,7 @@ export class PlatformBearerApi implements ICredentialType {
 		properties: {
 			headers: {
 				Authorization:
-					'=Bearer {{$credentials.tokenSource === "minted" ? $credentials.mintedToken : $credentials.bearerToken}}',
+					'=Bearer {{$credentials.origin === "minted" ? $credentials.mintedToken : $credentials.bearerToken}}',
 			},
 		},
 	};

@@ -1,8 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-export const DOCUMENTATION_URL =
-	'https://github.com/n8n-nodes-platform/n8n-nodes-platform#credentials';
-
 export const ICON = {
 	light: 'file:../icons/platform.svg',
 	dark: 'file:../icons/platform.dark.svg',

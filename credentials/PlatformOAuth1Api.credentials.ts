@@ -8,7 +8,6 @@ import type {
 
 import {
 	adsBaseUrlProperty,
-	DOCUMENTATION_URL,
 	ICON,
 	platformBaseUrlProperty,
 } from './PlatformCredentialCommon';
@@ -62,7 +61,7 @@ export class PlatformOAuth1Api implements ICredentialType {
 
 	displayName = 'Platform OAuth1 (Keys) API';
 
-	documentationUrl = DOCUMENTATION_URL;
+	documentationUrl = 'https://github.com/n8n-nodes-platform/n8n-nodes-platform#credentials';
 
 	icon = ICON;
 

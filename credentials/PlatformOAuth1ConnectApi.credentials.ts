@@ -2,7 +2,6 @@ import type { ICredentialTestRequest, ICredentialType, INodeProperties } from 'n
 
 import {
 	adsBaseUrlProperty,
-	DOCUMENTATION_URL,
 	ICON,
 	platformBaseUrlProperty,
 } from './PlatformCredentialCommon';
@@ -15,7 +14,7 @@ export class PlatformOAuth1ConnectApi implements ICredentialType {
 
 	displayName = 'Platform OAuth1 (Connect Account) API';
 
-	documentationUrl = DOCUMENTATION_URL;
+	documentationUrl = 'https://github.com/n8n-nodes-platform/n8n-nodes-platform#credentials';
 
 	icon = ICON;
 

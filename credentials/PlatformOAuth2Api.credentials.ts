@@ -1,6 +1,6 @@
 import type { ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-import { DOCUMENTATION_URL, ICON, platformBaseUrlProperty } from './PlatformCredentialCommon';
+import { ICON, platformBaseUrlProperty } from './PlatformCredentialCommon';
 
 export const DEFAULT_OAUTH2_SCOPES = [
 	'tweet.read',
@@ -27,7 +27,7 @@ export class PlatformOAuth2Api implements ICredentialType {
 
 	displayName = 'Platform OAuth2 API';
 
-	documentationUrl = DOCUMENTATION_URL;
+	documentationUrl = 'https://github.com/n8n-nodes-platform/n8n-nodes-platform#credentials';
 
 	icon = ICON;
 

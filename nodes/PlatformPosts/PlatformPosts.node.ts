@@ -20,9 +20,9 @@ export class PlatformPosts implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: credentialsFor(['oAuth2', 'oAuth1', 'oAuth1Connect', 'bearer']),
+		credentials: credentialsFor(['pkce', 'hmac', 'connect', 'appOnly']),
 		properties: [
-			authenticationProperty(['oAuth2', 'oAuth1', 'oAuth1Connect', 'bearer']),
+			authenticationProperty(['pkce', 'hmac', 'connect', 'appOnly']),
 			resourceProperty(resources, 'user'),
 			...operationProperties(resources),
 		],

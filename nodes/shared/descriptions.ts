@@ -1,29 +1,33 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { CredentialKind } from './transport';
 import { CREDENTIAL_TYPES, DEFAULT_MAX_RATE_LIMIT_WAIT_S, MAX_RATE_LIMIT_WAIT_S } from './transport';
 
 /** The Authentication field; its values are the credential type names the transport reads. */
+const KIND_NAMES: Record<CredentialKind, string> = {
+	pkce: 'OAuth2 (User Context)',
+	hmac: 'OAuth1 Keys (User Context)',
+	connect: 'OAuth1 Connect Account (User Context)',
+	appOnly: 'App-Only Bearer Token',
+};
+
 export function authenticationProperty(
-	allowed: Array<keyof typeof CREDENTIAL_TYPES>,
-	defaultType: keyof typeof CREDENTIAL_TYPES = allowed[0],
+	allowed: CredentialKind[],
+	defaultType: CredentialKind = allowed[0],
 ): INodeProperties {
-	const names: Record<keyof typeof CREDENTIAL_TYPES, string> = {
-		oAuth2: 'OAuth2 (User Context)',
-		oAuth1: 'OAuth1 Keys (User Context)',
-		oAuth1Connect: 'OAuth1 Connect Account (User Context)',
-		bearer: 'App-Only Bearer Token',
-	};
-	return {
+	const property: INodeProperties = {
 		displayName: 'Authentication',
 		name: 'authentication',
 		type: 'options',
-		options: allowed.map((key) => ({ name: names[key], value: CREDENTIAL_TYPES[key] })),
-		default: CREDENTIAL_TYPES[defaultType],
+		options: allowed.map((key) => ({ name: KIND_NAMES[key], value: CREDENTIAL_TYPES[key] })),
+		default: '',
 	};
+	property.default = CREDENTIAL_TYPES[defaultType];
+	return property;
 }
 
 /** Credential list for a node description, each shown for its Authentication value. */
-export function credentialsFor(allowed: Array<keyof typeof CREDENTIAL_TYPES>) {
+export function credentialsFor(allowed: CredentialKind[]) {
 	return allowed.map((key) => ({
 		name: CREDENTIAL_TYPES[key],
 		required: true,
@@ -52,14 +56,14 @@ export function returnAllProperty(show: Record<string, string[]>): INodeProperti
 	};
 }
 
-export function limitProperty(show: Record<string, string[]>, max = 100, defaultValue = 50): INodeProperties {
+export function limitProperty(show: Record<string, string[]>, max = 100): INodeProperties {
 	return {
 		displayName: 'Limit',
 		name: 'limit',
 		type: 'number',
 		displayOptions: { show: { ...show, returnAll: [false] } },
 		typeOptions: { minValue: 1, maxValue: max },
-		default: defaultValue,
+		default: 50,
 		description: 'Max number of results to return',
 	};
 }

@@ -7,6 +7,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { asNodeError } from './transport';
+
 /**
  * node → resource → operation. Each operation lives in its own file and exports its fields
  * (`properties`, with displayOptions for its resource and operation) beside the code that reads
@@ -57,7 +59,7 @@ export function resourceProperty(resources: Record<string, Resource>, defaultRes
 export function operationProperties(resources: Record<string, Resource>): INodeProperties[] {
 	const out: INodeProperties[] = [];
 	for (const [resourceName, resource] of Object.entries(resources)) {
-		out.push({
+		const operation: INodeProperties = {
 			displayName: 'Operation',
 			name: 'operation',
 			type: 'options',
@@ -67,8 +69,10 @@ export function operationProperties(resources: Record<string, Resource>): INodeP
 				...op.option,
 				action: op.option.action ?? `${op.option.name} ${resource.option.name.toLowerCase()}`,
 			})),
-			default: resource.defaultOperation,
-		});
+			default: '',
+		};
+		operation.default = resource.defaultOperation;
+		out.push(operation);
 		for (const operation of Object.values(resource.operations)) out.push(...operation.properties);
 	}
 	return out;
@@ -112,11 +116,7 @@ export async function routeExecution(
 				});
 				continue;
 			}
-			if (error instanceof NodeOperationError || (error as { name?: string }).name === 'NodeApiError') {
-				if ((error as { context?: IDataObject }).context) (error as { context: IDataObject }).context.itemIndex = itemIndex;
-				throw error;
-			}
-			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+			throw asNodeError(this, error, itemIndex);
 		}
 	}
 	return [output];

@@ -19,12 +19,19 @@ import { apiError } from './errors';
 
 export type PlatformContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
 
+/**
+ * The credential types, by the kind of sign-in: pkce = OAuth 2.0 user context, hmac = OAuth 1.0a
+ * with pasted keys (our own signer), connect = OAuth 1.0a through n8n's three-legged flow,
+ * appOnly = app-only bearer token.
+ */
 export const CREDENTIAL_TYPES = {
-	oAuth2: 'platformOAuth2Api',
-	oAuth1: 'platformOAuth1Api',
-	oAuth1Connect: 'platformOAuth1ConnectApi',
-	bearer: 'platformBearerApi',
+	pkce: 'platformOAuth2Api',
+	hmac: 'platformOAuth1Api',
+	connect: 'platformOAuth1ConnectApi',
+	appOnly: 'platformBearerApi',
 } as const;
+
+export type CredentialKind = keyof typeof CREDENTIAL_TYPES;
 
 export type PlatformCredentialType = (typeof CREDENTIAL_TYPES)[keyof typeof CREDENTIAL_TYPES];
 
@@ -77,13 +84,13 @@ function trimSlash(url: unknown): string {
 export function chosenCredentialType(ctx: PlatformContext, itemIndex = 0): PlatformCredentialType {
 	let chosen: unknown;
 	try {
-		chosen = (ctx as IExecuteFunctions).getNodeParameter('authentication', itemIndex, CREDENTIAL_TYPES.oAuth2);
-	} catch (error) {
+		chosen = (ctx as IExecuteFunctions).getNodeParameter('authentication', itemIndex, CREDENTIAL_TYPES.pkce);
+	} catch {
 		// Nodes without an Authentication field fall back to the default below.
 		chosen = undefined;
 	}
 	const values = Object.values(CREDENTIAL_TYPES) as string[];
-	return (values.includes(String(chosen)) ? chosen : CREDENTIAL_TYPES.oAuth2) as PlatformCredentialType;
+	return (values.includes(String(chosen)) ? chosen : CREDENTIAL_TYPES.pkce) as PlatformCredentialType;
 }
 
 async function baseUrls(ctx: PlatformContext, credentialType: string): Promise<BaseUrls> {
@@ -122,6 +129,18 @@ function sanitizeNetworkError(error: unknown): JsonObject {
 	const e = (error ?? {}) as { message?: unknown; code?: unknown; name?: unknown };
 	// Only the message and code: never the request options, which carry credentials.
 	return { message: String(e.message ?? 'Network error'), code: String(e.code ?? e.name ?? 'ERROR') };
+}
+
+/** Returns n8n errors as they are and wraps anything else, without request options. */
+export function asNodeError(
+	ctx: PlatformContext,
+	error: unknown,
+	itemIndex?: number,
+): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	const name = (error as { name?: string })?.name;
+	if (name === 'NodeApiError' || name === 'NodeOperationError') return error as NodeApiError;
+	return new NodeOperationError(ctx.getNode(), String((error as Error)?.message ?? error), { itemIndex });
 }
 
 export async function platformRequestFull<T = unknown>(
@@ -174,7 +193,7 @@ export async function platformRequestFull<T = unknown>(
 				{ ...options, headers: options.headers ? { ...options.headers } : undefined },
 			)) as typeof raw;
 		} catch (error) {
-			if (error instanceof NodeApiError || error instanceof NodeOperationError) throw error;
+			if (error instanceof NodeApiError || error instanceof NodeOperationError) throw asNodeError(this, error, itemIndex);
 			const status = Number((error as { response?: { status?: number } })?.response?.status);
 			if (Number.isFinite(status) && status > 0) {
 				const response = (error as { response: { status: number; data?: unknown; headers?: unknown } }).response;

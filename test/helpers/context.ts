@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code, not shipped */
 /**
  * A test stand-in for n8n's execution contexts. Requests go over real HTTP (global fetch, which
  * nock intercepts), and `httpRequestWithAuthentication` does what n8n does: runs the credential's
@@ -61,7 +62,7 @@ export function defaultCredentials(): Record<string, ICredentialDataDecryptedObj
 			webUrl: 'https://web.test.local',
 		},
 		platformBearerApi: {
-			tokenSource: 'pasted',
+			origin: 'pasted',
 			bearerToken: TEST_SECRETS.bearerToken,
 			consumerSecret: TEST_SECRETS.consumerSecret,
 			mintedToken: '',
@@ -71,12 +72,26 @@ export function defaultCredentials(): Record<string, ICredentialDataDecryptedObj
 	};
 }
 
+/**
+ * Resolves the `{{ ... }}` parts of a generic authenticate template. Supports what our credentials
+ * use: `$credentials.name` and `a === "b" ? x : y`.
+ */
 function resolveTemplate(template: string, credentials: ICredentialDataDecryptedObject): string {
 	const body = template.startsWith('=') ? template.slice(1) : template;
+	const value = (term: string): unknown => {
+		const t = term.trim();
+		const quoted = t.match(/^["'](.*)["']$/);
+		if (quoted) return quoted[1];
+		const ref = t.match(/^\$credentials\.(\w+)$/);
+		if (ref) return credentials[ref[1]];
+		throw new Error(`Unsupported template term: ${t}`);
+	};
 	return body.replace(/\{\{([\s\S]+?)\}\}/g, (_m, expr: string) => {
-		// eslint-disable-next-line @typescript-eslint/no-implied-eval
-		const fn = new Function('$credentials', `return (${expr});`) as (c: unknown) => unknown;
-		return String(fn(credentials) ?? '');
+		const ternary = expr.match(/^(.+?)===(.+?)\?(.+?):(.+)$/);
+		if (ternary) {
+			return String(value(ternary[1]) === value(ternary[2]) ? value(ternary[3]) : value(ternary[4]));
+		}
+		return String(value(expr) ?? '');
 	});
 }
 

@@ -26,7 +26,7 @@ export const getMe: ItemOperation = {
 				{ name: 'Verified', value: 'verified' },
 			],
 			default: [],
-			description: 'Extra user fields to return besides id, name and username',
+			description: 'Extra user fields to return besides ID, name and username',
 		},
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
