@@ -201,6 +201,13 @@ export function explainResponse(status: number, body: unknown, resetAt?: Date): 
 	const text = typeof body === 'string' ? body : JSON.stringify(body ?? '');
 	const webhook = fromWebhookReason(text);
 	if (webhook) return webhook;
+	if (status === 403 && /duplicate content/i.test(text)) {
+		return {
+			message: 'The service refused a duplicate post',
+			description:
+				'The same text was posted recently. If an earlier attempt timed out, it may have been published: check the account before posting again.',
+		};
+	}
 	if (problemSuffix(obj.type)) return explainProblem(obj, status);
 	const errors = Array.isArray(obj.errors) ? (obj.errors as IDataObject[]) : [];
 	if (errors.length) {
@@ -216,13 +223,6 @@ export function explainResponse(status: number, body: unknown, resetAt?: Date): 
 		return {
 			message: 'Authorization failed',
 			description: 'Check or reconnect the credential chosen in the node.',
-		};
-	}
-	if (status === 403 && /duplicate content/i.test(text)) {
-		return {
-			message: 'The service refused a duplicate post',
-			description:
-				'The same text was posted recently. If an earlier attempt timed out, it may have been published: check the account before posting again.',
 		};
 	}
 	if (obj.title || obj.detail) return { message: str(obj.detail) || str(obj.title) };
