@@ -5,7 +5,6 @@ import OAuth from 'oauth-1.0a';
 import {
 	authorizationHeader,
 	percentEncode,
-	signatureBaseString,
 	signOAuth1,
 } from '../../credentials/PlatformOAuth1Signer';
 import { signRequest } from '../../credentials/PlatformOAuth1Api.credentials';
