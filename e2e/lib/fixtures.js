@@ -1,0 +1,119 @@
+'use strict';
+/**
+ * Credentials (pointing at the sandbox) and workflow builders shared by `npm start`, the e2e suite and
+ * the benchmark. Credential ids are fixed so that examples/*.json can refer to them.
+ */
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const PKG = 'n8n-nodes-platform';
+const T = {
+	trigger: `${PKG}.platformTrigger`,
+	posts: `${PKG}.platformPosts`,
+	catalog: `${PKG}.adsCatalog`,
+	creatives: `${PKG}.adsCreatives`,
+};
+
+const CRED = {
+	oauth1: { id: 'PlatSbxOAuth1K01', name: 'Platform Sandbox OAuth1 Keys', type: 'platformOAuth1Api' },
+	bearer: { id: 'PlatSbxBearer001', name: 'Platform Sandbox App Bearer', type: 'platformBearerApi' },
+	bearerMinted: { id: 'PlatSbxBearerM01', name: 'Platform Sandbox App Bearer (minted)', type: 'platformBearerApi' },
+	oauth2: { id: 'PlatSbxOAuth2001', name: 'Platform Sandbox OAuth2 (user)', type: 'platformOAuth2Api' },
+	connect: { id: 'PlatSbxConnect01', name: 'Platform Sandbox OAuth1 Connect', type: 'platformOAuth1ConnectApi' },
+};
+
+function credentials(sandboxUrl, keys) {
+	const urls = { baseUrl: sandboxUrl, adsBaseUrl: sandboxUrl };
+	return [
+		Object.assign({}, CRED.oauth1, { data: Object.assign({ consumerKey: keys.consumerKey, consumerSecret: keys.consumerSecret, accessToken: keys.accessToken, accessTokenSecret: keys.accessTokenSecret }, urls) }),
+		Object.assign({}, CRED.bearer, { data: Object.assign({ origin: 'pasted', bearerToken: keys.bearerToken, consumerSecret: keys.consumerSecret }, urls) }),
+		Object.assign({}, CRED.bearerMinted, { data: Object.assign({ origin: 'minted', consumerKey: keys.consumerKey, consumerSecret: keys.consumerSecret }, urls) }),
+		Object.assign({}, CRED.oauth2, {
+			data: Object.assign({ clientId: 'sandbox-client-id', clientSecret: 'sandbox-client-secret', webUrl: sandboxUrl, grantType: 'pkce', scope: 'tweet.read tweet.write users.read media.write offline.access', authentication: 'header', oauthTokenData: { token_type: 'bearer', access_token: keys.oauth2UserToken, scope: 'tweet.read tweet.write users.read media.write offline.access' } }, urls),
+		}),
+		Object.assign({}, CRED.connect, { data: Object.assign({ consumerKey: keys.consumerKey, consumerSecret: keys.consumerSecret, signatureMethod: 'HMAC-SHA1', oauthTokenData: { oauth_token: keys.accessToken, oauth_token_secret: keys.accessTokenSecret, user_id: keys.userId, screen_name: keys.username } }, urls) }),
+	];
+}
+
+const credRef = (c) => ({ [c.type]: { id: c.id, name: c.name } });
+
+/** Deterministic UUID from a string (webhook ids must stay the same across imports). */
+function uuidFrom(text) {
+	const h = crypto.createHash('sha1').update(text).digest('hex');
+	return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+function node(name, type, typeVersion, parameters, position, extra = {}) {
+	return Object.assign({ id: uuidFrom(`${name}:${type}:${JSON.stringify(position)}`), name, type, typeVersion, position, parameters }, extra);
+}
+
+/** Connects nodes in a chain: chain(['A','B','C']). */
+function chain(names) {
+	const connections = {};
+	for (let i = 0; i < names.length - 1; i++) connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
+	return connections;
+}
+
+function workflow(id, name, nodes, connections, extra = {}) {
+	return Object.assign({ id, name, active: false, nodes, connections, settings: { executionOrder: 'v1', saveDataSuccessExecution: 'all', saveManualExecutions: true }, pinData: {}, tags: [] }, extra);
+}
+
+/** A Webhook node that answers with the last node's items (e2e drives workflows through it). */
+function webhookStart(path, method = 'POST') {
+	return node('Start', 'n8n-nodes-base.webhook', 2, { httpMethod: method, path, responseMode: 'lastNode', responseData: 'allEntries', options: {} }, [0, 0], { webhookId: uuidFrom(`webhook:${path}`) });
+}
+
+/** An HTTP Request node that POSTs the incoming item to a sandbox sink (one call per item = per run). */
+function sinkNode(name, sandboxUrl, sink, position) {
+	return node(name, 'n8n-nodes-base.httpRequest', 4.2, {
+		method: 'POST',
+		url: `${sandboxUrl}/_sandbox/sink/${sink}`,
+		sendBody: true,
+		specifyBody: 'json',
+		jsonBody: '={{ JSON.stringify($json) }}',
+		options: {},
+	}, position);
+}
+
+/**
+ * The Platform Trigger node, subscribed to post.create of one user, with the app bearer credential.
+ * (Parameter names follow nodes/PlatformTrigger; see its description.)
+ */
+function triggerNode(name, position, { userId, events = ['post.create'], extra = {}, webhookId } = {}) {
+	return node(name, T.trigger, 1, Object.assign({ events, userId, options: {} }, extra), position, {
+		webhookId: webhookId || uuidFrom(`trigger:${name}:${JSON.stringify(position)}`),
+		credentials: credRef(CRED.bearer),
+	});
+}
+
+/** The event id of a trigger output item (or of a raw envelope). */
+function eventIdOf(item) {
+	if (!item || typeof item !== 'object') return undefined;
+	return item.event_id ?? item.event_uuid ?? (item.data && item.data.event_uuid);
+}
+
+const BENCH_PLAIN_PATH = 'bench-plain-webhook';
+function benchTriggerWorkflow() {
+	return workflow('benchTriggerFlow', 'bench platform trigger', [
+		triggerNode('Platform Trigger', [0, 0], { userId: '1000000001' }),
+		node('Done', 'n8n-nodes-base.noOp', 1, {}, [300, 0]),
+	], chain(['Platform Trigger', 'Done']));
+}
+function benchPlainWorkflow() {
+	return workflow('benchPlainFlow01', 'bench plain webhook', [
+		node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path: BENCH_PLAIN_PATH, responseMode: 'onReceived', options: {} }, [0, 0], { webhookId: uuidFrom('bench-plain') }),
+		node('Done', 'n8n-nodes-base.noOp', 1, {}, [300, 0]),
+	], chain(['Webhook', 'Done']));
+}
+
+function loadExamples(dir) {
+	if (!fs.existsSync(dir)) return [];
+	return fs
+		.readdirSync(dir)
+		.filter((f) => f.endsWith('.json'))
+		.sort()
+		.map((f) => Object.assign({ file: f }, JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'))));
+}
+
+module.exports = { PKG, T, CRED, credentials, credRef, uuidFrom, node, chain, workflow, webhookStart, sinkNode, triggerNode, eventIdOf, BENCH_PLAIN_PATH, benchTriggerWorkflow, benchPlainWorkflow, loadExamples };

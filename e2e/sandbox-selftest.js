@@ -1,0 +1,157 @@
+'use strict';
+/**
+ * Self-test of the platform sandbox (no n8n): its checks must be right before it judges the package.
+ * Run by e2e/run.js first; also `node e2e/sandbox-selftest.js`.
+ */
+const assert = require('node:assert/strict');
+const crypto = require('node:crypto');
+const http = require('node:http');
+
+const { createSandbox } = require('../sandbox/server');
+const oauth1 = require('../sandbox/lib/oauth1');
+
+async function selftest() {
+	// Published OAuth 1.0a vector (vectors.md).
+	const pairs = [['status', 'Hello Ladies + Gentlemen, a signed OAuth request!'], ['include_entities', 'true'], ['oauth_consumer_key', 'xvz1evFS4wEEPTGEFPHBog'], ['oauth_nonce', 'kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg'], ['oauth_signature_method', 'HMAC-SHA1'], ['oauth_timestamp', '1318622958'], ['oauth_token', '370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb'], ['oauth_version', '1.0']];
+	const secret = ['kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw', 'LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE'];
+	assert.equal(oauth1.sign(...secret, oauth1.baseString('POST', 'https://api.x.com/1.1/statuses/update.json', pairs)), 'Ls93hJiZbQ3akF3HF3x1Bz8/zU4=');
+	assert.equal(oauth1.sign(...secret, oauth1.baseString('POST', 'https://api.twitter.com/1.1/statuses/update.json', pairs)), 'hCtSmYh+iHYCEqBWrE7C7hYmtUk=');
+	// Webhook HMAC vectors.
+	const { sign } = require('../sandbox/routes/webhooks');
+	assert.equal(sign('test', 'test=1&other_test=2'), 'sha256=25Cu3iwbbiqBTwQRzcKJZwisjf736V2Q8UaTlkfLSoc=');
+	assert.equal(sign('test', '{"test_number":1,"test_string":"two"}'), 'sha256=YWHphPn/JFq43jkF0y4/w8R/SelmLjvpunhVFY8JhlI=');
+
+	const sb = await createSandbox({ quiet: true }).listen(0);
+	const K = sb.keys;
+	const received = [];
+	let crcMode = 'right';
+	const receiver = http.createServer((req, res) => {
+		let body = '';
+		req.on('data', (c) => (body += c));
+		req.on('end', () => {
+			const u = new URL(req.url, 'http://x');
+			if (req.method === 'GET') {
+				const token = u.searchParams.get('crc_token');
+				const key = crcMode === 'right' ? K.consumerSecret : 'wrong';
+				res.writeHead(200, { 'content-type': 'application/json' });
+				res.end(JSON.stringify({ response_token: sign(key, token) }));
+				return;
+			}
+			received.push({ body, signature: req.headers['x-platform-webhooks-signature'] });
+			res.writeHead(200);
+			res.end();
+		});
+	});
+	await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
+	const hookUrl = `http://127.0.0.1:${receiver.address().port}/webhook/selftest`;
+	const call = async (method, path, { body, auth = 'bearer', form } = {}) => {
+		const url = sb.url + path;
+		const headers = {};
+		if (auth === 'bearer') headers.authorization = `Bearer ${K.bearerToken}`;
+		if (auth === 'oauth') headers.authorization = oauth1.authorizationHeader({ method, url, form }, K);
+		if (auth === 'badsig') headers.authorization = oauth1.authorizationHeader({ method, url, form }, Object.assign({}, K, { accessTokenSecret: 'wrong' }));
+		let payload;
+		if (body !== undefined) {
+			headers['content-type'] = 'application/json';
+			payload = JSON.stringify(body);
+		}
+		if (form) {
+			headers['content-type'] = 'application/x-www-form-urlencoded';
+			payload = new URLSearchParams(form).toString();
+		}
+		const res = await fetch(url, { method, headers, body: payload });
+		return { status: res.status, body: await res.json().catch(() => undefined) };
+	};
+	try {
+		// Webhook registration runs a CRC; a wrong answer refuses the webhook.
+		crcMode = 'wrong';
+		let r = await call('POST', '/2/webhooks', { body: { url: hookUrl } });
+		assert.equal(r.status, 400);
+		assert.match(JSON.stringify(r.body), /CrcValidationFailed/);
+		crcMode = 'right';
+		r = await call('POST', '/2/webhooks', { body: { url: hookUrl } });
+		assert.equal(r.status, 200, JSON.stringify(r.body));
+		const hook = r.body.data;
+		assert.equal(hook.valid, true);
+		assert.equal((await call('POST', '/2/webhooks', { body: { url: hookUrl } })).status, 400, 'duplicate URL');
+		assert.equal((await call('POST', '/2/webhooks', { body: { url: hookUrl }, auth: 'oauth' })).status, 403, 'webhooks need the app bearer');
+		// A wrong CRC answer later marks the webhook invalid; PUT re-validates.
+		crcMode = 'wrong';
+		assert.equal((await sb.crc(sb.db.webhooks.get(hook.id), { reason: 'periodic' })).ok, false);
+		assert.equal(sb.db.webhooks.get(hook.id).valid, false);
+		crcMode = 'right';
+		r = await call('PUT', `/2/webhooks/${hook.id}`);
+		assert.deepEqual(r.body, { data: { valid: true } });
+		// Subscription + signed delivery with the right HMAC over the raw body.
+		r = await call('POST', '/2/activity/subscriptions', { body: { event_type: 'post.create', filter: { user_id: K.userId }, webhook_id: hook.id, tag: 'selftest' } });
+		assert.equal(r.status, 200, JSON.stringify(r.body));
+		const [event] = await sb.emit({ event_type: 'post.create', text: 'hello' });
+		assert.equal(event.deliveries.length, 1);
+		assert.equal(received[0].signature, sign(K.consumerSecret, received[0].body));
+		const envelope = JSON.parse(received[0].body);
+		assert.equal(envelope.data.event_type, 'post.create');
+		assert.equal(envelope.data.tag, 'selftest');
+		assert.equal(envelope.data.payload.text, 'hello');
+		await sb.emit({ event_type: 'post.create', forge: true });
+		assert.notEqual(received[1].signature, sign(K.consumerSecret, received[1].body));
+		// Replay re-delivers the logged (not the forged) events, then posts the job status.
+		const now = new Date();
+		const ymd = (d) => d.toISOString().replace(/[-T:]/g, '').slice(0, 12);
+		r = await call('POST', '/2/webhooks/replay', { body: { webhook_id: hook.id, from_date: ymd(new Date(now - 3600e3)), to_date: ymd(now) } });
+		assert.equal(r.status, 200, JSON.stringify(r.body));
+		assert.equal((await call('POST', '/2/webhooks/replay', { body: { webhook_id: hook.id, from_date: ymd(new Date(now - 3600e3)), to_date: ymd(now) } })).status, 409, 'conflict while a job runs');
+		await new Promise((res) => setTimeout(res, 400));
+		assert.equal(received.length, 4, `replay: ${received.length}`);
+		assert.equal(received[2].body, received[0].body);
+		assert.equal(JSON.parse(received[3].body).replay_job_status.job_state, 'Complete');
+		assert.equal((await call('POST', '/2/webhooks/replay', { body: { webhook_id: hook.id, from_date: '202001010000', to_date: ymd(now) } })).status, 400, '24-hour window');
+
+		// OAuth 1.0a: right signature passes, wrong one is 401 code 89; query and form bodies are signed.
+		assert.equal((await call('GET', '/2/users/me?user.fields=created_at', { auth: 'oauth' })).status, 200);
+		r = await call('GET', '/2/users/me', { auth: 'badsig' });
+		assert.equal(r.status, 401);
+		assert.equal(r.body.errors[0].code, 89);
+		assert.equal((await call('POST', '/12/product_catalogs?name=Shop', { auth: 'oauth' })).status, 201);
+		assert.equal((await call('POST', '/12/product_catalogs?name=Second', { auth: 'oauth' })).status, 400, 'one catalog per user');
+		assert.equal((await call('GET', '/12/product_catalogs', { auth: 'bearer' })).status, 401, 'ads takes OAuth 1.0a only');
+		const catalog = [...sb.db.ads.catalogs.values()][0];
+		const product = (i) => ({ id: `sku-${i}`, title: `Product ${i}`, description: 'A product', availability: 'in stock', condition: 'new', price: '9.99 USD', link: 'https://shop.example/p', image_link: 'https://shop.example/p.png', brand: 'Acme' });
+		r = await call('PUT', `/12/product_catalogs/${catalog.id}/products`, { auth: 'oauth', body: { products: Array.from({ length: 26 }, (_, i) => product(i)) } });
+		assert.equal(r.status, 400, 'at most 25 products per PUT');
+		r = await call('PUT', `/12/product_catalogs/${catalog.id}/products`, { auth: 'oauth', body: { products: [product(1), Object.assign(product(2), { price: '9,99 USD' }), product(3), product(3)] } });
+		assert.deepEqual(r.body.data.products_response.map((x) => x.status), ['CREATE_SUCCESS', 'ERROR', 'ERROR', 'ERROR']);
+		r = await call('PUT', `/12/product_catalogs/${catalog.id}/products`, { auth: 'oauth', body: { products: [product(1), Object.assign(product(4), { title: 'changed' })] } });
+		assert.deepEqual(r.body.data.products_response.map((x) => x.status), ['NO_CHANGE', 'CREATE_SUCCESS']);
+		// Faults: 429 with reset headers.
+		sb.faults.rules.push({ status: 429, remaining: 1, path: '^/2/users/me$' });
+		const res = await fetch(`${sb.url}/2/users/me`, { headers: { authorization: oauth1.authorizationHeader({ method: 'GET', url: `${sb.url}/2/users/me` }, K) } });
+		assert.equal(res.status, 429);
+		assert.ok(Number(res.headers.get('x-rate-limit-reset')) > Date.now() / 1000 - 1);
+		// Media: chunked upload of a video with STATUS polling.
+		const init = await call('POST', '/2/media/upload/initialize', { auth: 'oauth', body: { media_type: 'video/mp4', total_bytes: 10, media_category: 'tweet_video' } });
+		const id = init.body.data.id;
+		assert.equal((await call('POST', `/2/media/upload/${id}/append`, { auth: 'oauth', body: { media: Buffer.from('0123456789').toString('base64'), segment_index: 0 } })).status, 200);
+		const fin = await call('POST', `/2/media/upload/${id}/finalize`, { auth: 'oauth' });
+		assert.equal(fin.body.data.processing_info.state, 'pending');
+		let state;
+		for (let i = 0; i < 5 && state !== 'succeeded'; i++) state = (await call('GET', `/2/media/upload?command=STATUS&media_id=${id}`, { auth: 'oauth' })).body.data.processing_info.state;
+		assert.equal(state, 'succeeded');
+		r = await call('POST', '/2/tweets', { auth: 'oauth', body: { text: 'with video', media: { media_ids: [id] } } });
+		assert.equal(r.status, 201, JSON.stringify(r.body));
+		assert.equal((await call('POST', '/2/tweets', { auth: 'oauth', body: { text: 'with video', media: { media_ids: [id] }, poll: { options: ['a', 'b'], duration_minutes: 10 } } })).status, 400, 'media and poll are exclusive');
+		void crypto;
+	} finally {
+		receiver.close();
+		await sb.close();
+	}
+}
+
+module.exports = { selftest };
+if (require.main === module)
+	selftest().then(
+		() => console.log('sandbox self-test passed'),
+		(error) => {
+			console.error(error);
+			process.exit(1);
+		},
+	);

@@ -1,0 +1,123 @@
+'use strict';
+/**
+ * Platform Trigger inside n8n, against the sandbox's real CRC GETs and signed deliveries:
+ *   - activation registers the webhook (the sandbox's CRC succeeds) and the activity subscription;
+ *   - one run per signed event; none for forged, unsigned or tampered deliveries, none for a duplicate;
+ *   - n8n down while events are sent: after the restart the node's replay job delivers the missed
+ *     events, and every event has run exactly once.
+ * Both tests run in regular mode and in queue mode (n8n webhook + worker).
+ */
+const F = require('../lib/fixtures');
+
+const WF_ID = 'e2eTriggerFlow01';
+const SINK = 'trigger';
+const WEBHOOK_ID = F.uuidFrom('e2e-trigger-webhook');
+
+function triggerWorkflow(ctx) {
+	return F.workflow(WF_ID, 'e2e platform trigger', [
+		F.triggerNode('Platform Trigger', [0, 0], { userId: ctx.keys.userId, webhookId: WEBHOOK_ID }),
+		F.sinkNode('Record Run', ctx.sandboxUrl, SINK, [300, 0]),
+	], F.chain(['Platform Trigger', 'Record Run']));
+}
+
+function ourWebhook(ctx) {
+	return [...ctx.sandbox.db.webhooks.values()].find((w) => w.url.includes(`:${ctx.inst.webhookPort}/webhook/${WEBHOOK_ID}`));
+}
+
+async function waitRuns(ctx, expectedIds, { settleMs = 3000, timeoutMs = 60000 } = {}) {
+	await ctx.waitFor(`${expectedIds.length} runs of the trigger workflow`, () => {
+		const seen = new Set(ctx.sink(SINK).map((i) => F.eventIdOf(i.body)));
+		return expectedIds.every((id) => seen.has(id));
+	}, { timeoutMs });
+	await ctx.sleep(settleMs); // duplicates would arrive within this window
+	const counts = {};
+	for (const item of ctx.sink(SINK)) {
+		const id = F.eventIdOf(item.body);
+		counts[id] = (counts[id] || 0) + 1;
+	}
+	return counts;
+}
+
+module.exports = [
+	{
+		name: 'trigger: CRC at activation, one run per signed event, none for forged / unsigned / tampered / duplicate',
+		needs: ['platformTrigger'],
+		modes: ['regular', 'queue'],
+		workflows: (ctx) => [triggerWorkflow(ctx)],
+		publish: () => [WF_ID],
+		timeoutMs: 180000,
+		async run(ctx) {
+			const { assert, sandbox } = ctx;
+			ctx.clearSink(SINK);
+			const hook = await ctx.waitFor('the trigger to register its webhook at activation', () => ourWebhook(ctx), { timeoutMs: 60000 });
+			assert.equal(hook.valid, true, 'the webhook must be valid after the CRC at registration');
+			const crcAtCreate = sandbox.db.crcChecks.filter((c) => c.webhook_id === hook.id || c.reason === 'create');
+			assert.ok(crcAtCreate.some((c) => c.ok), `no successful CRC at registration: ${JSON.stringify(crcAtCreate)}`);
+			const subs = [...sandbox.db.subscriptions.values()].filter((s) => s.webhook_id === hook.id);
+			assert.ok(subs.some((s) => s.event_type === 'post.create' && s.filter.user_id === ctx.keys.userId), `no post.create subscription for user ${ctx.keys.userId}: ${JSON.stringify(subs)}`);
+			const records = ctx.records(0, '/2/webhooks').filter((r) => r.method === 'POST' && r.path === '/2/webhooks');
+			assert.ok(records.every((r) => r.auth && r.auth.kind === 'app'), 'POST /2/webhooks must use the app-only bearer token');
+
+			// A later CRC check (the periodic one) is answered too, with the older &nonce= form.
+			const check = await sandbox.crc(hook, { reason: 'e2e', nonce: true });
+			assert.equal(check.ok, true, `CRC re-check failed: ${check.why}`);
+
+			// Three signed events: three runs.
+			const events = [];
+			for (const text of ['first e2e post', 'second e2e post', 'third e2e post']) {
+				const [e] = await sandbox.emit({ event_type: 'post.create', text, webhook_id: hook.id });
+				assert.equal(e.deliveries[0].status, 200, `signed delivery answered ${e.deliveries[0].status}`);
+				events.push(e);
+			}
+			// Forged, unsigned and tampered deliveries: 401, no run.
+			const [forged] = await sandbox.emit({ event_type: 'post.create', text: 'forged', forge: true, webhook_id: hook.id });
+			assert.equal(forged.deliveries[0].status, 401, 'a forged delivery must get 401');
+			const [unsigned] = await sandbox.emit({ event_type: 'post.create', text: 'unsigned', unsigned: true, webhook_id: hook.id });
+			assert.equal(unsigned.deliveries[0].status, 401, 'an unsigned delivery must get 401');
+			const original = sandbox.db.events.find((e) => e.event_uuid === events[0].event_uuid).raw;
+			const tampered = original.replace('first e2e post', 'first e2e post (changed)');
+			const r = await sandbox.httpRequest('POST', hook.url, { headers: { 'content-type': 'application/json', 'x-platform-webhooks-signature': sandbox.signWebhook(original) }, body: tampered });
+			assert.equal(r.status, 401, 'a body changed after signing must get 401');
+			// The same signed event delivered again (the service retries): acknowledged, no second run.
+			const dup = await sandbox.deliver(hook, original, { event_uuid: events[0].event_uuid });
+			assert.equal(dup.status, 200, 'a duplicate delivery is still acknowledged with 200');
+
+			const counts = await waitRuns(ctx, events.map((e) => e.event_uuid));
+			for (const e of events) assert.equal(counts[e.event_uuid], 1, `event ${e.event_uuid} ran ${counts[e.event_uuid]} times`);
+			assert.equal(Object.keys(counts).length, 3, `unexpected runs: ${JSON.stringify(counts)}`);
+			const item = ctx.sink(SINK)[0].body;
+			assert.equal(item.event_type, 'post.create');
+			assert.ok(JSON.stringify(item).includes('first e2e post'), `the item carries the post: ${JSON.stringify(item).slice(0, 300)}`);
+			if (ctx.mode === 'queue') assert.ok(ctx.workerExecutions() >= 3, 'in queue mode the worker runs the executions');
+			ctx.triggerEvents = events.map((e) => e.event_uuid);
+		},
+	},
+	{
+		name: 'trigger: events sent while n8n is down are replayed after the restart, each run exactly once',
+		needs: ['platformTrigger'],
+		modes: ['regular', 'queue'],
+		timeoutMs: 300000,
+		async run(ctx) {
+			const { assert, sandbox, inst } = ctx;
+			const hook = ourWebhook(ctx);
+			assert.ok(hook, 'the trigger webhook must exist (previous test)');
+			const before = ctx.triggerEvents || [];
+			await inst.stopN8n();
+			const missed = [];
+			for (const text of ['sent while n8n was down 1', 'sent while n8n was down 2']) {
+				const [e] = await sandbox.emit({ event_type: 'post.create', text, webhook_id: hook.id });
+				assert.notEqual(e.deliveries[0].status, 200, 'n8n is down: the delivery must fail');
+				missed.push(e.event_uuid);
+			}
+			const jobsBefore = sandbox.db.replayJobs.length;
+			await inst.start();
+			const job = await ctx.waitFor('the trigger to create a replay job after the restart', () => sandbox.db.replayJobs.slice(jobsBefore).find((j) => j.webhook_id === hook.id), { timeoutMs: 60000 });
+			await ctx.waitFor('the replay job to finish', () => job.finished_at, { timeoutMs: 60000 });
+			const counts = await waitRuns(ctx, [...before, ...missed], { settleMs: 4000 });
+			for (const id of [...before, ...missed]) assert.equal(counts[id], 1, `event ${id} ran ${counts[id] || 0} times (runs: ${JSON.stringify(counts)})`);
+			const replayRecord = ctx.records(0, '/2/webhooks/replay').pop();
+			assert.ok(replayRecord && replayRecord.status === 200, 'POST /2/webhooks/replay answered 200');
+			assert.match(replayRecord.body.from_date, /^[0-9]{12}$/);
+		},
+	},
+];

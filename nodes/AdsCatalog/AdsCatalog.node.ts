@@ -1,0 +1,43 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { authenticationProperty, credentialsFor } from '../shared/descriptions';
+import { operationProperties, resourceProperty, routeExecution } from '../shared/router';
+import { searchCatalogs, searchProductSets } from './common';
+import { catalog } from './resources/catalog';
+import { product } from './resources/product';
+import { productSet } from './resources/productSet';
+import { scheduledFeed } from './resources/scheduledFeed';
+
+const resources = { catalog, product, productSet, scheduledFeed };
+
+export class AdsCatalog implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Ads Catalog',
+		name: 'adsCatalog',
+		icon: { light: 'file:../../icons/ads.svg', dark: 'file:../../icons/ads.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			'Product catalogs of the advertising interface: push products (checked, batched), list and delete products, product sets, scheduled feeds',
+		defaults: { name: 'Ads Catalog' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: credentialsFor(['hmac', 'connect']),
+		properties: [
+			authenticationProperty(['hmac', 'connect']),
+			resourceProperty(resources, 'product'),
+			...operationProperties(resources),
+		],
+	};
+
+	methods = {
+		listSearch: { searchCatalogs, searchProductSets },
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await routeExecution.call(this, resources);
+	}
+}

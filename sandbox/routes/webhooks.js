@@ -1,0 +1,483 @@
+'use strict';
+/**
+ * Webhooks (conventions.md, "Webhook receiver" and "Webhook management"), activity subscriptions,
+ * signed deliveries, the delivery log and replay jobs.
+ */
+const http = require('node:http');
+const https = require('node:https');
+const crypto = require('node:crypto');
+
+const { HttpError, problem, invalidRequest, notFound } = require('../lib/http');
+
+const EVENT_TYPES = [
+	'post.create',
+	'post.delete',
+	'spaces.start',
+	'spaces.end',
+	'dm.received',
+	'dm.sent',
+	'dm.read',
+	'dm.indicate_typing',
+	'chat.received',
+	'chat.sent',
+	'profile.update.bio',
+	'profile.update.verified',
+	'profile.update.affiliate',
+	'profile.update.screenname',
+	'profile.update.picture',
+	'profile.update.banner',
+	'profile.update.geo',
+	'profile.update.url',
+];
+const PASCAL = {
+	ProfileBioUpdate: 'profile.update.bio',
+	ProfilePictureUpdate: 'profile.update.picture',
+	ProfileBannerUpdate: 'profile.update.banner',
+	ProfileGeoUpdate: 'profile.update.geo',
+	ProfileUrlUpdate: 'profile.update.url',
+	PostCreate: 'post.create',
+	PostDelete: 'post.delete',
+};
+const normalizeType = (t) => PASCAL[t] || t;
+
+function sign(secret, bytes) {
+	return 'sha256=' + crypto.createHmac('sha256', secret).update(bytes).digest('base64');
+}
+
+/** One HTTP request with a hard timeout; resolves {status, headers, body, ms} or {error}. */
+function request(method, url, { headers = {}, body, timeoutMs = 10000 } = {}) {
+	return new Promise((resolve) => {
+		const started = Date.now();
+		let u;
+		try {
+			u = new URL(url);
+		} catch (error) {
+			resolve({ error: 'bad URL', ms: 0 });
+			return;
+		}
+		const lib = u.protocol === 'https:' ? https : http;
+		// localhost may resolve to ::1 first while n8n listens on 127.0.0.1 only.
+		const target = { protocol: u.protocol, hostname: u.hostname === 'localhost' ? '127.0.0.1' : u.hostname, port: u.port, path: u.pathname + u.search };
+		headers = Object.assign({ host: u.host }, headers);
+		const req = lib.request(
+			Object.assign(target, { method, headers: Object.assign({ 'user-agent': 'PlatformSandbox-Webhooks/1.0' }, headers, body ? { 'content-length': Buffer.byteLength(body) } : {}), timeout: timeoutMs, agent: false }),
+			(res) => {
+				const chunks = [];
+				res.on('data', (c) => chunks.push(c));
+				res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), ms: Date.now() - started }));
+				res.on('error', (error) => resolve({ error: String(error.message), ms: Date.now() - started }));
+			},
+		);
+		req.on('timeout', () => req.destroy(new Error('timeout')));
+		req.on('error', (error) => resolve({ error: String(error.code || error.message), ms: Date.now() - started }));
+		if (body) req.write(body);
+		req.end();
+	});
+}
+
+function install(sb) {
+	const secret = () => sb.keys.consumerSecret;
+
+	/** Sends a CRC GET and updates the webhook's validity. */
+	sb.crc = async (webhook, { reason = 'manual', nonce = false } = {}) => {
+		const token = crypto.randomBytes(24).toString('base64url');
+		const url = new URL(webhook.url);
+		url.searchParams.set('crc_token', token);
+		if (nonce) url.searchParams.set('nonce', crypto.randomBytes(8).toString('hex'));
+		const result = await request('GET', url.toString(), { timeoutMs: sb.options.deliveryTimeoutMs });
+		const expected = sign(secret(), token);
+		let ok = false;
+		let why = '';
+		if (result.error) why = `request failed: ${result.error}`;
+		else if (result.status >= 300 && result.status < 400) why = `3XX status ${result.status}`;
+		else if (result.status !== 200) why = `status ${result.status}`;
+		else if (!/json/i.test(String(result.headers['content-type'] || ''))) why = `content-type is ${result.headers['content-type'] || 'missing'}, not application/json`;
+		else {
+			try {
+				const parsed = JSON.parse(result.body);
+				ok = parsed.response_token === expected;
+				if (!ok) why = 'incorrect response_token';
+			} catch {
+				why = 'body is not JSON';
+			}
+		}
+		const check = { webhook_id: webhook.id, at: new Date().toISOString(), reason, status: result.status, ms: result.ms, ok, why: ok ? undefined : why };
+		sb.db.crcChecks.push(check);
+		if (ok) {
+			webhook.valid = true;
+			webhook.last_validated_at = check.at;
+		} else if (result.error || (result.status >= 400 && result.status !== 200)) {
+			// Transient errors (4XX, 5XX, timeouts) invalidate only after 28 hours without success;
+			// a wrong token, a 3XX or a non-JSON 200 invalidates at once.
+			if (reason === 'create') webhook.valid = false;
+		} else {
+			webhook.valid = false;
+		}
+		sb.log(`CRC ${reason} ${webhook.url} -> ${ok ? 'ok' : 'FAILED: ' + why}`);
+		return check;
+	};
+
+	sb.startPeriodicCrc = () => {
+		sb.crcTimer = setInterval(() => {
+			for (const w of sb.db.webhooks.values()) sb.crc(w, { reason: 'periodic', nonce: true });
+		}, sb.options.crcIntervalMs);
+		sb.crcTimer.unref();
+	};
+
+	/** POSTs one raw body to a webhook, signed (or forged), and logs the delivery. */
+	sb.deliver = async (webhook, rawBody, meta = {}) => {
+		const signature = meta.forge ? sign('not-the-consumer-secret', rawBody) : meta.unsigned ? undefined : sign(secret(), rawBody);
+		const headers = { 'content-type': 'application/json; charset=utf-8' };
+		if (signature) headers['x-platform-webhooks-signature'] = signature;
+		const result = await request('POST', webhook.url, { headers, body: rawBody, timeoutMs: sb.options.deliveryTimeoutMs });
+		const delivery = {
+			delivery_id: String(sb.db.deliveries.length + 1),
+			event_uuid: meta.event_uuid,
+			webhook_id: webhook.id,
+			url: webhook.url,
+			at: new Date().toISOString(),
+			status: result.status,
+			ok: !result.error && result.status === 200,
+			ms: result.ms,
+			error: result.error,
+			forged: !!meta.forge,
+			unsigned: !!meta.unsigned,
+			replay_job_id: meta.replay_job_id,
+		};
+		sb.db.deliveries.push(delivery);
+		sb.log(`deliver ${meta.event_uuid || 'status'} -> ${webhook.url}: ${result.error || result.status}`);
+		return delivery;
+	};
+
+	let eventCounter = 0;
+	function newEventUuid(negative) {
+		eventCounter++;
+		const n = (BigInt(Date.now()) * 1000n + BigInt(eventCounter % 1000)).toString();
+		return negative ? '-' + n : n;
+	}
+
+	function buildPayload(type, input, userId) {
+		if (input.payload !== undefined) return input.payload;
+		const now = new Date().toISOString();
+		const text = input.text || `Sandbox post ${eventCounter + 1}`;
+		switch (normalizeType(type)) {
+			case 'post.create': {
+				const id = input.post_id || sb.newId();
+				return { id, text, author_id: userId, created_at: now, edit_history_tweet_ids: [id], lang: 'en' };
+			}
+			case 'post.delete':
+				return { id: input.post_id || sb.newId(), author_id: userId };
+			case 'profile.update.bio':
+				return { before: { description: 'old bio', id: userId }, after: { description: text, id: userId } };
+			case 'profile.update.screenname':
+				return { before: { username: 'old_name', id: userId }, after: { username: 'new_name', id: userId } };
+			case 'dm.received':
+			case 'dm.sent':
+			case 'dm.read':
+			case 'dm.indicate_typing':
+				return { direct_message_events: [{ id: sb.newId(), event_type: 'MessageCreate', text, sender_id: '1000000002', dm_conversation_id: `1000000002-${userId}`, created_at: now }] };
+			case 'spaces.start':
+			case 'spaces.end':
+				return { id: '1YqKDqWqdPLsV', state: normalizeType(type) === 'spaces.start' ? 'live' : 'ended', creator_id: userId, title: text };
+			default:
+				return { id: userId, text };
+		}
+	}
+
+	function subscriptionMatches(sub, type, userId, payload, direction) {
+		if (normalizeType(sub.event_type) !== normalizeType(type)) return false;
+		const f = sub.filter || {};
+		if (f.user_id && String(f.user_id) !== String(userId)) return false;
+		if (f.keyword && !JSON.stringify(payload).toLowerCase().includes(String(f.keyword).toLowerCase())) return false;
+		if (f.direction && direction && !['both'].includes(f.direction)) {
+			const want = { inbound: 'received', received: 'received', outbound: 'sent', sent: 'sent' }[f.direction];
+			if (want !== direction) return false;
+		}
+		return true;
+	}
+
+	/**
+	 * Emits events: one copy per matching subscription (as the service does), each delivered to the
+	 * subscription's webhook (or every valid webhook when the subscription names none); webhooks
+	 * without any subscription receive every event. `webhook_id` targets one webhook directly.
+	 */
+	sb.emit = async (input = {}) => {
+		const type = input.event_type || 'post.create';
+		const userId = String(input.user_id || sb.keys.userId);
+		const count = Math.min(Math.max(Number(input.count || 1), 1), 10000);
+		const results = [];
+		for (let i = 0; i < count; i++) {
+			const payload = buildPayload(type, input, userId);
+			const direction = type.startsWith('dm.') ? (type === 'dm.sent' ? 'sent' : 'received') : undefined;
+			const targets = [];
+			if (input.webhook_id) {
+				const w = sb.db.webhooks.get(String(input.webhook_id));
+				if (!w) throw invalidRequest('WebhookIdInvalid', { webhook_id: [String(input.webhook_id)] });
+				targets.push({ webhook: w, sub: undefined });
+			} else {
+				const subscribed = new Set();
+				for (const sub of sb.db.subscriptions.values()) {
+					if (!subscriptionMatches(sub, type, userId, payload, direction)) continue;
+					const hooks = sub.webhook_id ? [sb.db.webhooks.get(sub.webhook_id)].filter(Boolean) : [...sb.db.webhooks.values()];
+					for (const w of hooks) targets.push({ webhook: w, sub });
+				}
+				for (const s of sb.db.subscriptions.values()) if (s.webhook_id) subscribed.add(s.webhook_id);
+				for (const w of sb.db.webhooks.values()) if (!subscribed.has(w.id) && !targets.some((t) => t.webhook === w)) targets.push({ webhook: w, sub: undefined });
+			}
+			const event_uuid = input.event_uuid || newEventUuid(!!input.negative_uuid);
+			const deliveries = [];
+			for (const { webhook, sub } of targets) {
+				let envelope;
+				if (input.shape === 'account_activity') {
+					const kind = { 'post.create': 'tweet_create_events', 'post.delete': 'tweet_delete_events' }[normalizeType(type)] || 'tweet_create_events';
+					envelope = { for_user_id: userId, [kind]: [payload] };
+				} else {
+					envelope = { data: { event_uuid, event_type: type, filter: sub ? sub.filter : { user_id: userId }, payload } };
+					if (sub && sub.tag) envelope.data.tag = sub.tag;
+					if (input.includes) envelope.data.includes = input.includes;
+				}
+				const raw = input.rawBody || JSON.stringify(envelope);
+				const event = { event_uuid, event_type: type, webhook_id: webhook.id, subscription_id: sub ? sub.subscription_id : undefined, created_at: new Date().toISOString(), raw, forged: !!input.forge };
+				// Forged and unsigned bodies are not from the service: they are never replayed.
+				if (!input.forge && !input.unsigned) sb.db.events.push(event);
+				if (!webhook.valid && !input.force) {
+					deliveries.push({ webhook_id: webhook.id, skipped: 'webhook invalid' });
+					continue;
+				}
+				deliveries.push(await sb.deliver(webhook, raw, { event_uuid, forge: input.forge, unsigned: input.unsigned }));
+			}
+			results.push({ event_uuid, event_type: type, payload, deliveries });
+		}
+		return results;
+	};
+
+	/** Runs a replay job: re-delivers every event sent or attempted to the webhook within the range. */
+	sb.startReplay = (webhook, from, to, { delayMs = 100 } = {}) => {
+		const running = sb.db.replayJobs.find((j) => j.state === 'running');
+		if (running)
+			throw problem(409, 'conflict', 'Conflict', 'A replay job is already in progress. Wait for it to finish before creating a new one.');
+		const job = { job_id: sb.newId(), created_at: new Date().toISOString(), webhook_id: webhook.id, from: from.toISOString(), to: to.toISOString(), state: 'running', delivered: 0 };
+		sb.db.replayJobs.push(job);
+		sb.later(delayMs, async () => {
+			const events = sb.db.events.filter((e) => e.webhook_id === webhook.id && !e.replay && new Date(e.created_at) >= from && new Date(e.created_at) < to);
+			let failures = 0;
+			for (const e of events) {
+				const d = await sb.deliver(webhook, e.raw, { event_uuid: e.event_uuid, replay_job_id: job.job_id });
+				if (d.ok) job.delivered++;
+				else failures++;
+			}
+			job.state = failures ? 'Incomplete' : 'Complete';
+			const status = { replay_job_status: { webhook_id: webhook.id, job_state: job.state, job_state_description: failures ? `${failures} events could not be delivered` : 'Job completed successfully', job_id: job.job_id } };
+			await sb.deliver(webhook, JSON.stringify(status), { event_uuid: `replay-status-${job.job_id}` });
+			job.finished_at = new Date().toISOString();
+		});
+		return job;
+	};
+
+	const view = (w) => ({ id: w.id, url: w.url, valid: w.valid, created_at: w.created_at });
+	const wrap = (data) => (sb.options.legacyShapes ? data : { data });
+
+	sb.route('POST', '/2/webhooks', 'app', async ({ body }) => {
+		const url = body && body.url;
+		if (typeof url !== 'string' || !url) throw invalidRequest('The `url` field is required', { url: [] });
+		if (url.length > 200) throw invalidRequest('UrlValidationFailed: url is longer than 200 characters', { url: [url] });
+		let parsed;
+		try {
+			parsed = new URL(url);
+		} catch {
+			throw invalidRequest('UrlValidationFailed: not a URL', { url: [url] });
+		}
+		if (!sb.options.allowInsecureWebhookUrls && (parsed.protocol !== 'https:' || parsed.port))
+			throw invalidRequest('UrlValidationFailed: the URL must be public HTTPS without a port', { url: [url] });
+		if (!/^https?:$/.test(parsed.protocol)) throw invalidRequest('UrlValidationFailed: the URL must use https', { url: [url] });
+		if ([...sb.db.webhooks.values()].some((w) => w.url === url)) throw invalidRequest('DuplicateUrlFailed: a webhook with this URL is already registered', { url: [url] });
+		if (sb.db.webhooks.size >= sb.options.webhookLimit)
+			throw problem(403, 'client-forbidden', 'Forbidden', 'WebhookLimitExceeded: the app has reached its webhook limit', { reason: 'client-not-enrolled', registration_url: 'https://developer.sandbox.local' });
+		const webhook = { id: sb.newId(), url, valid: false, created_at: new Date().toISOString() };
+		const check = await sb.crc(webhook, { reason: 'create' });
+		if (!check.ok) throw invalidRequest(`CrcValidationFailed: ${check.why}`, { url: [url] });
+		sb.db.webhooks.set(webhook.id, webhook);
+		return { status: 200, body: wrap(view(webhook)) };
+	});
+
+	sb.route('GET', '/2/webhooks', 'app', () => {
+		const list = [...sb.db.webhooks.values()].map(view);
+		return { body: sb.options.legacyShapes ? list : { data: list, meta: { result_count: list.length } } };
+	});
+
+	const findWebhook = (id) => {
+		if (!/^[0-9]{1,19}$/.test(id)) throw invalidRequest('WebhookIdInvalid: webhook_id must be 1-19 digits', { webhook_id: [id] });
+		const w = sb.db.webhooks.get(id);
+		if (!w) throw invalidRequest('WebhookIdInvalid: no webhook with this id', { webhook_id: [id] });
+		return w;
+	};
+
+	sb.route('DELETE', '/2/webhooks/:id', 'app', ({ params }) => {
+		const w = findWebhook(params.id);
+		sb.db.webhooks.delete(w.id);
+		for (const [id, s] of sb.db.subscriptions) if (s.webhook_id === w.id) sb.db.subscriptions.delete(id);
+		return { body: wrap({ deleted: true }) };
+	});
+
+	sb.route('PUT', '/2/webhooks/:id', 'app', async ({ params }) => {
+		const w = findWebhook(params.id);
+		const check = await sb.crc(w, { reason: 'put', nonce: true });
+		if (!check.ok) {
+			w.valid = false;
+			throw invalidRequest(`CrcValidationFailed: ${check.why}`, { webhook_id: [w.id] });
+		}
+		return { body: sb.options.legacyShapes ? { data: { attempted: true } } : { data: { valid: true } } };
+	});
+
+	function replayFromBody(body, ctx) {
+		const b = body || {};
+		const webhookId = String(b.webhook_id ?? (ctx && ctx.params.id) ?? '');
+		if (!/^[0-9]{1,19}$/.test(webhookId)) throw invalidRequest('webhook_id must match ^[0-9]{1,19}$', { webhook_id: [webhookId] });
+		for (const f of ['from_date', 'to_date'])
+			if (!/^[0-9]{12}$/.test(String(b[f] ?? ''))) throw invalidRequest(`${f} must be a UTC timestamp yyyymmddhhmm (12 digits)`, { [f]: [String(b[f] ?? '')] });
+		const from = sb.parseYmdhm(String(b.from_date));
+		const toMinute = sb.parseYmdhm(String(b.to_date));
+		if (isNaN(from) || isNaN(toMinute)) throw invalidRequest('from_date or to_date is not a valid date', {});
+		if (toMinute < from) throw invalidRequest('to_date must not be before from_date', { to_date: [String(b.to_date)] });
+		if (Date.now() - from.getTime() > 24 * 3600 * 1000 + 60000) throw invalidRequest('from_date must be within the last 24 hours', { from_date: [String(b.from_date)] });
+		const webhook = sb.db.webhooks.get(webhookId);
+		if (!webhook) throw invalidRequest('WebhookIdInvalid: no webhook with this id', { webhook_id: [webhookId] });
+		// to_date names a minute; the whole minute is included.
+		return sb.startReplay(webhook, from, new Date(toMinute.getTime() + 60000), { delayMs: Number(b.__delayMs) || 100 });
+	}
+
+	sb.route('POST', '/2/webhooks/replay', 'app', ({ body }) => {
+		const job = replayFromBody(body);
+		return { body: wrap({ job_id: job.job_id, created_at: job.created_at }) };
+	});
+	// Deprecated path, kept by the service for a while.
+	sb.route('POST', '/2/account_activity/replay/webhooks/:id/subscriptions/all', 'app', (ctx) => {
+		const job = replayFromBody(Object.assign({ webhook_id: ctx.params.id }, ctx.q), ctx);
+		return { body: wrap({ job_id: job.job_id, created_at: job.created_at }) };
+	});
+
+	// ---- Activity subscriptions ----
+	const subView = (s) => ({ subscription_id: s.subscription_id, event_type: s.event_type, filter: s.filter, tag: s.tag, webhook_id: s.webhook_id, created_at: s.created_at, updated_at: s.updated_at });
+
+	sb.route('POST', '/2/activity/subscriptions', 'any', ({ body, auth }) => {
+		const b = body || {};
+		const type = String(b.event_type || '');
+		if (!EVENT_TYPES.includes(normalizeType(type))) throw invalidRequest(`event_type must be one of ${EVENT_TYPES.join(', ')}`, { event_type: [type] });
+		if ((type.startsWith('dm.') || type.startsWith('chat.')) && auth.kind === 'app')
+			throw problem(403, 'unsupported-authentication', 'Unsupported Authentication', `${type} subscriptions need a user-context token with the matching scope.`);
+		const filter = b.filter;
+		if (!filter || typeof filter !== 'object') throw invalidRequest('The `filter` object is required', { filter: [] });
+		if (!filter.user_id && !filter.keyword) throw invalidRequest('filter.user_id is required', { 'filter.user_id': [] });
+		if (filter.user_id && !/^[0-9]{1,19}$/.test(String(filter.user_id))) throw invalidRequest('filter.user_id must be 1-19 digits', { 'filter.user_id': [String(filter.user_id)] });
+		if (filter.keyword !== undefined && (String(filter.keyword).length < 1 || String(filter.keyword).length > 150)) throw invalidRequest('filter.keyword must be 1-150 characters', { 'filter.keyword': [String(filter.keyword)] });
+		if (filter.direction !== undefined && !['inbound', 'outbound', 'sent', 'received', 'both'].includes(filter.direction)) throw invalidRequest('filter.direction must be inbound or outbound', { 'filter.direction': [String(filter.direction)] });
+		if (b.tag !== undefined && (String(b.tag).length < 1 || String(b.tag).length > 200)) throw invalidRequest('tag must be 1-200 characters', { tag: [String(b.tag)] });
+		if (b.webhook_id !== undefined && !sb.db.webhooks.has(String(b.webhook_id))) throw invalidRequest('WebhookIdInvalid: no webhook with this id', { webhook_id: [String(b.webhook_id)] });
+		const now = new Date().toISOString();
+		const sub = { subscription_id: sb.newId(), event_type: type, filter: Object.assign({}, filter, filter.user_id ? { user_id: String(filter.user_id) } : {}), tag: b.tag, webhook_id: b.webhook_id !== undefined ? String(b.webhook_id) : undefined, created_at: now, updated_at: now };
+		sb.db.subscriptions.set(sub.subscription_id, sub);
+		return { status: 200, body: sb.options.legacyShapes ? { data: { subscription: subView(sub) } } : { data: subView(sub) } };
+	});
+
+	sb.route('GET', '/2/activity/subscriptions', 'any', ({ q }) => {
+		const max = q.max_results ? Number(q.max_results) : 100;
+		if (!Number.isInteger(max) || max < 1 || max > 1000) throw invalidRequest('max_results must be 1-1000', { max_results: [String(q.max_results)] });
+		const { page, next } = sb.pageOf([...sb.db.subscriptions.values()].map(subView), max, q.pagination_token);
+		const meta = { result_count: page.length };
+		if (next) meta.next_token = next;
+		return { body: { data: page, meta } };
+	});
+
+	const findSub = (id) => {
+		const s = sb.db.subscriptions.get(id);
+		if (!s) throw notFound('subscription', 'subscription_id', id);
+		return s;
+	};
+	sb.route('PUT', '/2/activity/subscriptions/:id', 'any', ({ params, body }) => {
+		const s = findSub(params.id);
+		const b = body || {};
+		const extra = Object.keys(b).filter((k) => !['tag', 'webhook_id'].includes(k));
+		if (extra.length) throw invalidRequest(`Only tag and webhook_id can be updated (got ${extra.join(', ')})`, Object.fromEntries(extra.map((k) => [k, []])));
+		if (b.webhook_id !== undefined && !sb.db.webhooks.has(String(b.webhook_id))) throw invalidRequest('WebhookIdInvalid: no webhook with this id', { webhook_id: [String(b.webhook_id)] });
+		if (b.tag !== undefined) s.tag = b.tag;
+		if (b.webhook_id !== undefined) s.webhook_id = String(b.webhook_id);
+		s.updated_at = new Date().toISOString();
+		return { body: { data: subView(s) } };
+	});
+	sb.route('DELETE', '/2/activity/subscriptions/:id', 'any', ({ params }) => {
+		findSub(params.id);
+		sb.db.subscriptions.delete(params.id);
+		return { body: { data: { deleted: true } } };
+	});
+
+	// ---- Filtered stream rules and webhook links ----
+	sb.route('GET', '/2/tweets/search/stream/rules', 'app', ({ q }) => {
+		let rules = [...sb.db.streamRules.values()];
+		if (q.ids) rules = rules.filter((r) => q.ids.split(',').includes(r.id));
+		const { page, next } = sb.pageOf(rules, Number(q.max_results || 1000), q.pagination_token);
+		const meta = { sent: new Date().toISOString(), result_count: page.length };
+		if (next) meta.next_token = next;
+		return { body: page.length ? { data: page, meta } : { meta } };
+	});
+	sb.route('POST', '/2/tweets/search/stream/rules', 'app', ({ body, q }) => {
+		const b = body || {};
+		const dry = q.dry_run === 'true';
+		const meta = { sent: new Date().toISOString() };
+		if (b.add) {
+			if (!Array.isArray(b.add)) throw invalidRequest('add must be an array', { add: [] });
+			const data = [];
+			const errors = [];
+			for (const r of b.add) {
+				if (!r || typeof r.value !== 'string' || !r.value || r.value.length > 1024) {
+					errors.push({ value: r && r.value, title: 'Invalid Rule', type: 'https://api.sandbox.local/2/problems/invalid-rules' });
+					continue;
+				}
+				if ([...sb.db.streamRules.values()].some((x) => x.value === r.value)) {
+					const existing = [...sb.db.streamRules.values()].find((x) => x.value === r.value);
+					errors.push({ value: r.value, id: existing.id, title: 'DuplicateRule', type: 'https://api.sandbox.local/2/problems/duplicate-rules' });
+					continue;
+				}
+				const rule = { id: sb.newId(), value: r.value };
+				if (r.tag) rule.tag = r.tag;
+				if (!dry) sb.db.streamRules.set(rule.id, rule);
+				data.push(rule);
+			}
+			meta.summary = { created: data.length, not_created: errors.length, valid: data.length, invalid: errors.length };
+			const out = { meta };
+			if (data.length) out.data = data;
+			if (errors.length) out.errors = errors;
+			return { status: 201, body: out };
+		}
+		if (b.delete) {
+			const ids = b.delete.ids || [];
+			const values = b.delete.values || [];
+			let deleted = 0;
+			for (const [id, r] of sb.db.streamRules) {
+				if (ids.includes(id) || values.includes(r.value)) {
+					if (!dry) sb.db.streamRules.delete(id);
+					deleted++;
+				}
+			}
+			meta.summary = { deleted, not_deleted: ids.length + values.length - deleted };
+			return { body: { meta } };
+		}
+		throw invalidRequest('Either add or delete is required', {});
+	});
+	sb.route('POST', '/2/tweets/search/webhooks/:id', 'app', ({ params, q }) => {
+		findWebhook(params.id);
+		sb.db.streamLinks.set(params.id, { webhook_id: params.id, fields: Object.keys(q), created_at: new Date().toISOString() });
+		return { body: { data: { provisioned: true } } };
+	});
+	sb.route('DELETE', '/2/tweets/search/webhooks/:id', 'app', ({ params }) => {
+		sb.db.streamLinks.delete(params.id);
+		return { body: { data: { deleted: true } } };
+	});
+	sb.route('GET', '/2/tweets/search/webhooks', 'app', () => ({ body: { data: { links: [...sb.db.streamLinks.values()] } } }));
+
+	sb.EVENT_TYPES = EVENT_TYPES;
+	sb.signWebhook = (bytes) => sign(secret(), bytes);
+	sb.httpRequest = request;
+	sb.HttpError = HttpError;
+}
+
+module.exports = { install, sign, request };

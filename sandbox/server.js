@@ -1,0 +1,314 @@
+'use strict';
+/**
+ * The local platform sandbox: a small HTTP server that implements the platform API (webhooks, activity
+ * subscriptions, posts, media upload, users, search...) and the advertising interface (catalogs,
+ * products, product sets, feeds, cards, media library, draft and scheduled posts) closely enough for
+ * every operation of the package's nodes, with the service's authentication checks and error shapes.
+ *
+ * Node's http module only, no dependencies. Everything is in memory. Bound to 127.0.0.1.
+ *
+ * Control API (no auth, for tests and the CLI) under /_sandbox/: see routes/control.js.
+ */
+const http = require('node:http');
+const crypto = require('node:crypto');
+
+const { HttpError, problem, legacyError, adsError, readBody, send, parseBody } = require('./lib/http');
+const oauth1 = require('./lib/oauth1');
+
+/** Fixed, well-known fake keys: the sandbox is a local test double, these open nothing real. */
+const DEFAULT_KEYS = {
+	consumerKey: 'sandbox-consumer-key',
+	consumerSecret: 'sandbox-consumer-secret',
+	accessToken: '1000000001-sandbox-access-token',
+	accessTokenSecret: 'sandbox-access-token-secret',
+	bearerToken: 'sandbox-app-bearer-token',
+	oauth2UserToken: 'sandbox-oauth2-user-token',
+	userId: '1000000001',
+	username: 'sandbox_user',
+	adsAccountId: '18ce54d4x5t',
+};
+
+function createSandbox(options = {}) {
+	const keys = Object.assign({}, DEFAULT_KEYS, options.keys || {});
+	const sb = {
+		keys,
+		options: {
+			/** Accept http:// and ports in webhook URLs (the real service wants public HTTPS without a port). */
+			allowInsecureWebhookUrls: options.allowInsecureWebhookUrls !== false,
+			webhookLimit: options.webhookLimit || 5,
+			/** Answer the older response shapes (bare objects, attempted:true, data.subscription). */
+			legacyShapes: !!options.legacyShapes,
+			/** Emit post.create to subscribed webhooks when POST /2/tweets creates a post. */
+			emitOnCreate: !!options.emitOnCreate,
+			deliveryTimeoutMs: options.deliveryTimeoutMs || 10000,
+			/** Period of the background CRC re-check of every webhook; 0 = off. */
+			crcIntervalMs: options.crcIntervalMs || 0,
+			quiet: options.quiet !== false,
+			maxRecords: options.maxRecords || 20000,
+		},
+		/** Injected faults: latency for every request; status answers for the next N matching requests. */
+		faults: { latencyMs: 0, rules: [] },
+		records: [],
+		seq: 0,
+		nonces: new Set(),
+		routes: [],
+		timers: new Set(),
+		log: (...args) => {
+			if (!sb.options.quiet) console.log('[sandbox]', ...args);
+		},
+	};
+	sb.tokens = { [keys.accessToken]: { secret: keys.accessTokenSecret, userId: keys.userId } };
+	sb.bearers = { [keys.bearerToken]: { kind: 'app' }, [keys.oauth2UserToken]: { kind: 'user', userId: keys.userId } };
+
+	sb.route = (method, pattern, auth, handler) => {
+		const names = [];
+		const re = new RegExp(
+			'^' +
+				pattern.replace(/[.]/g, '\\.').replace(/:([A-Za-z_]+)/g, (_, n) => {
+					names.push(n);
+					return '([^/]+)';
+				}) +
+				'$',
+		);
+		sb.routes.push({ method, pattern, re, names, auth, handler });
+	};
+	sb.later = (ms, fn) => {
+		const t = setTimeout(() => {
+			sb.timers.delete(t);
+			fn();
+		}, ms);
+		sb.timers.add(t);
+		return t;
+	};
+	sb.newId = (() => {
+		let n = 1790000000000000000n;
+		return () => String((n += BigInt(1 + Math.floor(Math.random() * 1000))));
+	})();
+	sb.shortId = (prefix = '') => prefix + crypto.randomBytes(4).toString('hex').slice(0, 6 - prefix.length + 2);
+	sb.now = () => new Date();
+
+	require('./routes/state').install(sb);
+	require('./routes/control').install(sb);
+	require('./routes/webhooks').install(sb);
+	require('./routes/posts').install(sb);
+	require('./routes/media').install(sb);
+	require('./routes/catalog').install(sb);
+	require('./routes/creatives').install(sb);
+
+	function authenticate(req, url, body, route) {
+		const header = req.headers.authorization || '';
+		if (route.auth === 'none' || route.auth === 'control') return { kind: 'none' };
+		if (route.auth === 'basic') {
+			const m = /^Basic\s+(.+)$/i.exec(header);
+			if (!m) throw legacyError(403, 99, 'Unable to verify your credentials');
+			const [user, pass] = Buffer.from(m[1], 'base64').toString('utf8').split(':');
+			if (decodeURIComponent(user) !== keys.consumerKey || decodeURIComponent(pass || '') !== keys.consumerSecret)
+				throw legacyError(403, 99, 'Unable to verify your credentials');
+			return { kind: 'basic' };
+		}
+		const isAds = route.auth === 'ads';
+		if (/^Bearer\s/i.test(header)) {
+			const token = header.replace(/^Bearer\s+/i, '').trim();
+			const known = sb.bearers[token];
+			if (!known) throw legacyError(401, 89, 'Invalid or expired token.');
+			if (isAds)
+				throw adsError(401, 'UNAUTHORIZED_ACCESS', 'The advertising interface accepts OAuth 1.0a user context only');
+			if (route.auth === 'app' && known.kind !== 'app')
+				throw problem(403, 'unsupported-authentication', 'Unsupported Authentication', 'Authenticating with OAuth 2.0 User Context is forbidden for this endpoint.  Supported authentication types are [OAuth 2.0 Application-Only].');
+			if (route.auth === 'user' && known.kind !== 'user')
+				throw problem(403, 'unsupported-authentication', 'Unsupported Authentication', 'Authenticating with OAuth 2.0 Application-Only is forbidden for this endpoint.  Supported authentication types are [OAuth 1.0a User Context, OAuth 2.0 User Context].');
+			return { kind: known.kind === 'app' ? 'app' : 'oauth2', userId: known.userId };
+		}
+		if (/^OAuth\s/i.test(header)) {
+			const result = oauth1.verify(
+				{
+					method: req.method,
+					host: req.headers.host,
+					pathname: url.pathname,
+					query: [...url.searchParams.entries()],
+					formPairs: body.kind === 'form' ? body.pairs : [],
+					header,
+				},
+				keys,
+				sb.tokens,
+				sb.nonces,
+			);
+			if (!result.ok) {
+				const error = legacyError(401, 89, 'Invalid or expired token.');
+				error.authReason = result.reason;
+				throw error;
+			}
+			if (route.auth === 'app')
+				throw problem(403, 'unsupported-authentication', 'Unsupported Authentication', 'Authenticating with OAuth 1.0a User Context is forbidden for this endpoint.  Supported authentication types are [OAuth 2.0 Application-Only].');
+			if (!result.userId && (route.auth === 'user' || isAds))
+				throw legacyError(401, 89, 'Invalid or expired token.');
+			return { kind: 'oauth1', userId: result.userId };
+		}
+		if (isAds) throw adsError(401, 'UNAUTHORIZED_ACCESS', 'This request is not properly authenticated');
+		throw problem(401, 'about:blank', 'Unauthorized', 'Unauthorized');
+	}
+
+	function rateHeaders(route, isAds) {
+		const reset = Math.floor(Date.now() / 1000 / 900 + 1) * 900;
+		const h = { 'x-rate-limit-limit': '900', 'x-rate-limit-remaining': '899', 'x-rate-limit-reset': String(reset) };
+		if (isAds) Object.assign(h, { 'x-account-rate-limit-limit': '2000', 'x-account-rate-limit-remaining': '1999', 'x-account-rate-limit-reset': String(reset) });
+		return h;
+	}
+
+	function faultFor(method, path) {
+		for (const rule of sb.faults.rules) {
+			if (rule.remaining <= 0) continue;
+			if (rule.method && rule.method !== method) continue;
+			if (rule.path && !new RegExp(rule.path).test(path)) continue;
+			rule.remaining--;
+			return rule;
+		}
+		return undefined;
+	}
+
+	async function handle(req, res) {
+		const started = Date.now();
+		const url = new URL(req.url, `http://${req.headers.host || '127.0.0.1'}`);
+		const record = {
+			seq: ++sb.seq,
+			at: new Date().toISOString(),
+			method: req.method,
+			path: url.pathname,
+			query: Object.fromEntries(url.searchParams.entries()),
+			contentType: req.headers['content-type'],
+			auth: undefined,
+			status: 0,
+		};
+		let status = 500;
+		let responseBody;
+		let headers = {};
+		try {
+			const raw = await readBody(req);
+			const body = parseBody(raw, req.headers['content-type']);
+			record.bodyKind = body.kind;
+			record.body = body.kind === 'multipart' ? summarizeMultipart(body.value) : body.kind === 'raw' ? `<${raw.length} bytes>` : body.value;
+			const route = sb.routes.find((r) => (r.method === req.method || r.method === '*') && r.re.test(url.pathname));
+			const isControl = url.pathname.startsWith('/_sandbox');
+			if (!isControl) {
+				if (sb.faults.latencyMs > 0) await new Promise((r) => setTimeout(r, sb.faults.latencyMs));
+				const fault = faultFor(req.method, url.pathname);
+				if (fault) {
+					record.fault = fault.status;
+					const reset = Math.floor(Date.now() / 1000) + (fault.resetAfterS ?? 1);
+					if (fault.status === 429) {
+						const isAds = url.pathname.startsWith('/12/');
+						throw new HttpError(
+							429,
+							isAds ? { errors: [{ code: 'TOO_MANY_REQUESTS', message: 'Rate limit exceeded' }], request: { params: {} } } : { title: 'Too Many Requests', detail: 'Too Many Requests', type: 'about:blank', status: 429 },
+							Object.assign(
+								{ 'x-rate-limit-limit': '900', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': String(reset) },
+								isAds ? { 'x-account-rate-limit-limit': '2000', 'x-account-rate-limit-remaining': '0', 'x-account-rate-limit-reset': String(reset) } : {},
+							),
+						);
+					}
+					throw new HttpError(fault.status, { title: 'Service Unavailable', detail: 'Injected fault', type: 'about:blank', status: fault.status });
+				}
+			}
+			if (!route) {
+				const sameP = sb.routes.some((r) => r.re.test(url.pathname));
+				throw sameP
+					? problem(405, 'about:blank', 'Method Not Allowed', `${req.method} is not allowed on ${url.pathname}`)
+					: url.pathname.startsWith('/12/')
+						? adsError(404, 'ROUTE_NOT_FOUND', 'The requested resource could not be found')
+						: problem(404, 'about:blank', 'Not Found', `No route ${req.method} ${url.pathname}`);
+			}
+			record.route = `${route.method} ${route.pattern}`;
+			const auth = authenticate(req, url, body, route);
+			record.auth = { kind: auth.kind, valid: true, userId: auth.userId };
+			const m = route.re.exec(url.pathname);
+			const params = {};
+			route.names.forEach((n, i) => (params[n] = decodeURIComponent(m[i + 1])));
+			const q = {};
+			for (const [k, v] of url.searchParams.entries()) q[k] = v;
+			const ctx = { req, url, method: req.method, path: url.pathname, params, q, query: url.searchParams, body: body.value, bodyKind: body.kind, raw, auth, headers: req.headers, record };
+			const result = (await route.handler(ctx)) || {};
+			status = result.status || 200;
+			responseBody = result.body;
+			headers = Object.assign(isControl ? {} : rateHeaders(route, url.pathname.startsWith('/12/')), result.headers || {});
+		} catch (error) {
+			if (error instanceof HttpError) {
+				status = error.status;
+				responseBody = error.body;
+				headers = error.headers || {};
+				if (error.authReason) record.auth = { kind: 'oauth1', valid: false, reason: error.authReason };
+				else if (status === 401 && !record.auth) record.auth = { valid: false };
+			} else {
+				status = 500;
+				responseBody = { title: 'Internal Server Error', detail: String(error && error.message), type: 'about:blank', status: 500 };
+				console.error('[sandbox] handler error', error);
+			}
+		}
+		record.status = status;
+		record.ms = Date.now() - started;
+		if (!url.pathname.startsWith('/_sandbox')) {
+			record.response = responseBody;
+			sb.records.push(record);
+			if (sb.records.length > sb.options.maxRecords) sb.records.splice(0, sb.records.length - sb.options.maxRecords);
+			sb.log(`${req.method} ${url.pathname} -> ${status}${record.auth && record.auth.reason ? ' (' + record.auth.reason + ')' : ''}`);
+		}
+		send(res, status, responseBody, headers);
+	}
+
+	function summarizeMultipart(fields) {
+		const out = {};
+		for (const [k, v] of Object.entries(fields)) out[k] = v.filename || v.data.length > 200 ? `<${v.data.length} bytes>` : v.value;
+		return out;
+	}
+
+	sb.server = http.createServer((req, res) => {
+		handle(req, res).catch((error) => {
+			console.error('[sandbox] fatal', error);
+			send(res, 500, { title: 'Internal Server Error', type: 'about:blank', status: 500 });
+		});
+	});
+	sb.server.keepAliveTimeout = 5000;
+
+	sb.listen = (port = 0, host = '127.0.0.1') =>
+		new Promise((resolve, reject) => {
+			sb.server.once('error', reject);
+			sb.server.listen(port, host, () => {
+				const address = sb.server.address();
+				sb.port = address.port;
+				sb.url = `http://127.0.0.1:${address.port}`;
+				if (sb.options.crcIntervalMs > 0) sb.startPeriodicCrc();
+				resolve(sb);
+			});
+		});
+	sb.close = () =>
+		new Promise((resolve) => {
+			for (const t of sb.timers) clearTimeout(t);
+			sb.timers.clear();
+			if (sb.crcTimer) clearInterval(sb.crcTimer);
+			if (sb.server.closeAllConnections) sb.server.closeAllConnections();
+			sb.server.close(() => resolve());
+		});
+	return sb;
+}
+
+module.exports = { createSandbox, DEFAULT_KEYS };
+
+if (require.main === module) {
+	const args = process.argv.slice(2);
+	const opt = (name, dflt) => {
+		const i = args.indexOf('--' + name);
+		return i === -1 ? dflt : args[i + 1];
+	};
+	const sandbox = createSandbox({
+		quiet: args.includes('--quiet'),
+		legacyShapes: args.includes('--legacy'),
+		emitOnCreate: args.includes('--emit-on-create'),
+		allowInsecureWebhookUrls: !args.includes('--strict-urls'),
+		crcIntervalMs: Number(opt('crc-interval-ms', 0)),
+	});
+	sandbox.listen(Number(opt('port', 0))).then((s) => {
+		console.log(JSON.stringify({ url: s.url, keys: s.keys }));
+	});
+	const stop = () => sandbox.close().then(() => process.exit(0));
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+}
