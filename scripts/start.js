@@ -121,6 +121,8 @@ async function main() {
 		P.print();
 
 		const hooks = [...sandbox.db.webhooks.values()];
+		const typesFile = path.join(userFolder, '.cache', 'n8n', 'public', 'types', 'nodes.json');
+		const loaded = fs.existsSync(typesFile) ? JSON.parse(fs.readFileSync(typesFile, 'utf8')).filter((n) => n.name.startsWith(`${F.PKG}.`) && !n.name.endsWith('Tool')).map((n) => n.displayName) : [];
 		const line = '-'.repeat(78);
 		console.log(`\n${line}
 n8n ${H.N8N_VERSION} is running with n8n-nodes-platform and the local platform sandbox.
@@ -128,6 +130,7 @@ n8n ${H.N8N_VERSION} is running with n8n-nodes-platform and the local platform s
   n8n editor      http://localhost:${port}
 ${owner ? `                  log in as ${owner.email} / ${owner.password} (a local demo account; n8n listens on 127.0.0.1 only)` : '                  (log in with the owner account you created earlier in this folder, .n8n-run/)'}
   sandbox         ${sandbox.url}   (API for the credentials; control API under /_sandbox/)
+  nodes panel     ${loaded.length ? loaded.join(', ') : '(package nodes not found in n8n\'s node types: see the log)'}
   credentials     ${Object.values(F.CRED).map((c) => c.name).join(', ')}
   examples        ${examples.map((w) => w.name).join('; ') || '(none yet)'}
   webhooks        ${hooks.length ? hooks.map((w) => `${w.url} (${w.valid ? 'valid' : 'invalid'})`).join(', ') : 'none registered yet'}

@@ -168,7 +168,7 @@ export async function searchCatalogs(
 
 /**
  * ads-catalog.md shows no endpoint that lists the product sets of a catalog. The list asks for
- * GET .../product_sets and, when the service does not know it (404), says so in the list
+ * GET .../product_sets and, when the service does not offer it (404 or 405), says so in the list
  * instead of failing: the set can always be given by ID.
  */
 export async function searchProductSets(
@@ -191,7 +191,7 @@ export async function searchProductSets(
 			},
 		);
 	} catch (error) {
-		if (error instanceof NodeApiError && error.httpCode === '404') {
+		if (error instanceof NodeApiError && ['404', '405'].includes(String(error.httpCode))) {
 			return { results: [{ name: 'Listing Product Sets Is Not Offered by the Service: Enter the ID', value: '' }] };
 		}
 		throw asNodeError(this, error);

@@ -315,9 +315,10 @@ export function variantProblems(products: Array<IDataObject | undefined>): Map<n
 		for (const i of indexes) {
 			if (present(products[i]?.item_group_id) === undefined) {
 				const others = indexes.filter((j) => j !== i).map((j) => `"${present(products[j]?.id) ?? `item ${j + 1}`}"`);
+				const named = others.length > 5 ? `${others.slice(0, 5).join(', ')} and ${others.length - 5} more` : others.join(', ');
 				problems.set(
 					i,
-					`item_group_id: is required for variants: this product shares its title with ${others.join(', ')} but differs in size, color, gender or age group`,
+					`item_group_id: is required for variants: this product shares its title with ${named} but differs in size, color, gender or age group`,
 				);
 			}
 		}

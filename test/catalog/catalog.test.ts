@@ -113,10 +113,13 @@ describe('list search', () => {
 		expect(result).toEqual({ results: [{ name: 'Summer shop (1)', value: '1' }], paginationToken: 'p3' });
 	});
 
-	it('searchProductSets explains that the service offers no list when it answers 404', async () => {
-		nock(ADS_BASE).get(`/12/product_catalogs/${CATALOG}/product_sets`).reply(404, { errors: [{ code: 'ROUTE_NOT_FOUND', message: 'not found' }] });
+	it.each([
+		[404, { errors: [{ code: 'ROUTE_NOT_FOUND', message: 'not found' }] }],
+		[405, { type: 'about:blank', title: 'Method Not Allowed', status: 405 }],
+	])('searchProductSets explains that the service offers no list when it answers %s', async (status, body) => {
+		nock(ADS_BASE).get(`/12/product_catalogs/${CATALOG}/product_sets`).reply(status, body);
 		const result = await new AdsCatalog().methods.listSearch.searchProductSets.call(ctx().context);
-		expect(result.results[0].name).toMatch(/Enter the ID/);
+		expect(result).toEqual({ results: [{ name: 'Listing Product Sets Is Not Offered by the Service: Enter the ID', value: '' }] });
 	});
 
 	it('searchProductSets lists sets when the service has the endpoint', async () => {

@@ -402,6 +402,8 @@ export const push: BatchOperation = {
 				}
 				if (!results[i]!.failed) pushed++;
 			});
+			// The request bodies are not needed any more: let them go while the other batches run.
+			for (const i of batch) products[i] = undefined;
 		};
 
 		const worker = async () => {
