@@ -1,0 +1,52 @@
+import type {
+	IHookFunctions,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { triggerProperties } from './description';
+import { checkExists, create, remove } from './lifecycle';
+import { answerCrc, receiveDelivery } from './receive';
+
+export class PlatformTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Platform Trigger',
+		name: 'platformTrigger',
+		icon: { light: 'file:../../icons/platform.svg', dark: 'file:../../icons/platform.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		description: 'Starts the workflow when activity events arrive (signed webhook deliveries)',
+		defaults: { name: 'Platform Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'platformBearerApi', required: true }],
+		webhooks: [
+			{ name: 'setup', httpMethod: 'GET', responseMode: 'onReceived', path: 'webhook' },
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+		],
+		properties: triggerProperties,
+	};
+
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return await checkExists(this);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return await create(this);
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return await remove(this);
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		if (this.getWebhookName() === 'setup') return await answerCrc(this);
+		return await receiveDelivery(this);
+	}
+}

@@ -1,0 +1,149 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/** Activity API event types (dot names) the node can subscribe to. */
+export const ACTIVITY_EVENT_TYPES = [
+	'post.create',
+	'post.delete',
+	'spaces.start',
+	'spaces.end',
+	'dm.received',
+	'dm.sent',
+	'dm.read',
+	'dm.indicate_typing',
+	'profile.update.bio',
+	'profile.update.verified',
+	'profile.update.affiliate',
+	'profile.update.screenname',
+] as const;
+
+/** Deprecated PascalCase names still delivered by the service. */
+export const PASCAL_CASE_NAMES: Record<string, string> = {
+	ProfileBioUpdate: 'profile.update.bio',
+	ProfilePictureUpdate: 'profile.update.picture',
+	ProfileBannerUpdate: 'profile.update.banner',
+	ProfileGeoUpdate: 'profile.update.geo',
+	ProfileUrlUpdate: 'profile.update.url',
+	ProfileVerifiedUpdate: 'profile.update.verified',
+	ProfileAffiliateUpdate: 'profile.update.affiliate',
+	ProfileScreennameUpdate: 'profile.update.screenname',
+	PostCreate: 'post.create',
+	PostDelete: 'post.delete',
+	SpacesStart: 'spaces.start',
+	SpacesEnd: 'spaces.end',
+	DmReceived: 'dm.received',
+	DmSent: 'dm.sent',
+	DmRead: 'dm.read',
+	DmIndicateTyping: 'dm.indicate_typing',
+};
+
+/** Account Activity array names and the event_type each element becomes (documented in the README). */
+export const ACCOUNT_ACTIVITY_TYPES: Record<string, string> = {
+	tweet_create_events: 'post.create',
+	tweet_delete_events: 'post.delete',
+	favorite_events: 'favorite',
+	follow_events: 'follow',
+	block_events: 'block',
+	mute_events: 'mute',
+	direct_message_events: 'dm.message',
+	direct_message_indicate_typing_events: 'dm.indicate_typing',
+	direct_message_mark_read_events: 'dm.read',
+	user_event: 'user.revoke',
+};
+
+export function dotName(eventType: unknown): string {
+	const name = String(eventType ?? '');
+	if (PASCAL_CASE_NAMES[name]) return PASCAL_CASE_NAMES[name];
+	if (/^[A-Z][A-Za-z]+$/.test(name)) {
+		return name.replace(/([a-z])([A-Z])/g, '$1.$2').toLowerCase();
+	}
+	return name;
+}
+
+export interface PlatformEvent extends IDataObject {
+	event_type: string;
+	event_id: string;
+	filter: IDataObject | null;
+	tag: string | null;
+	payload: IDataObject | IDataObject[] | null;
+	includes: IDataObject | null;
+	received_at: string;
+}
+
+function elementId(kind: string, element: IDataObject, index: number): string {
+	const own =
+		element.id ??
+		element.id_str ??
+		(element.target as IDataObject | undefined)?.id ??
+		(element.favorited_status as IDataObject | undefined)?.id_str ??
+		(element.status as IDataObject | undefined)?.id;
+	if (own !== undefined && own !== null) return `${kind}:${String(own)}`;
+	const created = element.created_timestamp ?? element.timestamp_ms ?? element.created_at ?? index;
+	const actor =
+		(element.source as IDataObject | undefined)?.id ??
+		element.sender_id ??
+		(element.user as IDataObject | undefined)?.id_str ??
+		'';
+	return `${kind}:${String(actor)}:${String(created)}`;
+}
+
+/**
+ * Turns one delivery body into events: the Activity envelope (one event), an Account Activity body
+ * (one event per array element), or a replay job status. Returns [] for anything else.
+ */
+export function normalizeDelivery(body: IDataObject, receivedAt: Date): PlatformEvent[] {
+	const received_at = receivedAt.toISOString();
+	const data = body.data as IDataObject | undefined;
+	if (data && typeof data === 'object' && !Array.isArray(data) && 'event_type' in data) {
+		return [
+			{
+				event_type: dotName(data.event_type),
+				event_id: String(data.event_uuid ?? data.event_id ?? ''),
+				filter: (data.filter as IDataObject) ?? null,
+				tag: data.tag === undefined || data.tag === null ? null : String(data.tag),
+				payload: (data.payload as IDataObject) ?? null,
+				includes: (data.includes as IDataObject) ?? null,
+				received_at,
+			},
+		];
+	}
+	const status = body.replay_job_status as IDataObject | undefined;
+	if (status && typeof status === 'object') {
+		const state = String(status.job_state ?? '').toLowerCase();
+		return [
+			{
+				event_type: state === 'complete' ? 'replay.complete' : 'replay.incomplete',
+				event_id: `replay:${String(status.job_id ?? '')}:${state}`,
+				filter: null,
+				tag: null,
+				payload: status,
+				includes: null,
+				received_at,
+			},
+		];
+	}
+	const events: PlatformEvent[] = [];
+	const forUser = body.for_user_id === undefined ? null : { user_id: String(body.for_user_id) };
+	for (const [key, value] of Object.entries(body)) {
+		const kind = ACCOUNT_ACTIVITY_TYPES[key];
+		if (!kind) continue;
+		const elements = (Array.isArray(value) ? value : [value]) as IDataObject[];
+		elements.forEach((element, index) => {
+			if (!element || typeof element !== 'object') return;
+			let eventType = kind;
+			if (key === 'follow_events' || key === 'block_events' || key === 'mute_events') {
+				const type = String(element.type ?? '');
+				if (type) eventType = type;
+			}
+			events.push({
+				event_type: eventType,
+				event_id: elementId(eventType, element, index),
+				filter: forUser,
+				tag: null,
+				payload: element,
+				includes: key === 'direct_message_events' ? ((body.users as IDataObject) ? { users: body.users as IDataObject } : null) : null,
+				received_at,
+			});
+		});
+	}
+	return events;
+}

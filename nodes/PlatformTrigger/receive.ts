@@ -1,0 +1,80 @@
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPES } from '../shared/transport';
+import { normalizeDelivery } from './events';
+import { crcResponseToken, DEFAULT_SIGNATURE_HEADER, isValidCrcToken, verifySignature } from './signature';
+import type { TriggerState } from './state';
+import { seenBefore } from './state';
+
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+function respond(ctx: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
+	const res = ctx.getResponseObject();
+	res.status(status).json(body);
+	return { noWebhookResponse: true };
+}
+
+async function consumerSecret(ctx: IWebhookFunctions): Promise<string> {
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPES.appOnly);
+	return String(credentials.consumerSecret ?? '');
+}
+
+/** GET: the CRC check. */
+export async function answerCrc(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const token = (ctx.getQueryData() as IDataObject).crc_token;
+	if (!isValidCrcToken(token)) return respond(ctx, 400, { error: 'crc_token missing or malformed' });
+	const secret = await consumerSecret(ctx);
+	if (!secret) {
+		ctx.logger.error('Platform Trigger: cannot answer a CRC check: the credential has no consumer secret');
+		return respond(ctx, 500, { error: 'not configured' });
+	}
+	return respond(ctx, 200, { response_token: crcResponseToken(secret, token) });
+}
+
+type RawRequest = { rawBody?: Buffer; readRawBody?: () => Promise<void>; body?: unknown };
+
+async function rawBodyOf(ctx: IWebhookFunctions): Promise<Buffer | undefined> {
+	const req = ctx.getRequestObject() as unknown as RawRequest;
+	if (!req.rawBody && typeof req.readRawBody === 'function') await req.readRawBody();
+	if (Buffer.isBuffer(req.rawBody)) return req.rawBody;
+	return undefined;
+}
+
+/** POST: a signed delivery. Returns workflow data only for new, selected events. */
+export async function receiveDelivery(ctx: IWebhookFunctions, now = new Date()): Promise<IWebhookResponseData> {
+	const headerName = String(
+		ctx.getNodeParameter('options.signatureHeader', DEFAULT_SIGNATURE_HEADER) || DEFAULT_SIGNATURE_HEADER,
+	).toLowerCase();
+	const raw = await rawBodyOf(ctx);
+	if (!raw) {
+		ctx.logger.warn('Platform Trigger: a delivery without a readable body was refused');
+		return respond(ctx, 400, { error: 'no body' });
+	}
+	if (raw.length > MAX_BODY_BYTES) return respond(ctx, 413, { error: 'body too large' });
+	const secret = await consumerSecret(ctx);
+	const signature = ctx.getHeaderData()[headerName];
+	if (!secret || !verifySignature(secret, raw, signature)) {
+		return respond(ctx, 401, { error: 'invalid signature' });
+	}
+	let body: unknown;
+	try {
+		body = JSON.parse(raw.toString('utf8'));
+	} catch {
+		return respond(ctx, 400, { error: 'body is not JSON' });
+	}
+	if (!body || typeof body !== 'object' || Array.isArray(body)) {
+		return respond(ctx, 400, { error: 'body is not a JSON object' });
+	}
+
+	const saved = ctx.getWorkflowStaticData('node') as TriggerState;
+	saved.lastReceivedAt = now.toISOString();
+	const selected = ctx.getNodeParameter('events', []) as string[];
+	const replayMode = ctx.getNodeParameter('options.replayStatus', 'emit') as string;
+	const events = normalizeDelivery(body as IDataObject, now).filter((event) => {
+		if (event.event_type.startsWith('replay.')) return replayMode === 'emit';
+		return selected.includes('*') || selected.includes(event.event_type);
+	});
+	const fresh = events.filter((event) => !seenBefore(saved, event.event_id, now.getTime()));
+	if (!fresh.length) return { webhookResponse: { ok: true, events: 0 } };
+	return { workflowData: [fresh.map((json) => ({ json }))] };
+}
