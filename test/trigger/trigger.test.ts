@@ -1,0 +1,382 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code, not shipped */
+import { createHmac } from 'node:crypto';
+import nock from 'nock';
+import type { IDataObject } from 'n8n-workflow';
+
+import { normalizeDelivery } from '../../nodes/PlatformTrigger/events';
+import { checkExists, create, recoverMissedEvents, remove } from '../../nodes/PlatformTrigger/lifecycle';
+import { answerCrc, receiveDelivery } from '../../nodes/PlatformTrigger/receive';
+import { crcResponseToken, verifySignature } from '../../nodes/PlatformTrigger/signature';
+import type { TriggerState } from '../../nodes/PlatformTrigger/state';
+import { DEDUPE_MAX_IDS, replayWindow, seenBefore } from '../../nodes/PlatformTrigger/state';
+import { BASE, createContext, TEST_SECRETS } from '../helpers/context';
+
+const SECRET = TEST_SECRETS.consumerSecret;
+const URL_ = 'https://n8n.example.com/webhook/abc/webhook';
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+afterAll(() => nock.enableNetConnect());
+
+function sign(body: string | Buffer, secret = SECRET) {
+	return `sha256=${createHmac('sha256', secret).update(body).digest('base64')}`;
+}
+
+function hookContext(parameters: IDataObject = {}, staticData: IDataObject = {}) {
+	return createContext({
+		parameters: { events: ['post.create', 'post.delete'], user: '', keyword: '', direction: '', options: {}, ...parameters },
+		staticData,
+		extra: {
+			getNodeWebhookUrl: () => URL_,
+			getWorkflow: () => ({ id: 'wf1' }),
+		},
+	});
+}
+
+interface Captured {
+	status?: number;
+	body?: unknown;
+}
+
+function webhookContext(opts: {
+	raw?: Buffer;
+	headers?: IDataObject;
+	query?: IDataObject;
+	parameters?: IDataObject;
+	staticData?: IDataObject;
+	secret?: string;
+}) {
+	const captured: Captured = {};
+	const response = {
+		status(code: number) {
+			captured.status = code;
+			return response;
+		},
+		json(body: unknown) {
+			captured.body = body;
+			return response;
+		},
+	};
+	const built = createContext({
+		parameters: { events: ['post.create'], options: {}, ...(opts.parameters ?? {}) },
+		staticData: opts.staticData ?? {},
+		extra: {
+			getRequestObject: () => ({ rawBody: opts.raw }),
+			getResponseObject: () => response,
+			getHeaderData: () => opts.headers ?? {},
+			getQueryData: () => opts.query ?? {},
+		},
+	});
+	if (opts.secret !== undefined) built.credentials.platformBearerApi.consumerSecret = opts.secret;
+	return { ...built, captured };
+}
+
+describe('CRC', () => {
+	it.each([
+		['test', 'test=1&other_test=2', 'sha256=25Cu3iwbbiqBTwQRzcKJZwisjf736V2Q8UaTlkfLSoc='],
+		['test', '{"test_number":1,"test_string":"two"}', 'sha256=YWHphPn/JFq43jkF0y4/w8R/SelmLjvpunhVFY8JhlI='],
+	])('reproduces the published vector (key %s)', (key, message, expected) => {
+		expect(crcResponseToken(key, message)).toBe(expected);
+	});
+
+	it('answers a well-formed token with the HMAC of the consumer secret', async () => {
+		const token = 'AbCdEfGhIjKlMnOpQr_123';
+		const { context, captured } = webhookContext({ query: { crc_token: token } });
+		const result = await answerCrc(context);
+		expect(result).toEqual({ noWebhookResponse: true });
+		expect(captured.status).toBe(200);
+		expect(captured.body).toEqual({ response_token: `sha256=${createHmac('sha256', SECRET).update(token).digest('base64')}` });
+	});
+
+	it.each([
+		['missing', undefined],
+		['path-like', '../x'],
+		['too long', 'a'.repeat(2000)],
+		['too short', 'abc'],
+		['with spaces', 'abcdefghijklmnop qrs'],
+	])('answers 400 to a %s token and signs nothing', async (_label, token) => {
+		const { context, captured } = webhookContext({ query: token === undefined ? {} : { crc_token: token } });
+		await answerCrc(context);
+		expect(captured.status).toBe(400);
+		expect(JSON.stringify(captured.body)).not.toContain('sha256=');
+	});
+
+	it('never answers with a wrong token when the secret is missing', async () => {
+		const { context, captured } = webhookContext({ query: { crc_token: 'AbCdEfGhIjKlMnOpQr_123' }, secret: '' });
+		await answerCrc(context);
+		expect(captured.status).toBe(500);
+		expect(JSON.stringify(captured.body)).not.toContain('response_token');
+	});
+});
+
+describe('deliveries: signature and bad input', () => {
+	const envelope = JSON.stringify({
+		data: { event_uuid: '-4711', event_type: 'post.create', filter: { user_id: '1' }, tag: 't', payload: { id: '9', text: 'hi' } },
+	});
+
+	it('runs once for a correctly signed event', async () => {
+		const raw = Buffer.from(envelope);
+		const { context } = webhookContext({ raw, headers: { 'x-platform-webhooks-signature': sign(raw) } });
+		const result = await receiveDelivery(context, new Date('2026-11-22T10:00:00Z'));
+		expect(result.workflowData?.[0]).toHaveLength(1);
+		expect(result.workflowData?.[0][0].json).toMatchObject({
+			event_type: 'post.create',
+			event_id: '-4711',
+			filter: { user_id: '1' },
+			tag: 't',
+			payload: { id: '9', text: 'hi' },
+			includes: null,
+			received_at: '2026-11-22T10:00:00.000Z',
+		});
+	});
+
+	const raw = Buffer.from(envelope);
+	const good = sign(raw);
+	const bad: Array<[string, Buffer, unknown]> = [
+		['no signature', raw, undefined],
+		['a wrong signature', raw, sign(raw, 'other-secret')],
+		['a signature of the wrong length', raw, `sha256=${Buffer.from('short').toString('base64')}`],
+		['a signature that is not base64', raw, 'sha256=!!!not*base64!!!'],
+		['a sha1= prefix', raw, good.replace('sha256=', 'sha1=')],
+		['a body changed after signing', Buffer.from(envelope.replace('hi', 'ho')), good],
+	];
+	it.each(bad)('answers 401 and starts nothing for %s', async (_label, body, signature) => {
+		const { context, captured } = webhookContext({ raw: body, headers: signature ? { 'x-platform-webhooks-signature': signature } : {} });
+		const result = await receiveDelivery(context);
+		expect(captured.status).toBe(401);
+		expect(result.workflowData).toBeUndefined();
+	});
+
+	it.each([
+		['malformed JSON', Buffer.from('{"data":'), 400],
+		['a JSON array', Buffer.from('[1,2]'), 400],
+		['an empty body', Buffer.alloc(0), 400],
+		['a 5 MB body', Buffer.alloc(5 * 1024 * 1024, 0x20), 413],
+	])('answers %s with a valid signature without a run', async (_label, body, status) => {
+		const { context, captured } = webhookContext({ raw: body, headers: { 'x-platform-webhooks-signature': sign(body) } });
+		const result = await receiveDelivery(context);
+		expect(captured.status).toBe(status);
+		expect(result.workflowData).toBeUndefined();
+	});
+
+	it('reads the signature from the header the user names', async () => {
+		const { context } = webhookContext({
+			raw,
+			headers: { 'x-custom-sig': good },
+			parameters: { events: ['post.create'], options: { signatureHeader: 'X-Custom-Sig' } },
+		});
+		expect((await receiveDelivery(context)).workflowData).toBeDefined();
+	});
+
+	it('drops event types that were not selected unless all were chosen', async () => {
+		const body = Buffer.from(JSON.stringify({ data: { event_uuid: '1', event_type: 'spaces.start', payload: {} } }));
+		const headers = { 'x-platform-webhooks-signature': sign(body) };
+		expect((await receiveDelivery(webhookContext({ raw: body, headers }).context)).workflowData).toBeUndefined();
+		const all = webhookContext({ raw: body, headers, parameters: { events: ['*'], options: {} } });
+		expect((await receiveDelivery(all.context)).workflowData?.[0]).toHaveLength(1);
+	});
+
+	it('never runs twice for the same event id (replays, double deliveries)', async () => {
+		const staticData: IDataObject = {};
+		const headers = { 'x-platform-webhooks-signature': good };
+		const first = await receiveDelivery(webhookContext({ raw, headers, staticData }).context);
+		const second = await receiveDelivery(webhookContext({ raw, headers, staticData }).context);
+		expect(first.workflowData?.[0]).toHaveLength(1);
+		expect(second.workflowData).toBeUndefined();
+		expect((staticData as TriggerState).lastReceivedAt).toBeDefined();
+	});
+
+	it('emits or drops replay job status deliveries by option', async () => {
+		const body = Buffer.from(JSON.stringify({ replay_job_status: { webhook_id: '1', job_state: 'Complete', job_state_description: 'done', job_id: '77' } }));
+		const headers = { 'x-platform-webhooks-signature': sign(body) };
+		const emitted = await receiveDelivery(webhookContext({ raw: body, headers }).context);
+		expect(emitted.workflowData?.[0][0].json.event_type).toBe('replay.complete');
+		const dropped = await receiveDelivery(
+			webhookContext({ raw: body, headers, parameters: { events: ['*'], options: { replayStatus: 'drop' } } }).context,
+		);
+		expect(dropped.workflowData).toBeUndefined();
+	});
+
+	it('verifies signatures in constant-time style: equal length required', () => {
+		expect(verifySignature(SECRET, raw, good)).toBe(true);
+		expect(verifySignature(SECRET, raw, `${good}AAAA`)).toBe(false);
+	});
+});
+
+describe('event normalisation', () => {
+	const at = new Date('2026-01-01T00:00:00Z');
+	it.each([
+		['ProfileBioUpdate', 'profile.update.bio'],
+		['ProfilePictureUpdate', 'profile.update.picture'],
+		['profile.update.screenname', 'profile.update.screenname'],
+		['PostCreate', 'post.create'],
+	])('maps %s to %s', (given, expected) => {
+		const [event] = normalizeDelivery({ data: { event_uuid: '1', event_type: given, payload: { before: 'a', after: 'b' } } }, at);
+		expect(event.event_type).toBe(expected);
+	});
+
+	it('splits Account Activity bodies into one event per element', () => {
+		const events = normalizeDelivery(
+			{
+				for_user_id: '42',
+				tweet_create_events: [{ id_str: '1' }, { id_str: '2' }],
+				tweet_delete_events: [{ status: { id: '3', user_id: '42' }, timestamp_ms: '1' }],
+				favorite_events: [{ id: 'f1', favorited_status: { id_str: '1' } }],
+				follow_events: [{ type: 'follow', created_timestamp: '1', source: { id: '5' }, target: { id: '42' } }, { type: 'unfollow', created_timestamp: '2', source: { id: '6' }, target: { id: '42' } }],
+				block_events: [{ type: 'block', created_timestamp: '1', source: { id: '42' }, target: { id: '7' } }],
+				mute_events: [{ type: 'mute', created_timestamp: '1', source: { id: '42' }, target: { id: '8' } }],
+				direct_message_events: [{ type: 'message_create', id: 'dm1' }],
+				direct_message_indicate_typing_events: [{ created_timestamp: '1', sender_id: '5' }],
+				direct_message_mark_read_events: [{ created_timestamp: '1', sender_id: '5' }],
+			},
+			at,
+		);
+		expect(events.map((e) => e.event_type)).toEqual([
+			'post.create', 'post.create', 'post.delete', 'favorite', 'follow', 'unfollow', 'block', 'mute', 'dm.message', 'dm.indicate_typing', 'dm.read',
+		]);
+		expect(new Set(events.map((e) => e.event_id)).size).toBe(events.length);
+		expect(events[0].filter).toEqual({ user_id: '42' });
+	});
+
+	it('handles user_event.revoke without for_user_id', () => {
+		const [event] = normalizeDelivery({ user_event: { revoke: { date_time: 'x', source: { user_id: '1' } } } }, at);
+		expect(event.event_type).toBe('user.revoke');
+		expect(event.filter).toBeNull();
+	});
+
+	it('returns nothing for an unknown shape', () => {
+		expect(normalizeDelivery({ hello: 'world' }, at)).toEqual([]);
+	});
+});
+
+describe('dedupe memory is bounded', () => {
+	it('keeps at most 2,000 ids and forgets ids older than 26 hours', () => {
+		const state: TriggerState = {};
+		const t0 = Date.parse('2026-01-01T00:00:00Z');
+		for (let i = 0; i < 2500; i++) seenBefore(state, `id-${i}`, t0 + i);
+		expect(Object.keys(state.seen ?? {})).toHaveLength(DEDUPE_MAX_IDS);
+		expect(seenBefore(state, 'id-2499', t0 + 3000)).toBe(true);
+		expect(seenBefore(state, 'id-2499', t0 + 27 * 3600_000)).toBe(false);
+	});
+});
+
+describe('replay window arithmetic', () => {
+	it('uses minute granularity', () => {
+		expect(replayWindow(new Date('2026-11-22T10:15:42Z'), new Date('2026-11-22T11:02:10Z'))).toEqual({
+			from_date: '202611221015',
+			to_date: '202611221102',
+		});
+	});
+	it('caps the start at 24 hours back', () => {
+		expect(replayWindow(new Date('2026-11-19T00:00:00Z'), new Date('2026-11-22T11:02:10Z'))).toEqual({
+			from_date: '202611211103',
+			to_date: '202611221102',
+		});
+	});
+	it('asks for nothing when there is no whole minute to replay', () => {
+		expect(replayWindow(new Date('2026-11-22T11:02:05Z'), new Date('2026-11-22T11:02:50Z'))).toBeUndefined();
+	});
+});
+
+describe('lifecycle', () => {
+	it('create: registers the webhook, looks up @username, subscribes per event type with a tag', async () => {
+		const subscriptions: IDataObject[] = [];
+		nock(BASE).get('/2/webhooks').reply(200, { data: [], meta: { result_count: 0 } });
+		nock(BASE).post('/2/webhooks', { url: URL_ }).reply(200, { data: { id: '111', url: URL_, valid: true } });
+		nock(BASE).get('/2/users/by/username/jack').reply(200, { data: { id: '12', username: 'jack' } });
+		nock(BASE)
+			.post('/2/activity/subscriptions', (b) => {
+				subscriptions.push(b);
+				return true;
+			})
+			.times(2)
+			.reply(200, (_uri, b) => ({ data: { subscription: { subscription_id: `s-${(b as IDataObject).event_type}` } } }));
+		const { context, staticData, requests } = hookContext({ user: '@jack', keyword: 'launch' });
+		expect(await create(context)).toBe(true);
+		expect(staticData).toMatchObject({ webhookId: '111', subscriptionIds: ['s-post.create', 's-post.delete'] });
+		expect(subscriptions).toEqual([
+			{ event_type: 'post.create', filter: { user_id: '12', keyword: 'launch' }, tag: 'n8n:wf1:node-1', webhook_id: '111' },
+			{ event_type: 'post.delete', filter: { user_id: '12', keyword: 'launch' }, tag: 'n8n:wf1:node-1', webhook_id: '111' },
+		]);
+		expect(requests.every((r) => r.headers.authorization === `Bearer ${TEST_SECRETS.bearerToken}`)).toBe(true);
+	});
+
+	it('create: adopts an existing webhook with our exact URL instead of duplicating it', async () => {
+		nock(BASE).get('/2/webhooks').reply(200, { data: [{ id: '5', url: 'https://other/x', valid: true }, { id: '6', url: URL_, valid: false }] });
+		nock(BASE).put('/2/webhooks/6').reply(200, { data: { valid: true } });
+		nock(BASE).post('/2/activity/subscriptions').times(2).reply(200, { data: { subscription_id: 's' } });
+		const { context, staticData, requests } = hookContext({ user: '12' });
+		await create(context);
+		expect(staticData.webhookId).toBe('6');
+		expect(requests.filter((r) => r.method === 'POST' && r.url.endsWith('/2/webhooks'))).toHaveLength(0);
+	});
+
+	it.each([
+		['URL refused', { errors: [{ message: 'UrlValidationFailed' }] }, /refused the webhook URL/, /WEBHOOK_URL/],
+		['limit exceeded', { errors: [{ message: 'WebhookLimitExceeded' }] }, /webhook limit/, /Delete a webhook/],
+	])('create: %s says what to do', async (_label, body, message, description) => {
+		nock(BASE).get('/2/webhooks').reply(200, { data: [] });
+		nock(BASE).post('/2/webhooks').reply(400, body);
+		const { context } = hookContext({ user: '12' });
+		const error = await create(context).catch((e: Error & { description?: string }) => e);
+		expect((error as Error).message).toMatch(message);
+		expect((error as { description?: string }).description).toMatch(description);
+	});
+
+	it('create: fails clearly without a consumer secret, before any request', async () => {
+		const { context, credentials, requests } = hookContext({ user: '12' });
+		credentials.platformBearerApi.consumerSecret = '';
+		await expect(create(context)).rejects.toThrow(/no Consumer Secret/);
+		expect(requests).toHaveLength(0);
+	});
+
+	it('checkExists: finds our webhook and re-validates it when invalid', async () => {
+		nock(BASE).get('/2/webhooks').reply(200, { data: [{ id: '111', url: URL_, valid: false }] });
+		const put = nock(BASE).put('/2/webhooks/111').reply(200, { data: { valid: true } });
+		const { context } = hookContext({}, { webhookId: '111', subscriptionIds: ['s1'] });
+		expect(await checkExists(context)).toBe(true);
+		expect(put.isDone()).toBe(true);
+	});
+
+	it('checkExists: false when the webhook is gone', async () => {
+		nock(BASE).get('/2/webhooks').reply(200, { data: [] });
+		const { context } = hookContext({}, { webhookId: '111', subscriptionIds: ['s1'] });
+		expect(await checkExists(context)).toBe(false);
+	});
+
+	it('delete: removes our subscriptions and the webhook and clears static data', async () => {
+		const scope = nock(BASE)
+			.delete('/2/activity/subscriptions/s1').reply(200, { data: { deleted: true } })
+			.delete('/2/activity/subscriptions/s2').reply(200, { data: { deleted: true } })
+			.get('/2/webhooks').reply(200, { data: [{ id: '111', url: URL_ }] })
+			.delete('/2/webhooks/111').reply(200, { data: { deleted: true } });
+		const { context, staticData } = hookContext({}, { webhookId: '111', subscriptionIds: ['s1', 's2'], lastReceivedAt: 'x' });
+		expect(await remove(context)).toBe(true);
+		expect(scope.isDone()).toBe(true);
+		expect(staticData).toEqual({});
+	});
+
+	it('recovery: requests a replay for the gap and takes a running job calmly', async () => {
+		let sent: IDataObject = {};
+		nock(BASE)
+			.post('/2/webhooks/replay', (b) => {
+				sent = b;
+				return true;
+			})
+			.reply(200, { data: { job_id: 'j1', created_at: 'x' } });
+		const now = new Date('2026-11-22T12:00:30Z');
+		const { context } = hookContext({}, { webhookId: '111', lastReceivedAt: '2026-11-22T09:30:10Z' });
+		expect(await recoverMissedEvents(context, now)).toBe('j1');
+		expect(sent).toEqual({ webhook_id: '111', from_date: '202611220930', to_date: '202611221200' });
+
+		nock(BASE).post('/2/webhooks/replay').reply(409, { type: 'https://api.x.com/2/problems/conflict', title: 'Conflict' });
+		const again = hookContext({}, { webhookId: '111', lastReceivedAt: '2026-11-22T09:30:10Z' });
+		await expect(recoverMissedEvents(again.context, now)).resolves.toBeUndefined();
+	});
+
+	it('recovery: off by option', async () => {
+		const { context, requests } = hookContext({ options: { recoverMissedEvents: false } }, { webhookId: '111', lastReceivedAt: '2026-11-22T09:30:10Z' });
+		expect(await recoverMissedEvents(context)).toBeUndefined();
+		expect(requests).toHaveLength(0);
+	});
+});
