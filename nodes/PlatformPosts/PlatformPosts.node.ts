@@ -3,9 +3,10 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, credentialsFor } from '../shared/descriptions';
 import { operationProperties, resourceProperty, routeExecution } from '../shared/router';
+import { post } from './resources/post';
 import { user } from './resources/user';
 
-const resources = { user };
+const resources = { post, user };
 
 export class PlatformPosts implements INodeType {
 	description: INodeTypeDescription = {
@@ -23,7 +24,7 @@ export class PlatformPosts implements INodeType {
 		credentials: credentialsFor(['pkce', 'hmac', 'connect', 'appOnly']),
 		properties: [
 			authenticationProperty(['pkce', 'hmac', 'connect', 'appOnly']),
-			resourceProperty(resources, 'user'),
+			resourceProperty(resources, 'post'),
 			...operationProperties(resources),
 		],
 	};
