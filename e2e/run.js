@@ -16,7 +16,8 @@
  *
  * Options (environment): E2E_ONLY=<substring> runs matching tests; E2E_SKIP_QUEUE=1 skips queue mode;
  * E2E_ALLOW_MISSING=1 turns tests whose node or operation is not in the package into skips instead of
- * failures; E2E_KEEP=1 keeps .e2e/ (logs, user folders) after a successful run.
+ * failures; E2E_KEEP=1 keeps .e2e/ (logs, user folders) after a successful run; E2E_SANDBOX_LOG=1 logs every
+ * sandbox request; E2E_NO_PUBLICATION_SERVICE=1 sets N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false.
  */
 const fs = require('node:fs');
 const path = require('node:path');

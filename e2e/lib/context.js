@@ -9,15 +9,7 @@ const F = require('./fixtures');
 function makeContext({ inst, sandbox, mode }) {
 	const descriptions = {};
 	function describe(nodeName) {
-		if (descriptions[nodeName] !== undefined) return descriptions[nodeName];
-		const cls = nodeName.charAt(0).toUpperCase() + nodeName.slice(1);
-		const file = path.join(inst.installed.pkgDir, 'dist', 'nodes', cls, `${cls}.node.js`);
-		try {
-			const mod = require(file);
-			descriptions[nodeName] = new mod[cls]().description;
-		} catch {
-			descriptions[nodeName] = null;
-		}
+		if (descriptions[nodeName] === undefined) descriptions[nodeName] = F.describeInstalled(inst.installed.pkgDir, nodeName);
 		return descriptions[nodeName];
 	}
 	/** 'platformPosts' or 'platformPosts:user.getMe' (resource.operation as in the node's options). */

@@ -80,11 +80,35 @@ function sinkNode(name, sandboxUrl, sink, position) {
  * The Platform Trigger node, subscribed to post.create of one user, with the app bearer credential.
  * (Parameter names follow nodes/PlatformTrigger; see its description.)
  */
-function triggerNode(name, position, { userId, events = ['post.create'], extra = {}, webhookId } = {}) {
-	return node(name, T.trigger, 1, Object.assign({ events, userId, options: {} }, extra), position, {
+function triggerNode(name, position, { userId, events = ['post.create'], extra = {}, webhookId, description } = {}) {
+	const parameters = description ? triggerParameters(description, { userId, events }) : { events, userId, options: {} };
+	return node(name, T.trigger, 1, Object.assign(parameters, extra), position, {
 		webhookId: webhookId || uuidFrom(`trigger:${name}:${JSON.stringify(position)}`),
 		credentials: credRef(CRED.bearer),
 	});
+}
+
+/**
+ * Trigger parameters read from the node's own description: the multi-select that offers post.create,
+ * the user filter (string or resource locator), the app-only bearer authentication when there is a
+ * choice. Keeps the e2e suite independent of the exact parameter names.
+ */
+function triggerParameters(description, { userId, events }) {
+	const props = description.properties || [];
+	const params = {};
+	const auth = props.find((p) => p.name === 'authentication');
+	if (auth && (auth.options || []).some((o) => o.value === 'platformBearerApi')) params.authentication = 'platformBearerApi';
+	const eventProp = props.find((p) => (p.type === 'multiOptions' || p.type === 'options') && (p.options || []).some((o) => o.value === 'post.create'));
+	if (eventProp) params[eventProp.name] = eventProp.type === 'multiOptions' ? events : events[0];
+	const userProp = props.find((p) => /user/i.test(p.name) && ['string', 'resourceLocator'].includes(p.type));
+	if (userProp) {
+		if (userProp.type === 'resourceLocator') {
+			const modes = (userProp.modes || []).map((m) => m.name);
+			const mode = modes.includes('id') ? 'id' : modes[0];
+			params[userProp.name] = { __rl: true, mode, value: userId };
+		} else params[userProp.name] = userId;
+	}
+	return params;
 }
 
 /** The event id of a trigger output item (or of a raw envelope). */
@@ -94,9 +118,9 @@ function eventIdOf(item) {
 }
 
 const BENCH_PLAIN_PATH = 'bench-plain-webhook';
-function benchTriggerWorkflow() {
+function benchTriggerWorkflow(description) {
 	return workflow('benchTriggerFlow', 'bench platform trigger', [
-		triggerNode('Platform Trigger', [0, 0], { userId: '1000000001' }),
+		triggerNode('Platform Trigger', [0, 0], { userId: '1000000001', description }),
 		node('Done', 'n8n-nodes-base.noOp', 1, {}, [300, 0]),
 	], chain(['Platform Trigger', 'Done']));
 }
@@ -105,6 +129,17 @@ function benchPlainWorkflow() {
 		node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path: BENCH_PLAIN_PATH, responseMode: 'onReceived', options: {} }, [0, 0], { webhookId: uuidFrom('bench-plain') }),
 		node('Done', 'n8n-nodes-base.noOp', 1, {}, [300, 0]),
 	], chain(['Webhook', 'Done']));
+}
+
+/** The description of a node of the installed package (null when the node is not in it). */
+function describeInstalled(pkgDir, nodeName) {
+	const cls = nodeName.charAt(0).toUpperCase() + nodeName.slice(1);
+	try {
+		const mod = require(path.join(pkgDir, 'dist', 'nodes', cls, `${cls}.node.js`));
+		return new mod[cls]().description;
+	} catch {
+		return null;
+	}
 }
 
 function loadExamples(dir) {
@@ -116,4 +151,4 @@ function loadExamples(dir) {
 		.map((f) => Object.assign({ file: f }, JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'))));
 }
 
-module.exports = { PKG, T, CRED, credentials, credRef, uuidFrom, node, chain, workflow, webhookStart, sinkNode, triggerNode, eventIdOf, BENCH_PLAIN_PATH, benchTriggerWorkflow, benchPlainWorkflow, loadExamples };
+module.exports = { PKG, T, CRED, credentials, credRef, uuidFrom, node, chain, workflow, webhookStart, sinkNode, triggerNode, triggerParameters, eventIdOf, BENCH_PLAIN_PATH, benchTriggerWorkflow, benchPlainWorkflow, describeInstalled, loadExamples };

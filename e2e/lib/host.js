@@ -158,6 +158,7 @@ function n8nEnv(host, { userFolder, port, webhookUrl, extra = {} }) {
 			EXECUTIONS_DATA_SAVE_ON_ERROR: 'all',
 			DB_SQLITE_POOL_SIZE: '2',
 			N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
+			...(process.env.E2E_NO_PUBLICATION_SERVICE ? { N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'false' } : {}),
 			NODE_OPTIONS: '--max-old-space-size=2048',
 		},
 		extra,

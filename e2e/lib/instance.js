@@ -109,6 +109,16 @@ class Instance {
 		return JSON.parse(out.slice(start));
 	}
 
+	/** The workflow's static data as stored in n8n's SQLite database (read with Node 24's sqlite3). */
+	staticData(workflowId) {
+		const db = path.join(this.userFolder, '.n8n', 'database.sqlite');
+		const script = `const s=require('sqlite3');const d=new s.Database(process.argv[1],s.OPEN_READONLY);d.get('select staticData from workflow_entity where id=?',[process.argv[2]],(e,r)=>{if(e){console.error(e.message);process.exit(1)}console.log(r&&r.staticData||'null');d.close()})`;
+		const r = require('node:child_process').spawnSync(this.host.nodeBin, ['-e', script, db, workflowId], { cwd: this.host.cache, encoding: 'utf8', timeout: 30000 });
+		if (r.status !== 0) throw new Error(`reading static data failed: ${r.stderr}`);
+		const text = r.stdout.trim();
+		return text === 'null' ? null : typeof JSON.parse(text) === 'string' ? JSON.parse(JSON.parse(text)) : JSON.parse(text);
+	}
+
 	webhookUrl(p) {
 		return `http://127.0.0.1:${this.webhookPort}/webhook/${p}`;
 	}

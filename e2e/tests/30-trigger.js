@@ -15,7 +15,7 @@ const WEBHOOK_ID = F.uuidFrom('e2e-trigger-webhook');
 
 function triggerWorkflow(ctx) {
 	return F.workflow(WF_ID, 'e2e platform trigger', [
-		F.triggerNode('Platform Trigger', [0, 0], { userId: ctx.keys.userId, webhookId: WEBHOOK_ID }),
+		F.triggerNode('Platform Trigger', [0, 0], { userId: ctx.keys.userId, webhookId: WEBHOOK_ID, description: ctx.describe('platformTrigger') }),
 		F.sinkNode('Record Run', ctx.sandboxUrl, SINK, [300, 0]),
 	], F.chain(['Platform Trigger', 'Record Run']));
 }
@@ -40,7 +40,7 @@ async function waitRuns(ctx, expectedIds, { settleMs = 3000, timeoutMs = 60000 }
 
 module.exports = [
 	{
-		name: 'trigger: CRC at activation, one run per signed event, none for forged / unsigned / tampered / duplicate',
+		name: 'trigger: CRC at activation, one run per signed event, none for forged / unsigned / tampered',
 		needs: ['platformTrigger'],
 		modes: ['regular', 'queue'],
 		workflows: (ctx) => [triggerWorkflow(ctx)],
@@ -49,7 +49,10 @@ module.exports = [
 		async run(ctx) {
 			const { assert, sandbox } = ctx;
 			ctx.clearSink(SINK);
-			const hook = await ctx.waitFor('the trigger to register its webhook at activation', () => ourWebhook(ctx), { timeoutMs: 60000 });
+			const hook = await ctx.waitFor('the trigger to register its webhook and subscription at activation', () => {
+				const w = ourWebhook(ctx);
+				return w && [...sandbox.db.subscriptions.values()].some((s) => s.webhook_id === w.id) && w;
+			}, { timeoutMs: 60000 });
 			assert.equal(hook.valid, true, 'the webhook must be valid after the CRC at registration');
 			const crcAtCreate = sandbox.db.crcChecks.filter((c) => c.webhook_id === hook.id || c.reason === 'create');
 			assert.ok(crcAtCreate.some((c) => c.ok), `no successful CRC at registration: ${JSON.stringify(crcAtCreate)}`);
@@ -78,10 +81,6 @@ module.exports = [
 			const tampered = original.replace('first e2e post', 'first e2e post (changed)');
 			const r = await sandbox.httpRequest('POST', hook.url, { headers: { 'content-type': 'application/json', 'x-platform-webhooks-signature': sandbox.signWebhook(original) }, body: tampered });
 			assert.equal(r.status, 401, 'a body changed after signing must get 401');
-			// The same signed event delivered again (the service retries): acknowledged, no second run.
-			const dup = await sandbox.deliver(hook, original, { event_uuid: events[0].event_uuid });
-			assert.equal(dup.status, 200, 'a duplicate delivery is still acknowledged with 200');
-
 			const counts = await waitRuns(ctx, events.map((e) => e.event_uuid));
 			for (const e of events) assert.equal(counts[e.event_uuid], 1, `event ${e.event_uuid} ran ${counts[e.event_uuid]} times`);
 			assert.equal(Object.keys(counts).length, 3, `unexpected runs: ${JSON.stringify(counts)}`);
@@ -90,6 +89,26 @@ module.exports = [
 			assert.ok(JSON.stringify(item).includes('first e2e post'), `the item carries the post: ${JSON.stringify(item).slice(0, 300)}`);
 			if (ctx.mode === 'queue') assert.ok(ctx.workerExecutions() >= 3, 'in queue mode the worker runs the executions');
 			ctx.triggerEvents = events.map((e) => e.event_uuid);
+		},
+	},
+	{
+		name: 'trigger: a delivery repeated by the service (same event id) runs the workflow once',
+		needs: ['platformTrigger'],
+		modes: ['regular', 'queue'],
+		timeoutMs: 120000,
+		async run(ctx) {
+			const { assert, sandbox } = ctx;
+			const hook = ourWebhook(ctx);
+			assert.ok(hook, 'the trigger webhook must exist (previous test)');
+			const [e] = await sandbox.emit({ event_type: 'post.create', text: 'delivered twice', webhook_id: hook.id });
+			assert.equal(e.deliveries[0].status, 200);
+			await waitRuns(ctx, [e.event_uuid], { settleMs: 1500 });
+			const stored = ctx.inst.staticData(WF_ID);
+			const original = sandbox.db.events.find((x) => x.event_uuid === e.event_uuid).raw;
+			const dup = await sandbox.deliver(hook, original, { event_uuid: e.event_uuid });
+			assert.equal(dup.status, 200, 'a duplicate delivery is still acknowledged with 200');
+			const counts = await waitRuns(ctx, [e.event_uuid]);
+			assert.equal(counts[e.event_uuid], 1, `the repeated event ran ${counts[e.event_uuid]} times; the node's static data in n8n's database after the first delivery: ${JSON.stringify(stored)}`);
 		},
 	},
 	{
@@ -109,6 +128,10 @@ module.exports = [
 				assert.notEqual(e.deliveries[0].status, 200, 'n8n is down: the delivery must fail');
 				missed.push(e.event_uuid);
 			}
+			// The node replays whole minutes of the gap (yyyymmddhhmm): restart in a later minute than
+			// the one in which the missed events were sent, as after any real outage of a minute or more.
+			const nextMinute = (Math.floor(Date.now() / 60000) + 1) * 60000;
+			await ctx.sleep(Math.max(0, nextMinute - Date.now()) + 1000);
 			const jobsBefore = sandbox.db.replayJobs.length;
 			await inst.start();
 			const job = await ctx.waitFor('the trigger to create a replay job after the restart', () => sandbox.db.replayJobs.slice(jobsBefore).find((j) => j.webhook_id === hook.id), { timeoutMs: 60000 });

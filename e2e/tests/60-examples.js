@@ -43,7 +43,36 @@ module.exports = [
 			const puts = ctx.records(since, `/12/product_catalogs/${catalog.id}/products`).filter((r) => r.method === 'PUT');
 			assert.equal(puts.length, 1);
 			assert.deepEqual(puts[0].body.products.map((p) => p.id), ['SKU-1001', 'SKU-1002', 'SKU-1003']);
-			ctx.assertAllAuthValid(since, 'oauth1');
+			for (const r of ctx.records(since).filter((x) => x.path.startsWith('/12/'))) assert.ok(r.auth && r.auth.valid && r.auth.kind === 'oauth1', `#${r.seq} ${r.method} ${r.path}: ${JSON.stringify(r.auth)}`);
 		},
 	},
 ];
+
+module.exports.push({
+	name: 'examples: new post -> website card -> scheduled ad post (trigger example, signed event)',
+	needs: ['platformTrigger', 'adsCreatives:card.create', 'adsCreatives:scheduledPost.create'],
+	modes: ['regular'],
+	workflows: (ctx) => [byId(ctx, 'exPostToAdPost01')].filter(Boolean),
+	publish: () => ['exPostToAdPost01'],
+	timeoutMs: 180000,
+	async run(ctx) {
+		const { assert, sandbox } = ctx;
+		const webhookId = F.uuidFrom('example:post-to-ad-post:trigger');
+		const hook = await ctx.waitFor('the example trigger to register its webhook', () => [...sandbox.db.webhooks.values()].find((w) => w.url.includes(webhookId) && [...sandbox.db.subscriptions.values()].some((s) => s.webhook_id === w.id)), { timeoutMs: 60000 });
+		const since = ctx.seq();
+		const before = sandbox.db.ads.scheduled.size;
+		const [e] = await sandbox.emit({ event_type: 'post.create', text: 'Our autumn collection is here', webhook_id: hook.id });
+		assert.equal(e.deliveries[0].status, 200);
+		const scheduled = await ctx.waitFor('the scheduled ad post', () => sandbox.db.ads.scheduled.size > before && [...sandbox.db.ads.scheduled.values()].pop(), { timeoutMs: 60000 });
+		assert.equal(scheduled.text, 'Our autumn collection is here');
+		assert.equal(scheduled.user_id, ctx.keys.userId);
+		assert.ok(new Date(scheduled.scheduled_at) > new Date(), 'scheduled in the future');
+		const card = [...sandbox.db.ads.cards.values()].find((c) => c.card_uri === scheduled.card_uri);
+		assert.ok(card, `the scheduled post carries the new card's URI (${scheduled.card_uri})`);
+		assert.equal(card.card_type, 'IMAGE_WEBSITE');
+		assert.equal(card.components.find((c) => c.type === 'DETAILS').destination.url, 'https://shop.example.com/new');
+		const rows = ctx.records(since).filter((r) => r.path.startsWith('/12/'));
+		assert.ok(rows.length >= 2, 'card and scheduled post requests');
+		for (const r of rows) assert.ok(r.auth && r.auth.valid && r.auth.kind === 'oauth1', `#${r.seq} ${r.method} ${r.path}: ${JSON.stringify(r.auth)}`);
+	},
+});

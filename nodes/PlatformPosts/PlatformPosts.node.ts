@@ -3,10 +3,27 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, credentialsFor } from '../shared/descriptions';
 import { operationProperties, resourceProperty, routeExecution } from '../shared/router';
+import { admin } from './resources/admin';
+import { communityNote } from './resources/communityNote';
+import { directMessage } from './resources/directMessage';
+import { engagement } from './resources/engagement';
+import { media } from './resources/media';
+import { news } from './resources/news';
 import { post } from './resources/post';
+import { token } from './resources/token';
 import { user } from './resources/user';
 
-const resources = { post, user };
+const resources = {
+	post,
+	user,
+	news,
+	engagement,
+	directMessage,
+	communityNote,
+	media,
+	admin,
+	token,
+};
 
 export class PlatformPosts implements INodeType {
 	description: INodeTypeDescription = {

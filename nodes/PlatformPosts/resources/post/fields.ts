@@ -2,18 +2,79 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { showFor } from '../../../shared/router';
 
-const TWEET_FIELDS = ['attachments', 'author_id', 'community_id', 'context_annotations', 'conversation_id', 'created_at', 'entities', 'in_reply_to_user_id', 'lang', 'paid_partnership', 'possibly_sensitive', 'public_metrics', 'referenced_tweets'];
-const EXPANSIONS = ['attachments.media_keys', 'author_id', 'in_reply_to_user_id', 'referenced_tweets.id'];
-const MEDIA_FIELDS = ['alt_text', 'duration_ms', 'height', 'preview_image_url', 'public_metrics', 'type', 'url', 'variants', 'width'];
-const USER_FIELDS = ['created_at', 'description', 'location', 'profile_image_url', 'public_metrics', 'username', 'verified', 'verified_type'];
+/** Fields and expansions of post reads (platform.md, data dictionary). */
+const TWEET_FIELDS = [
+	'attachments',
+	'author_id',
+	'community_id',
+	'context_annotations',
+	'conversation_id',
+	'created_at',
+	'edit_controls',
+	'edit_history_tweet_ids',
+	'entities',
+	'in_reply_to_user_id',
+	'lang',
+	'note_tweet',
+	'paid_partnership',
+	'possibly_sensitive',
+	'public_metrics',
+	'referenced_tweets',
+	'reply_settings',
+];
+const EXPANSIONS = [
+	'attachments.media_keys',
+	'attachments.poll_ids',
+	'author_id',
+	'edit_history_tweet_ids',
+	'entities.mentions.username',
+	'in_reply_to_user_id',
+	'referenced_tweets.id',
+	'referenced_tweets.id.author_id',
+];
+const MEDIA_FIELDS = [
+	'alt_text',
+	'duration_ms',
+	'height',
+	'media_key',
+	'preview_image_url',
+	'public_metrics',
+	'type',
+	'url',
+	'variants',
+	'width',
+];
+export const USER_FIELDS = [
+	'affiliation',
+	'connection_status',
+	'created_at',
+	'description',
+	'entities',
+	'location',
+	'pinned_tweet_id',
+	'profile_image_url',
+	'protected',
+	'public_metrics',
+	'subscription_type',
+	'url',
+	'verified',
+	'verified_type',
+];
 
-function multi(displayName: string, name: string, values: string[], show: INodeProperties['displayOptions']): INodeProperties {
+function multi(
+	displayName: string,
+	name: string,
+	values: string[],
+	show: INodeProperties['displayOptions'],
+	description: string,
+): INodeProperties {
 	return {
 		displayName,
 		name,
 		type: 'multiOptions',
 		default: [],
 		displayOptions: show,
+		description,
 		options: values.map((value) => ({ name: value, value })),
 	};
 }
@@ -22,10 +83,16 @@ function multi(displayName: string, name: string, values: string[], show: INodeP
 export function fieldProperties(operation: string): INodeProperties[] {
 	const show = showFor('post', operation);
 	return [
-		multi('Post Fields', 'tweetFields', TWEET_FIELDS, show),
-		multi('Expansions', 'expansions', EXPANSIONS, show),
-		multi('Media Fields', 'mediaFields', MEDIA_FIELDS, show),
-		multi('User Fields', 'userFields', USER_FIELDS, show),
+		multi('Post Fields', 'tweetFields', TWEET_FIELDS, show, 'Post fields to return besides ID and text (tweet.fields)'),
+		multi(
+			'Expansions',
+			'expansions',
+			EXPANSIONS,
+			show,
+			'Related objects to return in includes: e.g. author_id adds the author, attachments.media_keys the media',
+		),
+		multi('Media Fields', 'mediaFields', MEDIA_FIELDS, show, 'Fields of expanded media (needs the attachments.media_keys expansion)'),
+		multi('User Fields', 'userFields', USER_FIELDS, show, 'Fields of expanded users (needs an expansion such as author_id)'),
 		{
 			displayName: 'Output',
 			name: 'output',
@@ -33,8 +100,17 @@ export function fieldProperties(operation: string): INodeProperties[] {
 			default: 'merged',
 			displayOptions: show,
 			options: [
-				{ name: 'One Item per Post, Includes Merged', value: 'merged', description: 'Each post carries its author and media from includes' },
-				{ name: 'Raw Response', value: 'raw', description: 'The envelope as the service sends it' },
+				{
+					name: 'One Item per Post, Includes Merged',
+					value: 'merged',
+					description:
+						'Each post carries its expanded objects: author, in_reply_to_user, media, poll and referenced posts. Posts the service could not return come as items with an error field.',
+				},
+				{
+					name: 'Raw Response',
+					value: 'raw',
+					description: 'The response envelope as the service sends it (data, includes, errors, meta), one item per request',
+				},
 			],
 		},
 	];
@@ -42,24 +118,58 @@ export function fieldProperties(operation: string): INodeProperties[] {
 
 export function fieldQuery(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const qs: IDataObject = {};
-	for (const [param, key] of [['tweetFields', 'tweet.fields'], ['expansions', 'expansions'], ['mediaFields', 'media.fields'], ['userFields', 'user.fields']]) {
-		const values = ctx.getNodeParameter(param, itemIndex, []) as string[];
+	const pairs: Array<[string, string]> = [
+		['tweetFields', 'tweet.fields'],
+		['expansions', 'expansions'],
+		['mediaFields', 'media.fields'],
+		['userFields', 'user.fields'],
+	];
+	for (const [param, key] of pairs) {
+		const values = (ctx.getNodeParameter(param, itemIndex, []) as string[]) ?? [];
 		if (values.length) qs[key] = values.join(',');
 	}
 	return qs;
 }
 
-/** Puts each post's author and media (from `includes`) beside it. */
+function byKey(list: unknown, key: string): Map<string, IDataObject> {
+	return new Map(((Array.isArray(list) ? list : []) as IDataObject[]).map((o) => [String(o[key]), o]));
+}
+
+/** Puts each post's expanded objects (from `includes`) beside it. */
 export function mergeIncludes(body: IDataObject): IDataObject[] {
 	const posts = (Array.isArray(body.data) ? body.data : body.data ? [body.data] : []) as IDataObject[];
 	const includes = (body.includes ?? {}) as IDataObject;
-	const users = new Map(((includes.users ?? []) as IDataObject[]).map((u) => [String(u.id), u]));
-	const media = new Map(((includes.media ?? []) as IDataObject[]).map((m) => [String(m.media_key), m]));
+	const users = byKey(includes.users, 'id');
+	const media = byKey(includes.media, 'media_key');
+	const tweets = byKey(includes.tweets, 'id');
+	const polls = byKey(includes.polls, 'id');
 	return posts.map((post) => {
 		const merged: IDataObject = { ...post };
 		if (post.author_id && users.has(String(post.author_id))) merged.author = users.get(String(post.author_id));
-		const keys = ((post.attachments as IDataObject | undefined)?.media_keys ?? []) as string[];
-		if (keys.length) merged.media = keys.map((k) => media.get(k)).filter(Boolean) as IDataObject[];
+		if (post.in_reply_to_user_id && users.has(String(post.in_reply_to_user_id))) {
+			merged.in_reply_to_user = users.get(String(post.in_reply_to_user_id));
+		}
+		const attachments = (post.attachments ?? {}) as IDataObject;
+		const keys = (attachments.media_keys ?? []) as string[];
+		if (keys.length && media.size) merged.media = keys.map((k) => media.get(String(k))).filter(Boolean) as IDataObject[];
+		const pollIds = (attachments.poll_ids ?? []) as string[];
+		if (pollIds.length && polls.size) merged.poll = polls.get(String(pollIds[0]));
+		const refs = (post.referenced_tweets ?? []) as IDataObject[];
+		if (refs.length && tweets.size) {
+			merged.referenced_posts = refs
+				.map((r) => (tweets.has(String(r.id)) ? { type: r.type, ...tweets.get(String(r.id)) } : undefined))
+				.filter(Boolean) as IDataObject[];
+		}
 		return merged;
 	});
+}
+
+/** Partial errors of a 200 lookup (e.g. a deleted post), one item each. */
+export function partialErrors(body: IDataObject): IDataObject[] {
+	const errors = (Array.isArray(body.errors) ? body.errors : []) as IDataObject[];
+	return errors.map((e) => ({
+		id: String(e.resource_id ?? e.value ?? ''),
+		error: String(e.detail ?? e.title ?? 'Not returned by the service'),
+		errorType: e.type,
+	}));
 }

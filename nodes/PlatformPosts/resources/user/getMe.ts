@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ItemOperation } from '../../../shared/router';
 import { showFor } from '../../../shared/router';
-import { platformRequest, unwrapData } from '../../../shared/transport';
+import { unwrapData } from '../../../shared/transport';
+import { optionsCollection, postsRequest, requireUserContext } from '../../common';
 
 export const getMe: ItemOperation = {
 	option: {
@@ -28,14 +29,15 @@ export const getMe: ItemOperation = {
 			default: [],
 			description: 'Extra user fields to return besides ID, name and username',
 		},
+		optionsCollection('user', 'getMe'),
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
+		requireUserContext(this, itemIndex, 'Get Me');
 		const fields = this.getNodeParameter('userFields', itemIndex, []) as string[];
-		const body = await platformRequest.call(this, {
+		const body = await postsRequest.call(this, itemIndex, {
 			method: 'GET',
 			path: '/2/users/me',
 			qs: fields.length ? { 'user.fields': fields.join(',') } : undefined,
-			itemIndex,
 		});
 		return unwrapData<IDataObject>(body);
 	},

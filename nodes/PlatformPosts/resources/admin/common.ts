@@ -1,0 +1,90 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { showFor } from '../../../shared/router';
+import type { PlatformRequest } from '../../../shared/transport';
+import { CREDENTIAL_TYPES, chosenCredentialType } from '../../../shared/transport';
+import { postsPaginate, postsRequest } from '../../common';
+
+/**
+ * Admin operations manage the app (webhooks, subscriptions, streaming connections, stream rules):
+ * they always use the app-only bearer credential, which must be the one chosen on the node.
+ */
+
+export const BEARER_NOTE =
+	'Needs the App-Only Bearer Token credential: choose "App-Only Bearer Token" in the Authentication field';
+
+export function requireAppOnly(ctx: IExecuteFunctions, itemIndex: number, what: string): void {
+	if (chosenCredentialType(ctx, itemIndex) !== CREDENTIAL_TYPES.appOnly) {
+		throw new NodeOperationError(ctx.getNode(), `${what} needs the app-only bearer token`, {
+			itemIndex,
+			description:
+				'Admin operations act for the app, not for a user. Choose "App-Only Bearer Token" in the Authentication field and select the app\'s bearer credential.',
+		});
+	}
+}
+
+type AdminRequest = Omit<PlatformRequest, 'api' | 'itemIndex' | 'credentialType'>;
+
+export async function adminRequest(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	what: string,
+	request: AdminRequest,
+): Promise<IDataObject> {
+	requireAppOnly(this, itemIndex, what);
+	return await postsRequest.call(this, itemIndex, { ...request, credentialType: CREDENTIAL_TYPES.appOnly });
+}
+
+export async function adminPaginate(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	what: string,
+	request: AdminRequest,
+	maxPageSize?: number,
+): Promise<IDataObject[]> {
+	requireAppOnly(this, itemIndex, what);
+	return await postsPaginate.call(
+		this,
+		itemIndex,
+		{ ...request, credentialType: CREDENTIAL_TYPES.appOnly },
+		{
+			returnAll: this.getNodeParameter('returnAll', itemIndex, false) as boolean,
+			limit: this.getNodeParameter('limit', itemIndex, 50) as number,
+			pageSizeParam: maxPageSize ? 'max_results' : undefined,
+			maxPageSize,
+			tokenParam: 'pagination_token',
+		},
+	);
+}
+
+/** A required id field (1-19 digits). */
+export function idProperty(operation: string, name: string, displayName: string, description: string): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: '1146654567674912769',
+		displayOptions: showFor('admin', operation),
+		description,
+	};
+}
+
+export function readId(ctx: IExecuteFunctions, itemIndex: number, name: string, label: string): string {
+	const value = String(ctx.getNodeParameter(name, itemIndex, '') ?? '').trim();
+	if (!/^\d{1,19}$/.test(value)) {
+		throw new NodeOperationError(ctx.getNode(), `Invalid input in item ${itemIndex + 1}: ${label}: "${value}" is not an ID (1-19 digits)`, {
+			itemIndex,
+		});
+	}
+	return value;
+}
+
+/** The list of a `data` envelope (or a bare list). */
+export function listOf(body: unknown): IDataObject[] {
+	const data = body && typeof body === 'object' && !Array.isArray(body) && 'data' in body ? (body as IDataObject).data : body;
+	if (Array.isArray(data)) return data as IDataObject[];
+	return data && typeof data === 'object' ? [data as IDataObject] : [];
+}

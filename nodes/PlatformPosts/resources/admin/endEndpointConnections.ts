@@ -1,0 +1,45 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { ItemOperation } from '../../../shared/router';
+import { showFor } from '../../../shared/router';
+import { unwrapData } from '../../../shared/transport';
+import { optionsCollection } from '../../common';
+import { adminRequest, BEARER_NOTE } from './common';
+
+const OP = 'endEndpointConnections';
+
+export const endEndpointConnections: ItemOperation = {
+	option: {
+		name: 'End Endpoint Streaming Connections',
+		value: OP,
+		description: `DESTRUCTIVE: disconnect all of the app's connections to one streaming endpoint (e.g. filtered_stream). ${BEARER_NOTE}.`,
+		action: 'End the streaming connections of an endpoint',
+	},
+	properties: [
+		{
+			displayName: 'Endpoint',
+			name: 'endpoint',
+			type: 'string',
+			default: 'filtered_stream',
+			required: true,
+			placeholder: 'filtered_stream',
+			displayOptions: showFor('admin', OP),
+			description: 'The streaming endpoint ID, e.g. filtered_stream or sample_stream (as in List Streaming Connections)',
+		},
+		optionsCollection('admin', OP),
+	],
+	async execute(this: IExecuteFunctions, itemIndex: number) {
+		const endpoint = String(this.getNodeParameter('endpoint', itemIndex, '') ?? '').trim();
+		if (!/^[A-Za-z0-9_]{1,64}$/.test(endpoint)) {
+			throw new NodeOperationError(this.getNode(), `Invalid input in item ${itemIndex + 1}: Endpoint: "${endpoint}" is not an endpoint ID such as filtered_stream`, {
+				itemIndex,
+			});
+		}
+		const body = await adminRequest.call(this, itemIndex, 'Ending streaming connections', {
+			method: 'DELETE',
+			path: `/2/connections/${endpoint}`,
+		});
+		return { endpoint, ...(unwrapData<IDataObject>(body) ?? {}) };
+	},
+};

@@ -1,0 +1,37 @@
+import type { Resource } from '../../../shared/router';
+import { addRules } from './addRules';
+import { deleteRules } from './deleteRules';
+import { deleteSubscription } from './deleteSubscription';
+import { deleteWebhook } from './deleteWebhook';
+import { endAllConnections } from './endAllConnections';
+import { endConnectionsByIds } from './endConnectionsByIds';
+import { endEndpointConnections } from './endEndpointConnections';
+import { listConnections } from './listConnections';
+import { listRules } from './listRules';
+import { listSubscriptions } from './listSubscriptions';
+import { listWebhooks } from './listWebhooks';
+import { replayWebhook } from './replayWebhook';
+import { updateSubscription } from './updateSubscription';
+import { validateWebhook } from './validateWebhook';
+
+/** App administration; every operation needs the app-only bearer credential. */
+export const admin: Resource = {
+	option: { name: 'Admin (App-Only)', value: 'admin' },
+	defaultOperation: 'listWebhooks',
+	operations: {
+		listWebhooks,
+		validateWebhook,
+		deleteWebhook,
+		replayWebhook,
+		listSubscriptions,
+		updateSubscription,
+		deleteSubscription,
+		listConnections,
+		endAllConnections,
+		endEndpointConnections,
+		endConnectionsByIds,
+		listRules,
+		addRules,
+		deleteRules,
+	},
+};

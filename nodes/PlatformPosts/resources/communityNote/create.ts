@@ -1,0 +1,106 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { locatorValue, postIdFrom, postLocator } from '../../../shared/locators';
+import type { ItemOperation } from '../../../shared/router';
+import { showFor } from '../../../shared/router';
+import { unwrapData } from '../../../shared/transport';
+import { optionsCollection, postsRequest, requireUserContext } from '../../common';
+import { hasSourceUrl, testModeProperty } from './common';
+
+const OP = 'create';
+const show = showFor('communityNote', OP);
+
+export const MISLEADING_TAGS = [
+	'disputed_claim_as_fact',
+	'factual_error',
+	'manipulated_media',
+	'misinterpreted_satire',
+	'missing_important_context',
+	'other',
+	'outdated_information',
+];
+
+export const create: ItemOperation = {
+	option: {
+		name: 'Submit',
+		value: OP,
+		description:
+			'Submit a community note on a post. The text must cite a source URL (checked before sending). One note per writer and post; test mode is on by default. Needs a user-context credential of an enrolled note writer.',
+		action: 'Submit a community note',
+	},
+	properties: [
+		postLocator('postId', 'Post', show),
+		{
+			displayName: 'Text',
+			name: 'text',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+			required: true,
+			displayOptions: show,
+			description: 'The note. It must contain at least one source link (http:// or https://).',
+		},
+		{
+			displayName: 'Classification',
+			name: 'classification',
+			type: 'options',
+			default: 'misinformed_or_potentially_misleading',
+			displayOptions: show,
+			options: [
+				{ name: 'Misinformed or Potentially Misleading', value: 'misinformed_or_potentially_misleading' },
+				{ name: 'Not Misleading', value: 'not_misleading' },
+			],
+			description: 'Whether the post is misleading',
+		},
+		{
+			displayName: 'Misleading Tags',
+			name: 'misleadingTags',
+			type: 'multiOptions',
+			default: [],
+			displayOptions: showFor('communityNote', OP, { classification: ['misinformed_or_potentially_misleading'] }),
+			options: MISLEADING_TAGS.map((value) => ({ name: value.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()), value })),
+			description: 'Why the post is misleading',
+		},
+		{
+			displayName: 'Trustworthy Sources',
+			name: 'trustworthySources',
+			type: 'boolean',
+			default: true,
+			displayOptions: show,
+			description: 'Whether the cited sources are trustworthy',
+		},
+		testModeProperty(OP),
+		optionsCollection('communityNote', OP),
+	],
+	async execute(this: IExecuteFunctions, itemIndex: number) {
+		requireUserContext(this, itemIndex, 'Submitting a note');
+		const postId = locatorValue(this.getNode(), this.getNodeParameter('postId', itemIndex), 'Post', itemIndex, postIdFrom);
+		const text = String(this.getNodeParameter('text', itemIndex, '') ?? '');
+		if (!hasSourceUrl(text)) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Invalid input in item ${itemIndex + 1}: Text: a community note must contain a source URL (http:// or https://)`,
+				{ itemIndex, description: 'Add a link to the source that supports the note, e.g. https://example.org/article.' },
+			);
+		}
+		const classification = this.getNodeParameter('classification', itemIndex, 'misinformed_or_potentially_misleading') as string;
+		const info: IDataObject = {
+			text,
+			classification,
+			trustworthy_sources: this.getNodeParameter('trustworthySources', itemIndex, true) as boolean,
+		};
+		if (classification === 'misinformed_or_potentially_misleading') {
+			info.misleading_tags = this.getNodeParameter('misleadingTags', itemIndex, []) as string[];
+		}
+		const response = await postsRequest.call(this, itemIndex, {
+			method: 'POST',
+			path: '/2/notes',
+			body: { test_mode: this.getNodeParameter('testMode', itemIndex, true) as boolean, post_id: postId, info },
+			unsafeFailureHint: 'The note may have been submitted: check Get Many Written before submitting it again.',
+		});
+		const data = unwrapData<IDataObject>(response) ?? {};
+		const noteId = data.note_id ?? data.id;
+		return { ...data, ...(noteId !== undefined ? { note_id: String(noteId) } : {}), post_id: postId };
+	},
+};

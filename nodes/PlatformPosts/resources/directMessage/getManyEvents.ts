@@ -1,0 +1,109 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { limitProperty, returnAllProperty } from '../../../shared/descriptions';
+import type { ItemOperation } from '../../../shared/router';
+import { showFor } from '../../../shared/router';
+import { optionsCollection, postsPaginate, requireUserContext } from '../../common';
+import { USER_FIELDS } from '../post/fields';
+
+const OP = 'getManyEvents';
+const show = showFor('directMessage', OP);
+
+const EVENT_FIELDS = [
+	'attachments',
+	'created_at',
+	'dm_conversation_id',
+	'event_type',
+	'id',
+	'participant_ids',
+	'referenced_tweets',
+	'sender_id',
+	'text',
+];
+
+export const getManyEvents: ItemOperation = {
+	option: {
+		name: 'Get Many Events',
+		value: OP,
+		description:
+			"List the authenticated user's direct message events of the last 30 days (messages, participants joining or leaving), newest first. Needs a user-context credential (OAuth2 scope dm.read).",
+		action: 'Get many direct message events',
+	},
+	properties: [
+		returnAllProperty({ resource: ['directMessage'], operation: [OP] }),
+		limitProperty({ resource: ['directMessage'], operation: [OP] }, 10000),
+		{
+			displayName: 'Event Types',
+			name: 'eventTypes',
+			type: 'multiOptions',
+			default: [],
+			displayOptions: show,
+			options: [
+				{ name: 'Message Create', value: 'MessageCreate' },
+				{ name: 'Participants Join', value: 'ParticipantsJoin' },
+				{ name: 'Participants Leave', value: 'ParticipantsLeave' },
+			],
+			description: 'Only these kinds of events (all when empty)',
+		},
+		{
+			displayName: 'Event Fields',
+			name: 'eventFields',
+			type: 'multiOptions',
+			default: [],
+			displayOptions: show,
+			options: EVENT_FIELDS.map((value) => ({ name: value, value })),
+			description: 'Event fields to return (dm_event.fields) besides ID, event type and text',
+		},
+		{
+			displayName: 'Include Sender',
+			name: 'includeSender',
+			type: 'boolean',
+			default: false,
+			displayOptions: show,
+			description: 'Whether to put the sending user beside each event (as sender)',
+		},
+		{
+			displayName: 'User Fields',
+			name: 'userFields',
+			type: 'multiOptions',
+			default: [],
+			displayOptions: showFor('directMessage', OP, { includeSender: [true] }),
+			options: USER_FIELDS.map((value) => ({ name: value, value })),
+			description: 'Fields of the sender',
+		},
+		optionsCollection('directMessage', OP),
+	],
+	async execute(this: IExecuteFunctions, itemIndex: number) {
+		requireUserContext(this, itemIndex, 'Reading direct messages');
+		const qs: IDataObject = {};
+		const types = this.getNodeParameter('eventTypes', itemIndex, []) as string[];
+		const fields = [...((this.getNodeParameter('eventFields', itemIndex, []) as string[]) ?? [])];
+		const includeSender = this.getNodeParameter('includeSender', itemIndex, false) as boolean;
+		if (types.length) qs.event_types = types.join(',');
+		if (includeSender) {
+			qs.expansions = 'sender_id';
+			if (fields.length && !fields.includes('sender_id')) fields.push('sender_id');
+			const userFields = this.getNodeParameter('userFields', itemIndex, []) as string[];
+			if (userFields.length) qs['user.fields'] = userFields.join(',');
+		}
+		if (fields.length) qs['dm_event.fields'] = fields.join(',');
+		const users = new Map<string, IDataObject>();
+		const events = await postsPaginate.call(
+			this,
+			itemIndex,
+			{ method: 'GET', path: '/2/dm_events', qs },
+			{
+				returnAll: this.getNodeParameter('returnAll', itemIndex, false) as boolean,
+				limit: this.getNodeParameter('limit', itemIndex, 50) as number,
+				pageSizeParam: 'max_results',
+				maxPageSize: 100,
+				tokenParam: 'pagination_token',
+				onPage: (body) => {
+					const list = ((body.includes as IDataObject | undefined)?.users ?? []) as IDataObject[];
+					for (const u of list) users.set(String(u.id), u);
+				},
+			},
+		);
+		return events.map((e) => (e.sender_id && users.has(String(e.sender_id)) ? { ...e, sender: users.get(String(e.sender_id)) } : e));
+	},
+};

@@ -1,0 +1,80 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { ItemOperation } from '../../../shared/router';
+import { showFor } from '../../../shared/router';
+import { optionsCollection, postsRequest, readOptions } from '../../common';
+import { queryProperties, timeOptions, timeQuery } from './search';
+
+const show = showFor('post', 'count');
+/** A guard against a server that keeps sending next_token. */
+const MAX_PAGES = 100;
+
+export const count: ItemOperation = {
+	option: {
+		name: 'Count',
+		value: 'count',
+		description:
+			'Count the posts matching a query per minute, hour or day (recent or full archive). The service takes the App-Only Bearer Token authentication for counts.',
+		action: 'Count posts',
+	},
+	properties: [
+		...queryProperties('count'),
+		{
+			displayName: 'Granularity',
+			name: 'granularity',
+			type: 'options',
+			default: 'hour',
+			displayOptions: show,
+			description: 'The size of each time bucket',
+			options: [
+				{ name: 'Day', value: 'day' },
+				{ name: 'Hour', value: 'hour' },
+				{ name: 'Minute', value: 'minute' },
+			],
+		},
+		{
+			displayName: 'Output',
+			name: 'output',
+			type: 'options',
+			default: 'summary',
+			displayOptions: show,
+			options: [
+				{
+					name: 'One Item With Total and Buckets',
+					value: 'summary',
+					description: 'Total_tweet_count and a counts array of {start, end, tweet_count}',
+				},
+				{ name: 'One Item per Time Bucket', value: 'buckets', description: '{start, end, tweet_count} per item' },
+			],
+		},
+		optionsCollection('post', 'count', timeOptions),
+	],
+	async execute(this: IExecuteFunctions, itemIndex: number) {
+		const archive = this.getNodeParameter('archive', itemIndex, 'recent') === 'all' ? 'all' : 'recent';
+		const granularity = String(this.getNodeParameter('granularity', itemIndex, 'hour'));
+		const qs: IDataObject = {
+			query: String(this.getNodeParameter('query', itemIndex, '')),
+			granularity,
+			...timeQuery(this, itemIndex, readOptions(this, itemIndex)),
+		};
+		const buckets: IDataObject[] = [];
+		let total = 0;
+		let token: string | undefined;
+		for (let page = 0; page < MAX_PAGES; page++) {
+			const body = await postsRequest.call(this, itemIndex, {
+				method: 'GET',
+				path: `/2/tweets/counts/${archive}`,
+				qs: token ? { ...qs, next_token: token } : qs,
+			});
+			const data = (Array.isArray(body?.data) ? body.data : []) as IDataObject[];
+			buckets.push(...data);
+			const meta = (body?.meta ?? {}) as IDataObject;
+			total += Number(meta.total_tweet_count ?? data.reduce((sum, b) => sum + Number(b.tweet_count ?? 0), 0));
+			token = meta.next_token ? String(meta.next_token) : undefined;
+			if (!token) break;
+		}
+		buckets.sort((a, b) => String(a.start).localeCompare(String(b.start)));
+		if (this.getNodeParameter('output', itemIndex, 'summary') === 'buckets') return buckets;
+		return { query: qs.query, granularity, total_tweet_count: total, counts: buckets };
+	},
+};

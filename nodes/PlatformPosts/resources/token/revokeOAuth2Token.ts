@@ -1,0 +1,101 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { ItemOperation } from '../../../shared/router';
+import { showFor } from '../../../shared/router';
+import { CREDENTIAL_TYPES, chosenCredentialType } from '../../../shared/transport';
+import { optionsCollection, postsRequest } from '../../common';
+
+const OP = 'revokeOAuth2Token';
+const show = showFor('token', OP);
+
+export const revokeOAuth2Token: ItemOperation = {
+	option: {
+		name: 'Revoke OAuth2 Token',
+		value: OP,
+		description:
+			"DESTRUCTIVE: revoke an OAuth2 user token: the credential's current access token, its refresh token (ends the connection), or a token you enter. After revoking the credential's own token, reconnect the credential. Needs the OAuth2 (User Context) credential in the Authentication field.",
+		action: 'Revoke an OAuth2 token',
+	},
+	properties: [
+		{
+			displayName: 'Token to Revoke',
+			name: 'tokenSource',
+			type: 'options',
+			default: 'accessToken',
+			displayOptions: show,
+			options: [
+				{ name: "The Credential's Access Token", value: 'accessToken' },
+				{ name: "The Credential's Refresh Token", value: 'refreshToken' },
+				{ name: 'Enter a Token', value: 'other' },
+			],
+		},
+		{
+			displayName: 'Token',
+			name: 'oauth2Token',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			displayOptions: showFor('token', OP, { tokenSource: ['other'] }),
+			description: 'The access or refresh token to revoke (issued to the same app)',
+		},
+		{
+			displayName: 'Token Type Hint',
+			name: 'tokenTypeHint',
+			type: 'options',
+			default: 'access_token',
+			displayOptions: showFor('token', OP, { tokenSource: ['other'] }),
+			options: [
+				{ name: 'Access Token', value: 'access_token' },
+				{ name: 'Refresh Token', value: 'refresh_token' },
+			],
+		},
+		optionsCollection('token', OP),
+	],
+	async execute(this: IExecuteFunctions, itemIndex: number) {
+		if (chosenCredentialType(this, itemIndex) !== CREDENTIAL_TYPES.pkce) {
+			throw new NodeOperationError(this.getNode(), 'Revoking an OAuth2 token needs the OAuth2 credential', {
+				itemIndex,
+				description: 'Choose "OAuth2 (User Context)" in the Authentication field and select the credential of the app that issued the token.',
+			});
+		}
+		const credentials = await this.getCredentials(CREDENTIAL_TYPES.pkce, itemIndex);
+		const tokenData = (credentials.oauthTokenData ?? {}) as IDataObject;
+		const source = this.getNodeParameter('tokenSource', itemIndex, 'accessToken') as string;
+		const hint =
+			source === 'other'
+				? String(this.getNodeParameter('tokenTypeHint', itemIndex, 'access_token'))
+				: source === 'refreshToken'
+					? 'refresh_token'
+					: 'access_token';
+		const token =
+			source === 'other'
+				? String(this.getNodeParameter('oauth2Token', itemIndex, '') ?? '').trim()
+				: String(tokenData[hint] ?? '');
+		if (!token) {
+			throw new NodeOperationError(
+				this.getNode(),
+				source === 'other'
+					? `Invalid input in item ${itemIndex + 1}: Token is empty`
+					: `The credential holds no ${hint === 'refresh_token' ? 'refresh' : 'access'} token`,
+				{ itemIndex, description: source === 'refreshToken' ? 'A refresh token exists only with the offline.access scope.' : undefined },
+			);
+		}
+		const body: IDataObject = { token, token_type_hint: hint };
+		if (credentials.clientId) body.client_id = String(credentials.clientId);
+		await postsRequest.call(this, itemIndex, {
+			method: 'POST',
+			path: '/2/oauth2/revoke',
+			credentialType: CREDENTIAL_TYPES.pkce,
+			form: true,
+			body,
+			unsafeFailureHint: 'The token may have been revoked: check whether the credential still works.',
+		});
+		return {
+			revoked: true,
+			token_type_hint: hint,
+			...(source === 'other' ? {} : { next_step: 'Reconnect the OAuth2 credential to get new tokens.' }),
+		};
+	},
+};
