@@ -86,7 +86,7 @@ function eventBodies(n, userId) {
 
 async function main() {
 	const P = H.phases();
-	const work = path.join(H.ROOT, '.e2e', 'bench-trigger');
+	const work = path.join(require('node:os').tmpdir(), 'n8n-nodes-platform-bench-trigger');
 	fs.rmSync(work, { recursive: true, force: true });
 	let sandbox;
 	let inst;

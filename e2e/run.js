@@ -28,7 +28,7 @@ const { Instance } = require('./lib/instance');
 const { createSandbox } = require('../sandbox/server');
 const { makeContext } = require('./lib/context');
 
-const WORK = path.join(H.ROOT, '.e2e');
+const WORK = process.env.E2E_WORK || path.join(require('node:os').tmpdir(), 'n8n-nodes-platform-e2e');
 const GLOBAL_TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS || 25 * 60 * 1000);
 
 function loadTests() {
@@ -94,6 +94,11 @@ async function main() {
 				const workflows = [];
 				const publish = [];
 				for (const t of modeTests) {
+					// A test marked knownIssue is reported as skipped with its reason (set E2E_KNOWN_ISSUES=1 to run it).
+					if (t.knownIssue && !process.env.E2E_KNOWN_ISSUES) {
+						results.push({ mode, name: t.name, status: 'skip', detail: `known issue: ${t.knownIssue}` });
+						continue;
+					}
 					const missing = (t.needs || []).filter((n) => !ctx.has(n));
 					if (missing.length) {
 						results.push({ mode, name: t.name, status: process.env.E2E_ALLOW_MISSING ? 'skip' : 'fail', detail: `not in the package: ${missing.join(', ')}` });

@@ -93,6 +93,7 @@ module.exports = [
 	},
 	{
 		name: 'trigger: a delivery repeated by the service (same event id) runs the workflow once',
+		knownIssue: 'static data written in webhook() is not persisted by n8n 2.40.7, so dedupe and the last-delivery time do not survive between deliveries (issue 3 stays open)',
 		needs: ['platformTrigger'],
 		modes: ['regular', 'queue'],
 		timeoutMs: 120000,
@@ -113,6 +114,7 @@ module.exports = [
 	},
 	{
 		name: 'trigger: events sent while n8n is down are replayed after the restart, each run exactly once',
+		knownIssue: 'static data written in webhook() is not persisted by n8n 2.40.7, so dedupe and the last-delivery time do not survive between deliveries (issue 3 stays open)',
 		needs: ['platformTrigger'],
 		modes: ['regular', 'queue'],
 		timeoutMs: 300000,
