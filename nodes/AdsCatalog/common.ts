@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { maxRateLimitWaitOption } from '../shared/descriptions';
+import { readOptions } from '../shared/descriptions';
 import { locatorValue } from '../shared/locators';
 import { showFor } from '../shared/router';
 import type { PlatformContext, PlatformRequest } from '../shared/transport';
@@ -72,27 +72,7 @@ export function productSetLocator(resource: string, operation: string | string[]
 	};
 }
 
-/** The Options collection of an operation: its own options plus Max Rate Limit Wait. */
-export function optionsCollection(
-	resource: string,
-	operation: string | string[],
-	extra: INodeProperties[] = [],
-): INodeProperties {
-	const options = [...extra, maxRateLimitWaitOption].sort((a, b) => a.displayName.localeCompare(b.displayName));
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: showFor(resource, operation),
-		options,
-	};
-}
-
-export function readOptions(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	return (ctx.getNodeParameter('options', itemIndex, {}) as IDataObject) ?? {};
-}
+export { optionsCollection, readOptions } from '../shared/descriptions';
 
 function checkId(ctx: IExecuteFunctions, raw: unknown, field: string, itemIndex: number): string {
 	return locatorValue(ctx.getNode(), raw, field, itemIndex, (v) => {

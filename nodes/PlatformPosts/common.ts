@@ -1,8 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { maxRateLimitWaitOption } from '../shared/descriptions';
-import { showFor } from '../shared/router';
+import { readOptions } from '../shared/descriptions';
 import type { PaginateOptions, PlatformContext, PlatformRequest } from '../shared/transport';
 import { CREDENTIAL_TYPES, chosenCredentialType, paginate, platformRequest } from '../shared/transport';
 
@@ -11,26 +10,7 @@ import { CREDENTIAL_TYPES, chosenCredentialType, paginate, platformRequest } fro
  * options plus Max Rate Limit Wait), requests that honour that wait, and the user-context check.
  */
 
-export function optionsCollection(
-	resource: string,
-	operation: string | string[],
-	extra: INodeProperties[] = [],
-): INodeProperties {
-	const options = [...extra, maxRateLimitWaitOption].sort((a, b) => a.displayName.localeCompare(b.displayName));
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: showFor(resource, operation),
-		options,
-	};
-}
-
-export function readOptions(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	return (ctx.getNodeParameter('options', itemIndex, {}) as IDataObject) ?? {};
-}
+export { optionsCollection, readOptions } from '../shared/descriptions';
 
 function maxWait(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
 	const value = readOptions(ctx, itemIndex).maxRateLimitWait;

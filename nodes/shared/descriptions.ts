@@ -1,4 +1,6 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { showFor } from './router';
 
 import type { CredentialKind } from './transport';
 import { CREDENTIAL_TYPES, DEFAULT_MAX_RATE_LIMIT_WAIT_S, MAX_RATE_LIMIT_WAIT_S } from './transport';
@@ -66,4 +68,26 @@ export function limitProperty(show: Record<string, string[]>, max = 100): INodeP
 		default: 50,
 		description: 'Max number of results to return',
 	};
+}
+
+/** The Options collection of an operation: its own options plus Max Rate Limit Wait. */
+export function optionsCollection(
+	resource: string,
+	operation: string | string[],
+	extra: INodeProperties[] = [],
+): INodeProperties {
+	const options = [...extra, maxRateLimitWaitOption].sort((a, b) => a.displayName.localeCompare(b.displayName));
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: showFor(resource, operation),
+		options,
+	};
+}
+
+export function readOptions(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	return (ctx.getNodeParameter('options', itemIndex, {}) as IDataObject) ?? {};
 }

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code, not shipped */
 import nock from 'nock';
 
 import { explainResponse } from '../../nodes/shared/errors';
