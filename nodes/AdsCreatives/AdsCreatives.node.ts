@@ -3,10 +3,28 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, credentialsFor } from '../shared/descriptions';
 import { operationProperties, resourceProperty, routeExecution } from '../shared/router';
+import { listSearch } from './common';
+import { accountMedia } from './resources/accountMedia';
+import { adPost } from './resources/adPost';
 import { card } from './resources/card';
+import { draftPost } from './resources/draftPost';
+import { mediaLibrary } from './resources/mediaLibrary';
+import { pollCard } from './resources/pollCard';
+import { prerollCta } from './resources/prerollCta';
 import { scheduledPost } from './resources/scheduledPost';
+import { videoConversationCard } from './resources/videoConversationCard';
 
-const resources = { card, scheduledPost };
+const resources = {
+	card,
+	pollCard,
+	videoConversationCard,
+	mediaLibrary,
+	accountMedia,
+	draftPost,
+	scheduledPost,
+	prerollCta,
+	adPost,
+};
 
 export class AdsCreatives implements INodeType {
 	description: INodeTypeDescription = {
@@ -16,7 +34,7 @@ export class AdsCreatives implements INodeType {
 		group: ['output'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Cards and scheduled posts of an ad account',
+		description: 'Cards, polls, video conversation cards, media, draft and scheduled posts, preroll CTAs and posts of an ad account',
 		defaults: { name: 'Ads Creatives' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -28,6 +46,8 @@ export class AdsCreatives implements INodeType {
 			...operationProperties(resources),
 		],
 	};
+
+	methods = { listSearch };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await routeExecution.call(this, resources);

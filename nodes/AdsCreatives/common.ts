@@ -1,84 +1,417 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	ILoadOptionsFunctions,
+	INodeListSearchResult,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { limitProperty, returnAllProperty } from '../shared/descriptions';
-import type { PlatformRequest } from '../shared/transport';
-import { paginate, platformRequest } from '../shared/transport';
+import { limitProperty, optionsCollection, readOptions, returnAllProperty } from '../shared/descriptions';
+import { locatorValue } from '../shared/locators';
+import type { ItemOperation } from '../shared/router';
+import { showFor } from '../shared/router';
+import type { PlatformContext, PlatformRequest } from '../shared/transport';
+import { asNodeError, paginate, platformRequest, platformRequestFull } from '../shared/transport';
 
-/** The ad account every creative belongs to. */
-export function accountIdProperty(resource: string, operations: string[]): INodeProperties {
+/**
+ * What the AdsCreatives operations share: the ad account locator, object locators, the Options
+ * collection, list / get / delete operations built from a description of the object kind, and
+ * the list searches behind the "From List" modes.
+ */
+
+const ACCOUNT_ID = /^[A-Za-z0-9]{1,32}$/;
+
+/** An object kind of the creatives API: where it lives and how its id looks. */
+export interface CreativeKind {
+	resource: string;
+	/** Lower-case noun for descriptions and actions: 'poll card'. */
+	noun: string;
+	/** Name of the id (resource locator) parameter. */
+	idName: string;
+	/** Label of that parameter in the UI. */
+	idLabel: string;
+	/** Path below /12/accounts/:account_id, e.g. /cards/poll. */
+	path: string;
+	idRegex: string;
+	idPlaceholder: string;
+	/** listSearch method of the "From List" mode. */
+	searchMethod: string;
+	/** Page size maximum of the list endpoint. */
+	maxCount: number;
+	/** Whether the endpoint takes `q` for a name search in the list. */
+	searchByQ?: boolean;
+}
+
+export const KINDS = {
+	card: { resource: 'card', noun: 'card', idName: 'cardId', idLabel: 'Card', path: '/cards', idRegex: '^[A-Za-z0-9]{1,32}$', idPlaceholder: '1b3ik', searchMethod: 'searchCards', maxCount: 200, searchByQ: true },
+	pollCard: { resource: 'pollCard', noun: 'poll card', idName: 'pollCardId', idLabel: 'Poll Card', path: '/cards/poll', idRegex: '^[A-Za-z0-9]{1,32}$', idPlaceholder: '57i77', searchMethod: 'searchPollCards', maxCount: 1000, searchByQ: true },
+	videoConversationCard: { resource: 'videoConversationCard', noun: 'video conversation card', idName: 'videoConversationCardId', idLabel: 'Video Conversation Card', path: '/cards/video_conversation', idRegex: '^[A-Za-z0-9]{1,32}$', idPlaceholder: '59woh', searchMethod: 'searchVideoConversationCards', maxCount: 1000, searchByQ: true },
+	mediaLibrary: { resource: 'mediaLibrary', noun: 'media library object', idName: 'mediaKey', idLabel: 'Media Key', path: '/media_library', idRegex: '^\\d+_\\d+$', idPlaceholder: '3_1151345051455284224', searchMethod: 'searchMediaLibrary', maxCount: 50, searchByQ: true },
+	accountMedia: { resource: 'accountMedia', noun: 'account media', idName: 'accountMediaId', idLabel: 'Account Media', path: '/account_media', idRegex: '^[A-Za-z0-9]{1,32}$', idPlaceholder: '2pnfd', searchMethod: 'searchAccountMedia', maxCount: 1000 },
+	draftPost: { resource: 'draftPost', noun: 'draft post', idName: 'draftPostId', idLabel: 'Draft Post', path: '/draft_tweets', idRegex: '^\\d{1,19}$', idPlaceholder: '994788364334325760', searchMethod: 'searchDraftPosts', maxCount: 200 },
+	scheduledPost: { resource: 'scheduledPost', noun: 'scheduled post', idName: 'scheduledPostId', idLabel: 'Scheduled Post', path: '/scheduled_tweets', idRegex: '^\\d{1,19}$', idPlaceholder: '870321875435442177', searchMethod: 'searchScheduledPosts', maxCount: 200 },
+	prerollCta: { resource: 'prerollCta', noun: 'preroll call-to-action', idName: 'prerollCtaId', idLabel: 'Preroll Call-to-Action', path: '/preroll_call_to_actions', idRegex: '^[A-Za-z0-9]{1,32}$', idPlaceholder: '8f0', searchMethod: 'searchPrerollCtas', maxCount: 1000 },
+} satisfies Record<string, CreativeKind>;
+
+// ---- the ad account ----
+
+/** The ad account every creative belongs to: chosen from GET /12/accounts, or by ID. */
+export function accountLocator(resource: string): INodeProperties {
 	return {
-		displayName: 'Ad Account ID',
+		displayName: 'Ad Account',
 		name: 'accountId',
-		type: 'string',
-		default: '',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
 		required: true,
-		placeholder: '18ce54d4x5t',
-		displayOptions: { show: { resource: [resource], operation: operations } },
-		description: 'The ad account (short alphanumeric ID) associated with the authenticated user',
+		displayOptions: { show: { resource: [resource] } },
+		description: 'The ad account (associated with the authenticated user) that holds the creatives',
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: 'searchAccounts', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: '18ce54d4x5t',
+				validation: [{ type: 'regex', properties: { regex: ACCOUNT_ID.source, errorMessage: 'An ad account ID is a short alphanumeric string' } }],
+			},
+		],
 	};
 }
 
-export function accountPath(ctx: IExecuteFunctions, itemIndex: number, rest: string): string {
-	const accountId = String(ctx.getNodeParameter('accountId', itemIndex, '')).trim();
-	if (!/^[A-Za-z0-9]{1,32}$/.test(accountId)) {
-		throw new NodeOperationError(ctx.getNode(), `Invalid input in item ${itemIndex + 1}: Ad Account ID: "${accountId}" is not an account ID`, { itemIndex });
-	}
-	return `/12/accounts/${accountId}${rest}`;
-}
-
-export function objectIdProperty(displayName: string, name: string, resource: string, operations: string[]): INodeProperties {
-	return {
-		displayName,
-		name,
-		type: 'string',
-		default: '',
-		required: true,
-		displayOptions: { show: { resource: [resource], operation: operations } },
-	};
-}
-
-export function objectId(ctx: IExecuteFunctions, itemIndex: number, name: string, label: string): string {
-	const id = String(ctx.getNodeParameter(name, itemIndex, '')).trim();
-	if (!/^[A-Za-z0-9_]{1,64}$/.test(id)) {
-		throw new NodeOperationError(ctx.getNode(), `Invalid input in item ${itemIndex + 1}: ${label}: "${id}" is not an ID`, { itemIndex });
-	}
-	return encodeURIComponent(id);
-}
-
-/** Return All / Limit via cursor, with_deleted and count within the endpoint's range. */
-export function listProperties(resource: string, maxCount: number): INodeProperties[] {
-	const show = { resource: [resource], operation: ['getMany'] };
-	return [
-		returnAllProperty(show),
-		limitProperty(show, 1000),
-		{
-			displayName: 'With Deleted',
-			name: 'withDeleted',
-			type: 'boolean',
-			default: false,
-			displayOptions: { show },
-			description: `Whether to include deleted objects (page size at most ${maxCount})`,
-		},
-	];
-}
-
-export async function listAll(ctx: IExecuteFunctions, itemIndex: number, path: string, maxCount: number, qs: IDataObject = {}) {
-	const query: IDataObject = { ...qs };
-	if (ctx.getNodeParameter('withDeleted', itemIndex, false)) query.with_deleted = true;
-	return await paginate.call(
-		ctx,
-		{ method: 'GET', path, api: 'ads', qs: query, itemIndex },
-		{
-			returnAll: ctx.getNodeParameter('returnAll', itemIndex, false) as boolean,
-			limit: ctx.getNodeParameter('limit', itemIndex, 50) as number,
-			pageSizeParam: 'count',
-			maxPageSize: maxCount,
-			style: 'ads',
-		},
+export function accountId(ctx: IExecuteFunctions, itemIndex: number): string {
+	return locatorValue(ctx.getNode(), ctx.getNodeParameter('accountId', itemIndex, ''), 'Ad Account', itemIndex, (v) =>
+		ACCOUNT_ID.test(v.trim()) ? v.trim() : undefined,
 	);
 }
 
-export async function adsRequest(ctx: IExecuteFunctions, request: PlatformRequest): Promise<IDataObject> {
-	return await platformRequest.call<IExecuteFunctions, [PlatformRequest], Promise<IDataObject>>(ctx, { ...request, api: 'ads' });
+export function accountPath(ctx: IExecuteFunctions, itemIndex: number, rest: string): string {
+	return `/12/accounts/${accountId(ctx, itemIndex)}${rest}`;
 }
+
+// ---- object ids ----
+
+export function objectLocator(kind: CreativeKind, operations: string[]): INodeProperties {
+	return {
+		displayName: kind.idLabel,
+		name: kind.idName,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		displayOptions: showFor(kind.resource, operations),
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: kind.searchMethod, searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: kind.idPlaceholder,
+				validation: [{ type: 'regex', properties: { regex: kind.idRegex, errorMessage: `Not a ${kind.noun} ID` } }],
+			},
+		],
+	};
+}
+
+export function objectId(ctx: IExecuteFunctions, itemIndex: number, kind: CreativeKind): string {
+	const regex = new RegExp(kind.idRegex);
+	const id = locatorValue(ctx.getNode(), ctx.getNodeParameter(kind.idName, itemIndex, ''), kind.idLabel, itemIndex, (v) =>
+		regex.test(v.trim()) ? v.trim() : undefined,
+	);
+	return encodeURIComponent(id);
+}
+
+/** A comma list of ids for a filter: trimmed, at most 200. */
+export function idList(ctx: IExecuteFunctions, value: unknown, label: string, itemIndex: number): string | undefined {
+	const ids = String(value ?? '')
+		.split(',')
+		.map((v) => v.trim())
+		.filter(Boolean);
+	if (!ids.length) return undefined;
+	if (ids.length > 200) {
+		throw new NodeOperationError(ctx.getNode(), `Invalid input in item ${itemIndex + 1}: ${label}: at most 200 values (got ${ids.length})`, { itemIndex });
+	}
+	return ids.join(',');
+}
+
+// ---- requests ----
+
+/** An advertising request; the rate-limit wait comes from the operation's Options. */
+export async function adsRequest(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	request: Omit<PlatformRequest, 'api' | 'itemIndex'>,
+): Promise<IDataObject> {
+	return await platformRequest.call<PlatformContext, [PlatformRequest], Promise<IDataObject>>(ctx, {
+		...request,
+		api: 'ads',
+		itemIndex,
+		maxRateLimitWait: readOptions(ctx, itemIndex).maxRateLimitWait as number | undefined,
+	});
+}
+
+/** `data` of an ads envelope; endpoints that answer with an array holding one object give that object. */
+export function single(body: IDataObject): IDataObject {
+	const data = body && typeof body === 'object' && 'data' in body ? body.data : body;
+	return (Array.isArray(data) ? data[0] : data) as IDataObject;
+}
+
+/** Removes undefined and empty-string values (unset optional fields are not sent). */
+export function compact(input: IDataObject): IDataObject {
+	const out: IDataObject = {};
+	for (const [key, value] of Object.entries(input)) if (value !== undefined && value !== '') out[key] = value;
+	return out;
+}
+
+// ---- list, get, delete ----
+
+export interface ListSpec {
+	/** Whether the endpoint takes with_deleted and sort_by. */
+	withDeleted?: boolean;
+	sortBy?: boolean;
+	/** Options of the Filters collection. */
+	filters?: INodeProperties[];
+	/** Query parameters from the Filters collection (validated; throws naming the field). */
+	readFilters?: (ctx: IExecuteFunctions, itemIndex: number, filters: IDataObject) => IDataObject;
+}
+
+const withDeletedOption: INodeProperties = {
+	displayName: 'With Deleted',
+	name: 'withDeleted',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to include deleted objects',
+};
+
+const sortOptions: INodeProperties[] = [
+	{
+		displayName: 'Sort By',
+		name: 'sortBy',
+		type: 'string',
+		default: '',
+		placeholder: 'created_at',
+		description: 'An attribute of the objects to sort by (sent as sort_by, e.g. created_at-desc)',
+	},
+	{
+		displayName: 'Sort Direction',
+		name: 'sortDirection',
+		type: 'options',
+		default: 'asc',
+		options: [
+			{ name: 'Ascending', value: 'asc' },
+			{ name: 'Descending', value: 'desc' },
+		],
+		description: 'Used with Sort By',
+	},
+];
+
+function listQuery(ctx: IExecuteFunctions, itemIndex: number, spec: ListSpec): IDataObject {
+	const options = readOptions(ctx, itemIndex);
+	const qs: IDataObject = spec.readFilters
+		? spec.readFilters(ctx, itemIndex, (ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject) ?? {})
+		: {};
+	if (spec.withDeleted && options.withDeleted) qs.with_deleted = true;
+	const sortBy = String(options.sortBy ?? '').trim();
+	if (spec.sortBy && sortBy) {
+		if (!/^[a-z_]+$/.test(sortBy)) {
+			throw new NodeOperationError(ctx.getNode(), `Invalid input in item ${itemIndex + 1}: Sort By: "${sortBy}" is not an attribute name`, { itemIndex });
+		}
+		qs.sort_by = `${sortBy}-${options.sortDirection === 'desc' ? 'desc' : 'asc'}`;
+	}
+	return compact(qs);
+}
+
+/** Get Many: Return All / Limit through the cursor, count within the endpoint's range. */
+export function listOperation(kind: CreativeKind, spec: ListSpec = {}, description?: string): ItemOperation {
+	const show = { resource: [kind.resource], operation: ['getMany'] };
+	const extraOptions = [...(spec.withDeleted ? [withDeletedOption] : []), ...(spec.sortBy ? sortOptions : [])];
+	const properties: INodeProperties[] = [returnAllProperty(show), limitProperty(show, 1000)];
+	if (spec.filters?.length) {
+		properties.push({
+			displayName: 'Filters',
+			name: 'filters',
+			type: 'collection',
+			placeholder: 'Add Filter',
+			default: {},
+			displayOptions: { show },
+			options: spec.filters,
+		});
+	}
+	properties.push(optionsCollection(kind.resource, 'getMany', extraOptions));
+	return {
+		option: {
+			name: 'Get Many',
+			value: 'getMany',
+			description: description ?? `List the ${kind.noun}s of the ad account`,
+			action: `Get many ${kind.noun}s`,
+		},
+		properties,
+		async execute(this: IExecuteFunctions, itemIndex: number) {
+			const qs = listQuery(this, itemIndex, spec);
+			return await paginate.call(
+				this,
+				{
+					method: 'GET',
+					path: accountPath(this, itemIndex, kind.path),
+					api: 'ads',
+					qs,
+					itemIndex,
+					maxRateLimitWait: readOptions(this, itemIndex).maxRateLimitWait as number | undefined,
+				},
+				{
+					returnAll: this.getNodeParameter('returnAll', itemIndex, false) as boolean,
+					limit: this.getNodeParameter('limit', itemIndex, 50) as number,
+					pageSizeParam: 'count',
+					maxPageSize: kind.maxCount,
+					style: 'ads',
+				},
+			);
+		},
+	};
+}
+
+export function getOperation(kind: CreativeKind, spec: { withDeleted?: boolean } = {}): ItemOperation {
+	return {
+		option: { name: 'Get', value: 'get', description: `Get a ${kind.noun}`, action: `Get a ${kind.noun}` },
+		properties: [objectLocator(kind, ['get']), optionsCollection(kind.resource, 'get', spec.withDeleted ? [withDeletedOption] : [])],
+		async execute(this: IExecuteFunctions, itemIndex: number) {
+			const id = objectId(this, itemIndex, kind);
+			const qs: IDataObject = spec.withDeleted && readOptions(this, itemIndex).withDeleted ? { with_deleted: true } : {};
+			return single(await adsRequest(this, itemIndex, { method: 'GET', path: accountPath(this, itemIndex, `${kind.path}/${id}`), qs }));
+		},
+	};
+}
+
+export function deleteOperation(kind: CreativeKind, spec: { hard?: boolean; notice?: string; description?: string } = {}): ItemOperation {
+	const description = spec.description ?? (spec.hard
+		? `Delete a ${kind.noun} for good (hard delete: it cannot be retrieved afterwards)`
+		: `Delete a ${kind.noun} (soft delete: still returned with With Deleted)`);
+	const properties: INodeProperties[] = [objectLocator(kind, ['delete'])];
+	if (spec.hard) {
+		properties.push({
+			displayName:
+				spec.notice ?? `The ${kind.noun} is deleted for good: it cannot be retrieved or restored afterwards, and posts that use it lose it`,
+			name: 'hardDeleteNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: showFor(kind.resource, 'delete'),
+		});
+	}
+	properties.push(optionsCollection(kind.resource, 'delete'));
+	return {
+		option: { name: 'Delete', value: 'delete', description, action: `Delete a ${kind.noun}` },
+		properties,
+		async execute(this: IExecuteFunctions, itemIndex: number) {
+			const id = objectId(this, itemIndex, kind);
+			return single(await adsRequest(this, itemIndex, { method: 'DELETE', path: accountPath(this, itemIndex, `${kind.path}/${id}`) }));
+		},
+	};
+}
+
+// ---- list searches ("From List" modes) ----
+
+function currentAccount(ctx: ILoadOptionsFunctions): string {
+	const raw = ctx.getCurrentNodeParameter('accountId', { extractValue: true }) as unknown;
+	const value = String(raw && typeof raw === 'object' ? ((raw as IDataObject).value ?? '') : (raw ?? '')).trim();
+	return ACCOUNT_ID.test(value) ? value : '';
+}
+
+function matches(filter: string | undefined, ...values: unknown[]): boolean {
+	if (!filter) return true;
+	const needle = filter.toLowerCase();
+	return values.some((v) => String(v ?? '').toLowerCase().includes(needle));
+}
+
+function label(o: IDataObject, id: string): string {
+	const name = o.name ?? (typeof o.text === 'string' ? o.text.slice(0, 60) : undefined) ?? o.call_to_action ?? o.creative_type;
+	return name ? `${String(name)} (${id})` : id;
+}
+
+async function searchPage(
+	ctx: ILoadOptionsFunctions,
+	path: string,
+	qs: IDataObject,
+	idField: string,
+	filter: string | undefined,
+	useQ: boolean,
+): Promise<INodeListSearchResult> {
+	const query: IDataObject = { ...qs };
+	if (useQ && filter) query.q = filter.slice(0, 80);
+	const body = await platformRequest.call<PlatformContext, [PlatformRequest], Promise<IDataObject>>(ctx, {
+		method: 'GET',
+		path,
+		api: 'ads',
+		qs: query,
+	});
+	const list = Array.isArray(body?.data) ? (body.data as IDataObject[]) : [];
+	return {
+		results: list
+			.filter((o) => useQ || matches(filter, o.name, o[idField], o.text))
+			.map((o) => ({ name: label(o, String(o[idField])), value: String(o[idField]) })),
+		paginationToken: body?.next_cursor ? String(body.next_cursor) : undefined,
+	};
+}
+
+/**
+ * GET /12/accounts is not part of the creatives document; when the service does not answer it
+ * (404 or 405) the list says so and the account can be given by ID.
+ */
+export async function searchAccounts(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	let response;
+	try {
+		response = await platformRequestFull.call<PlatformContext, [PlatformRequest], Promise<{ body: IDataObject }>>(this, {
+			method: 'GET',
+			path: '/12/accounts',
+			api: 'ads',
+			qs: paginationToken ? { cursor: paginationToken } : undefined,
+		});
+	} catch (error) {
+		if (error instanceof NodeApiError && ['404', '405'].includes(String(error.httpCode))) {
+			return { results: [{ name: 'Listing Ad Accounts Is Not Offered by the Service: Enter the ID', value: '' }] };
+		}
+		throw asNodeError(this, error);
+	}
+	const body = response.body;
+	const list = Array.isArray(body?.data) ? (body.data as IDataObject[]) : [];
+	return {
+		results: list
+			.filter((a) => matches(filter, a.name, a.id))
+			.map((a) => ({ name: label(a, String(a.id)), value: String(a.id) })),
+		paginationToken: body?.next_cursor ? String(body.next_cursor) : undefined,
+	};
+}
+
+function searchFor(kind: CreativeKind, idField = 'id') {
+	return async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+		const account = currentAccount(this);
+		if (!account) return { results: [] };
+		const qs: IDataObject = { count: Math.min(kind.maxCount, 200) };
+		if (paginationToken) qs.cursor = paginationToken;
+		return await searchPage(this, `/12/accounts/${account}${kind.path}`, qs, idField, filter, kind.searchByQ === true);
+	};
+}
+
+export const listSearch = {
+	searchAccounts,
+	searchCards: searchFor(KINDS.card),
+	searchPollCards: searchFor(KINDS.pollCard),
+	searchVideoConversationCards: searchFor(KINDS.videoConversationCard),
+	searchMediaLibrary: searchFor(KINDS.mediaLibrary, 'media_key'),
+	searchAccountMedia: searchFor(KINDS.accountMedia),
+	searchDraftPosts: searchFor(KINDS.draftPost),
+	searchScheduledPosts: searchFor(KINDS.scheduledPost),
+	searchPrerollCtas: searchFor(KINDS.prerollCta),
+};

@@ -42,6 +42,8 @@ export interface Resource {
 	option: INodePropertyOptions;
 	operations: Record<string, Operation>;
 	defaultOperation: string;
+	/** Fields every operation of the resource shows, right below the Operation field. */
+	properties?: INodeProperties[];
 }
 
 export function resourceProperty(resources: Record<string, Resource>, defaultResource: string): INodeProperties {
@@ -73,6 +75,7 @@ export function operationProperties(resources: Record<string, Resource>): INodeP
 		};
 		operation.default = resource.defaultOperation;
 		out.push(operation);
+		out.push(...(resource.properties ?? []));
 		for (const operation of Object.values(resource.operations)) out.push(...operation.properties);
 	}
 	return out;

@@ -1,10 +1,16 @@
 import type { Resource } from '../../../shared/router';
+import { accountLocator } from '../../common';
 import { create } from './create';
 import { deleteCard } from './delete';
+import { deleteImageConversation } from './deleteImageConversation';
+import { get } from './get';
+import { getByUris } from './getByUris';
 import { getMany } from './getMany';
+import { update } from './update';
 
 export const card: Resource = {
 	option: { name: 'Card', value: 'card' },
 	defaultOperation: 'create',
-	operations: { create, getMany, delete: deleteCard },
+	properties: [accountLocator('card')],
+	operations: { create, get, getMany, getByUris, update, delete: deleteCard, deleteImageConversation },
 };

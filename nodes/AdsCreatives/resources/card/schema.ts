@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-const mediaKey = z.string().regex(/^\d+_\d+$/, 'a media key looks like 3_1234567890');
+
+import { mediaKey } from '../../shared/fields';
 
 const website = z.object({ type: z.literal('WEBSITE'), url: z.string().url('must be a URL') });
 const app = z
@@ -45,15 +46,31 @@ function checkComponents(components: Array<z.infer<typeof componentSchema>>, ctx
 	if (action !== 1) ctx.addIssue({ code: 'custom', path, message: 'a card needs exactly one DETAILS or BUTTON component' });
 }
 
-export const cardSchema = z
-	.object({
-		name: z.string().min(1, 'is required').max(80, 'at most 80 characters'),
-		components: z.array(componentSchema).optional(),
-		slides: z.array(z.array(componentSchema)).optional(),
-	})
+const cardFields = {
+	name: z.string().min(1, 'is required').max(80, 'at most 80 characters'),
+	components: z.array(componentSchema).optional(),
+	slides: z.array(z.array(componentSchema)).min(2, 'a multi-destination carousel needs at least 2 slides').optional(),
+};
+
+/** POST cards: a name and exactly one of components or slides. */
+export const cardSchema = z.object(cardFields).strict().superRefine((card, ctx) => {
+	if (!!card.components === !!card.slides) {
+		ctx.addIssue({ code: 'custom', path: ['components'], message: 'give exactly one of components or slides' });
+	}
+	if (card.components) checkComponents(card.components, ctx, ['components']);
+	card.slides?.forEach((slide, i) => checkComponents(slide, ctx, ['slides', i]));
+});
+
+/** PUT cards: every field optional; each one given replaces the stored value. */
+export const cardUpdateSchema = z
+	.object({ ...cardFields, name: cardFields.name.optional() })
+	.strict()
 	.superRefine((card, ctx) => {
-		if (!!card.components === !!card.slides) {
-			ctx.addIssue({ code: 'custom', path: ['components'], message: 'give exactly one of components or slides' });
+		if (card.components && card.slides) {
+			ctx.addIssue({ code: 'custom', path: ['components'], message: 'give components or slides, not both' });
+		}
+		if (!card.name && !card.components && !card.slides) {
+			ctx.addIssue({ code: 'custom', path: ['name'], message: 'nothing to update: give a name, components or slides' });
 		}
 		if (card.components) checkComponents(card.components, ctx, ['components']);
 		card.slides?.forEach((slide, i) => checkComponents(slide, ctx, ['slides', i]));

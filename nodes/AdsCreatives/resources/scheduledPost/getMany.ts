@@ -1,12 +1,7 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import { KINDS, listOperation } from '../../common';
+import { userFilter } from '../../shared/filters';
 
-import type { ItemOperation } from '../../../shared/router';
-import { accountIdProperty, accountPath, listAll, listProperties } from '../../common';
-
-export const getMany: ItemOperation = {
-	option: { name: 'Get Many', value: 'getMany', description: 'List scheduled posts of the ad account', action: 'Get many scheduled posts' },
-	properties: [accountIdProperty('scheduledPost', ['getMany']), ...listProperties('scheduledPost', 200)],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		return await listAll(this, itemIndex, accountPath(this, itemIndex, '/scheduled_tweets'), 200);
-	},
-};
+export const getMany = listOperation(KINDS.scheduledPost, {
+	filters: [userFilter.property],
+	readFilters: userFilter.read,
+});

@@ -1,10 +1,14 @@
 import type { Resource } from '../../../shared/router';
+import { accountLocator } from '../../common';
 import { create } from './create';
 import { deleteScheduledPost } from './delete';
+import { get } from './get';
 import { getMany } from './getMany';
+import { update } from './update';
 
 export const scheduledPost: Resource = {
 	option: { name: 'Scheduled Post', value: 'scheduledPost' },
 	defaultOperation: 'create',
-	operations: { create, getMany, delete: deleteScheduledPost },
+	properties: [accountLocator('scheduledPost')],
+	operations: { create, get, getMany, update, delete: deleteScheduledPost },
 };

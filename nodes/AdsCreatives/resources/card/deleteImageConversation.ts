@@ -1,0 +1,46 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { optionsCollection } from '../../../shared/descriptions';
+import type { ItemOperation } from '../../../shared/router';
+import { showFor } from '../../../shared/router';
+import { accountPath, adsRequest, objectId, single } from '../../common';
+import type { CreativeKind } from '../../common';
+
+const IMAGE_CONVERSATION: CreativeKind = {
+	resource: 'card',
+	noun: 'image conversation card',
+	idName: 'imageConversationCardId',
+	idLabel: 'Image Conversation Card ID',
+	path: '/cards/image_conversation',
+	idRegex: '^[A-Za-z0-9]{1,32}$',
+	idPlaceholder: '4i0ya',
+	searchMethod: '',
+	maxCount: 0,
+};
+
+/** A legacy card type: the service lists it through Get Many by URI only, so the ID is typed in. */
+export const deleteImageConversation: ItemOperation = {
+	option: {
+		name: 'Delete Image Conversation Card',
+		value: 'deleteImageConversation',
+		description: 'Delete a legacy image conversation card',
+		action: 'Delete an image conversation card',
+	},
+	properties: [
+		{
+			displayName: 'Image Conversation Card ID',
+			name: 'imageConversationCardId',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: '4i0ya',
+			displayOptions: showFor('card', 'deleteImageConversation'),
+		},
+		optionsCollection('card', 'deleteImageConversation'),
+	],
+	async execute(this: IExecuteFunctions, itemIndex: number) {
+		const id = objectId(this, itemIndex, IMAGE_CONVERSATION);
+		const path = accountPath(this, itemIndex, `/cards/image_conversation/${id}`);
+		return single(await adsRequest(this, itemIndex, { method: 'DELETE', path }));
+	},
+};

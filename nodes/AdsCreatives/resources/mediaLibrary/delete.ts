@@ -1,0 +1,3 @@
+import { KINDS, deleteOperation } from '../../common';
+
+export const deleteMedia = deleteOperation(KINDS.mediaLibrary);

@@ -1,0 +1,90 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { optionsCollection } from '../../../shared/descriptions';
+import type { ItemOperation } from '../../../shared/router';
+import { showFor } from '../../../shared/router';
+import { validateInput } from '../../../shared/validation';
+import { accountPath, adsRequest, compact, single } from '../../common';
+import { mediaKey, objectName } from '../../shared/fields';
+
+const choice = z.string().max(25, 'at most 25 characters');
+
+export const pollCardSchema = z
+	.object({
+		name: objectName.min(1, 'is required'),
+		duration_in_minutes: z
+			.number({ invalid_type_error: 'must be a number of minutes' })
+			.int('must be a whole number of minutes')
+			.min(5, 'at least 5 minutes')
+			.max(10080, 'at most 10,080 minutes (7 days)'),
+		first_choice: choice.min(1, 'is required'),
+		second_choice: choice.min(1, 'is required'),
+		third_choice: choice.optional(),
+		fourth_choice: choice.optional(),
+		media_key: mediaKey.optional(),
+	})
+	.superRefine((poll, ctx) => {
+		if (poll.fourth_choice && !poll.third_choice) {
+			ctx.addIssue({ code: 'custom', path: ['fourth_choice'], message: 'needs a third choice' });
+		}
+	});
+
+const LABELS = {
+	name: 'Name',
+	duration_in_minutes: 'Duration (Minutes)',
+	first_choice: 'First Choice',
+	second_choice: 'Second Choice',
+	third_choice: 'Third Choice',
+	fourth_choice: 'Fourth Choice',
+	media_key: 'Media Key',
+};
+
+const show = showFor('pollCard', 'create');
+
+const properties: INodeProperties[] = [
+	{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true, displayOptions: show, description: 'At most 80 characters' },
+	{
+		displayName: 'Duration (Minutes)',
+		name: 'durationInMinutes',
+		type: 'number',
+		default: 1440,
+		required: true,
+		typeOptions: { minValue: 5, maxValue: 10080 },
+		displayOptions: show,
+		description: 'How long the poll stays open, counted from card creation: 5 to 10,080 minutes (7 days)',
+	},
+	{ displayName: 'First Choice', name: 'firstChoice', type: 'string', default: '', required: true, displayOptions: show, description: 'At most 25 characters' },
+	{ displayName: 'Second Choice', name: 'secondChoice', type: 'string', default: '', required: true, displayOptions: show, description: 'At most 25 characters' },
+	{ displayName: 'Third Choice', name: 'thirdChoice', type: 'string', default: '', displayOptions: show, description: 'Optional, at most 25 characters' },
+	{ displayName: 'Fourth Choice', name: 'fourthChoice', type: 'string', default: '', displayOptions: show, description: 'Optional, only with a third choice' },
+	{
+		displayName: 'Media Key',
+		name: 'mediaKey',
+		type: 'string',
+		default: '',
+		placeholder: '3_1234567890',
+		displayOptions: show,
+		description: 'Optional image (at least 800 px wide, 1.91:1) or video of the media library; polls with media need the PROMOTED_MEDIA_POLLS account feature',
+	},
+	optionsCollection('pollCard', 'create'),
+];
+
+export const create: ItemOperation = {
+	option: { name: 'Create', value: 'create', description: 'Create a poll card (it cannot be edited afterwards)', action: 'Create a poll card' },
+	properties,
+	async execute(this: IExecuteFunctions, itemIndex: number) {
+		const text = (name: string) => (this.getNodeParameter(name, itemIndex, '') as string) || undefined;
+		const input = compact({
+			name: text('name') ?? '',
+			duration_in_minutes: this.getNodeParameter('durationInMinutes', itemIndex, 1440) as number,
+			first_choice: text('firstChoice') ?? '',
+			second_choice: text('secondChoice') ?? '',
+			third_choice: text('thirdChoice'),
+			fourth_choice: text('fourthChoice'),
+			media_key: text('mediaKey')?.trim(),
+		});
+		const qs = validateInput(this.getNode(), pollCardSchema, input, itemIndex, LABELS);
+		return single(await adsRequest(this, itemIndex, { method: 'POST', path: accountPath(this, itemIndex, '/cards/poll'), qs }));
+	},
+};

@@ -1,0 +1,3 @@
+import { KINDS, deleteOperation } from '../../common';
+
+export const deletePrerollCta = deleteOperation(KINDS.prerollCta);

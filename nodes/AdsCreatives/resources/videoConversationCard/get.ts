@@ -1,0 +1,3 @@
+import { KINDS, getOperation } from '../../common';
+
+export const get = getOperation(KINDS.videoConversationCard, { withDeleted: true });

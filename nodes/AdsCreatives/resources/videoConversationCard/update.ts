@@ -1,0 +1,37 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { optionsCollection } from '../../../shared/descriptions';
+import type { ItemOperation } from '../../../shared/router';
+import { showFor } from '../../../shared/router';
+import { validateInput } from '../../../shared/validation';
+import { KINDS, accountPath, adsRequest, compact, objectId, objectLocator, single } from '../../common';
+import { ALL_FIELDS, LABELS, fieldProperty, updateSchema } from './schema';
+
+export const update: ItemOperation = {
+	option: {
+		name: 'Update',
+		value: 'update',
+		description: 'Change fields of a video conversation card',
+		action: 'Update a video conversation card',
+	},
+	properties: [
+		objectLocator(KINDS.videoConversationCard, ['update']),
+		{
+			displayName: 'Update Fields',
+			name: 'updateFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			displayOptions: showFor('videoConversationCard', 'update'),
+			options: ALL_FIELDS.map((f) => fieldProperty(f)),
+		},
+		optionsCollection('videoConversationCard', 'update'),
+	],
+	async execute(this: IExecuteFunctions, itemIndex: number) {
+		const id = objectId(this, itemIndex, KINDS.videoConversationCard);
+		const input = compact(this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject);
+		const qs = validateInput(this.getNode(), updateSchema, input, itemIndex, LABELS);
+		const path = accountPath(this, itemIndex, `/cards/video_conversation/${id}`);
+		return single(await adsRequest(this, itemIndex, { method: 'PUT', path, qs }));
+	},
+};

@@ -1,0 +1,94 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { cardUri, objectName, postMediaKeys, splitList, userId } from './fields';
+
+/**
+ * What draft posts, scheduled posts and posts made through the ad account share: as_user_id, text
+ * (required unless there is media), card_uri, media_keys (up to 4 images, or 1 GIF, or 1 video),
+ * nullcast and name.
+ */
+
+export const postFields = {
+	as_user_id: userId,
+	text: z.string().max(25000, 'is too long').optional(),
+	card_uri: cardUri.optional(),
+	media_keys: postMediaKeys.optional(),
+	nullcast: z.boolean().optional(),
+	name: objectName.optional(),
+};
+
+export function needsTextOrMedia(post: { text?: string; media_keys?: string[] }, ctx: z.RefinementCtx) {
+	if (!post.text && !post.media_keys?.length) {
+		ctx.addIssue({ code: 'custom', path: ['text'], message: 'is required when there is no media' });
+	}
+}
+
+export const POST_LABELS: Record<string, string> = {
+	as_user_id: 'As User ID',
+	text: 'Text',
+	card_uri: 'Card URI',
+	media_keys: 'Media Keys',
+	nullcast: 'Nullcast',
+	name: 'Name',
+	scheduled_at: 'Scheduled At',
+	'': 'Update Fields',
+};
+
+export function asUserIdProperty(displayOptions: INodeProperties['displayOptions']): INodeProperties {
+	return {
+		displayName: 'As User ID',
+		name: 'asUserId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: '756201191646691328',
+		displayOptions,
+		description: 'The user (a promotable user of the ad account) on whose behalf the post is made',
+	};
+}
+
+export function textProperty(displayOptions: INodeProperties['displayOptions']): INodeProperties {
+	return {
+		displayName: 'Text',
+		name: 'text',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		default: '',
+		displayOptions,
+		description: 'Required unless media keys are given',
+	};
+}
+
+/** Options of the Additional Fields collection for these post fields. */
+export function postOptions(): INodeProperties[] {
+	return [
+		{ displayName: 'Card URI', name: 'card_uri', type: 'string', default: '', placeholder: 'card://1234567890', description: 'A card of the ad account to attach' },
+		{ displayName: 'Media Keys', name: 'media_keys', type: 'string', default: '', description: 'Comma-separated media of the media library: up to 4 images, or 1 GIF, or 1 video' },
+		{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'A name to find the post by (at most 80 characters)' },
+		{ displayName: 'Nullcast', name: 'nullcast', type: 'boolean', default: true, description: 'Whether the post is promoted-only (not shown to followers)' },
+	];
+}
+
+/** Reads the post fields of one item into API names (not yet validated; unset ones left out). */
+export function readPost(ctx: IExecuteFunctions, itemIndex: number, fields: IDataObject, top: { asUserId?: boolean; text?: boolean }): IDataObject {
+	const out: IDataObject = {};
+	if (top.asUserId) out.as_user_id = String(ctx.getNodeParameter('asUserId', itemIndex, '')).trim();
+	const text = top.text ? (ctx.getNodeParameter('text', itemIndex, '') as string) : fields.text;
+	if (text) out.text = String(text);
+	if (fields.as_user_id) out.as_user_id = String(fields.as_user_id).trim();
+	if (fields.card_uri) out.card_uri = String(fields.card_uri).trim();
+	const keys = splitList(fields.media_keys);
+	if (keys) out.media_keys = keys;
+	if (fields.nullcast !== undefined) out.nullcast = Boolean(fields.nullcast);
+	if (fields.name) out.name = String(fields.name);
+	return out;
+}
+
+/** Query parameters for the API: media keys as a comma list. */
+export function toParams(post: IDataObject): IDataObject {
+	const out: IDataObject = { ...post };
+	if (Array.isArray(post.media_keys)) out.media_keys = (post.media_keys as string[]).join(',');
+	for (const key of Object.keys(out)) if (out[key] === undefined) delete out[key];
+	return out;
+}
