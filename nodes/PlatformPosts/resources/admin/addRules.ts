@@ -5,10 +5,10 @@ import type { ItemOperation } from '../../../shared/router';
 import { showFor } from '../../../shared/router';
 import { optionsCollection } from '../../common';
 import { adminRequest, BEARER_NOTE } from './common';
+import { MAX_RULE_LENGTH } from '../../../shared/streamRules';
 import { assertNoRuleErrors, RULES_PATH } from './rules';
 
 const OP = 'addRules';
-const MAX_RULE_LENGTH = 2048;
 
 export const addRules: ItemOperation = {
 	option: {
