@@ -2,7 +2,7 @@ import type { IDataObject, IHookFunctions, INodeProperties } from 'n8n-workflow'
 import { NodeOperationError } from 'n8n-workflow';
 
 import { MAX_RULE_LENGTH, RULES_PATH, ruleError } from '../shared/streamRules';
-import { CREDENTIAL_TYPES, platformRequest, unwrapData } from '../shared/transport';
+import { asNodeError, CREDENTIAL_TYPES, platformRequest, unwrapData } from '../shared/transport';
 import type { TriggerState } from './state';
 
 /**
@@ -211,7 +211,7 @@ export async function activateStream(ctx: IHookFunctions, saved: TriggerState, w
 		ctx.logger.error('Platform Trigger: linking the webhook to the stream failed; removing the rules just added');
 		await deleteRules(ctx, ids);
 		delete saved.ruleIds;
-		throw error;
+		throw asNodeError(ctx, error);
 	}
 }
 
