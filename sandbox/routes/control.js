@@ -12,6 +12,8 @@
  *   POST   /_sandbox/events                 {event_type, user_id?, text?, payload?, count?, forge?, unsigned?,
  *                                            webhook_id?, shape?: 'account_activity', negative_uuid?}
  *                                            emits signed deliveries and answers with their results
+ *   POST   /_sandbox/stream/posts           {text, author_id?, post_id?, times?, forge?} a post seen by the filtered
+ *                                            stream: delivered (signed) to linked webhooks when it matches rules
  *   POST   /_sandbox/webhooks/:id/crc       run a CRC check now (like the periodic check)
  *   POST   /_sandbox/replay                 {webhook_id?, from_date?, to_date?} start a replay job (defaults: the
  *                                            only webhook, the last 24 hours up to now)
@@ -70,6 +72,7 @@ function install(sb) {
 		return { body: { faults: sb.faults } };
 	});
 	sb.route('POST', '/_sandbox/events', C, async ({ body }) => ({ body: { events: await sb.emit(body || {}) } }));
+	sb.route('POST', '/_sandbox/stream/posts', C, async ({ body }) => ({ body: await sb.emitStreamPost(body || {}) }));
 	sb.route('POST', '/_sandbox/webhooks/:id/crc', C, async ({ params }) => {
 		const w = sb.db.webhooks.get(params.id);
 		if (!w) throw invalidRequest('WebhookIdInvalid', { webhook_id: [params.id] });

@@ -474,6 +474,47 @@ function install(sb) {
 	});
 	sb.route('GET', '/2/tweets/search/webhooks', 'app', () => ({ body: { data: { links: [...sb.db.streamLinks.values()] } } }));
 
+	/**
+	 * Whether a post matches a rule, in a small subset of the search syntax: every term must appear
+	 * (case-insensitive), `-term` must not, `from:name` compares the author's username, other
+	 * `operator:value` terms are ignored.
+	 */
+	function ruleMatches(rule, post, author) {
+		const terms = String(rule.value).match(/"[^"]*"|\S+/g) || [];
+		const text = String(post.text || '').toLowerCase();
+		return terms.every((raw) => {
+			const neg = raw.startsWith('-');
+			const term = (neg ? raw.slice(1) : raw).replace(/^"|"$/g, '').toLowerCase();
+			let hit;
+			if (term.startsWith('from:')) hit = author && author.username.toLowerCase() === term.slice(5).replace(/^@/, '');
+			else if (/^[a-z_]+:/.test(term)) return true;
+			else hit = text.includes(term);
+			return neg ? !hit : hit;
+		});
+	}
+
+	/**
+	 * A post published on the platform, seen by the filtered stream: delivered (signed) to every linked
+	 * webhook when it matches rules, as {data, includes, matching_rules}. `forge` signs with a wrong key.
+	 */
+	sb.emitStreamPost = async (input = {}) => {
+		const author = sb.db.users.get(String(input.author_id || sb.keys.userId)) || { id: String(input.author_id || sb.keys.userId), username: 'sandbox_user', name: 'Sandbox User' };
+		const id = input.post_id || sb.newId();
+		const post = { id, text: input.text || `Sandbox post ${id}`, author_id: author.id, created_at: new Date().toISOString(), edit_history_tweet_ids: [id] };
+		const matching = [...sb.db.streamRules.values()].filter((r) => ruleMatches(r, post, author)).map((r) => (r.tag ? { id: r.id, tag: r.tag } : { id: r.id }));
+		const deliveries = [];
+		if (matching.length) {
+			const raw = JSON.stringify({ data: post, includes: { users: [{ id: author.id, username: author.username, name: author.name }] }, matching_rules: matching });
+			for (const link of sb.db.streamLinks.values()) {
+				const webhook = sb.db.webhooks.get(link.webhook_id);
+				if (!webhook) continue;
+				const times = Math.max(1, Number(input.times || 1));
+				for (let i = 0; i < times; i++) deliveries.push(await sb.deliver(webhook, raw, { event_uuid: `stream-${id}`, forge: input.forge }));
+			}
+		}
+		return { post, matching_rules: matching, deliveries };
+	};
+
 	sb.EVENT_TYPES = EVENT_TYPES;
 	sb.signWebhook = (bytes) => sign(secret(), bytes);
 	sb.httpRequest = request;
