@@ -5,13 +5,13 @@ import type {
 	INodeListSearchResult,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
 
 import { readOptions } from '../shared/descriptions';
 import { locatorValue } from '../shared/locators';
 import { showFor } from '../shared/router';
 import type { PlatformContext, PlatformRequest } from '../shared/transport';
-import { asNodeError, platformRequest, platformRequestFull } from '../shared/transport';
+import { platformRequest } from '../shared/transport';
+import { adsListSearch } from '../shared/listSearch';
 
 /** What every AdsCatalog operation shares: ids, locators, the Options collection, ads requests. */
 
@@ -120,30 +120,14 @@ export function adsData<T = IDataObject>(body: unknown): T {
 
 // ---- list search ----
 
-function matches(filter: string | undefined, ...values: unknown[]): boolean {
-	if (!filter) return true;
-	const needle = filter.toLowerCase();
-	return values.some((v) => String(v ?? '').toLowerCase().includes(needle));
-}
+const catalogLabel = (o: IDataObject, id: string) => `${String(o.name ?? id)} (${id})`;
 
 export async function searchCatalogs(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const body = await platformRequest.call<PlatformContext, [PlatformRequest], Promise<IDataObject>>(this, {
-		method: 'GET',
-		path: `${API_VERSION}/product_catalogs`,
-		api: 'ads',
-		qs: paginationToken ? { cursor: paginationToken } : undefined,
-	});
-	const list = Array.isArray(body?.data) ? (body.data as IDataObject[]) : [];
-	return {
-		results: list
-			.filter((c) => matches(filter, c.name, c.id))
-			.map((c) => ({ name: `${String(c.name ?? c.id)} (${String(c.id)})`, value: String(c.id) })),
-		paginationToken: body?.next_cursor ? String(body.next_cursor) : undefined,
-	};
+	return await adsListSearch(this, { path: `${API_VERSION}/product_catalogs`, paginationToken, filter, label: catalogLabel });
 }
 
 /**
@@ -159,29 +143,11 @@ export async function searchProductSets(
 	const raw = this.getCurrentNodeParameter('catalogId', { extractValue: true }) as unknown;
 	const catalogId = String(raw && typeof raw === 'object' ? ((raw as IDataObject).value ?? '') : (raw ?? '')).trim();
 	if (!catalogId) return { results: [] };
-	let response;
-	try {
-		response = await platformRequestFull.call<PlatformContext, [PlatformRequest], Promise<{ body: IDataObject }>>(
-			this,
-			{
-				method: 'GET',
-				path: catalogPath(catalogId, '/product_sets'),
-				api: 'ads',
-				qs: paginationToken ? { cursor: paginationToken } : undefined,
-			},
-		);
-	} catch (error) {
-		if (error instanceof NodeApiError && ['404', '405'].includes(String(error.httpCode))) {
-			return { results: [{ name: 'Listing Product Sets Is Not Offered by the Service: Enter the ID', value: '' }] };
-		}
-		throw asNodeError(this, error);
-	}
-	const body = response.body;
-	const list = Array.isArray(body?.data) ? (body.data as IDataObject[]) : [];
-	return {
-		results: list
-			.filter((s) => matches(filter, s.name, s.id))
-			.map((s) => ({ name: `${String(s.name ?? s.id)} (${String(s.type ?? '')})`, value: String(s.id) })),
-		paginationToken: body?.next_cursor ? String(body.next_cursor) : undefined,
-	};
+	return await adsListSearch(this, {
+		path: catalogPath(catalogId, '/product_sets'),
+		paginationToken,
+		filter,
+		unlistedNoun: 'Product Sets',
+		label: (s: IDataObject, id: string) => `${String(s.name ?? id)} (${String(s.type ?? '')})`,
+	});
 }

@@ -5,14 +5,15 @@ import type {
 	INodeListSearchResult,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { limitProperty, optionsCollection, readOptions, returnAllProperty } from '../shared/descriptions';
 import { locatorValue } from '../shared/locators';
 import type { ItemOperation } from '../shared/router';
 import { showFor } from '../shared/router';
 import type { PlatformContext, PlatformRequest } from '../shared/transport';
-import { asNodeError, paginate, platformRequest, platformRequestFull } from '../shared/transport';
+import { adsListSearch } from '../shared/listSearch';
+import { paginate, platformRequest } from '../shared/transport';
 
 /**
  * What the AdsCreatives operations share: the ad account locator, object locators, the Options
@@ -325,40 +326,9 @@ function currentAccount(ctx: ILoadOptionsFunctions): string {
 	return ACCOUNT_ID.test(value) ? value : '';
 }
 
-function matches(filter: string | undefined, ...values: unknown[]): boolean {
-	if (!filter) return true;
-	const needle = filter.toLowerCase();
-	return values.some((v) => String(v ?? '').toLowerCase().includes(needle));
-}
-
 function label(o: IDataObject, id: string): string {
 	const name = o.name ?? (typeof o.text === 'string' ? o.text.slice(0, 60) : undefined) ?? o.call_to_action ?? o.creative_type;
 	return name ? `${String(name)} (${id})` : id;
-}
-
-async function searchPage(
-	ctx: ILoadOptionsFunctions,
-	path: string,
-	qs: IDataObject,
-	idField: string,
-	filter: string | undefined,
-	useQ: boolean,
-): Promise<INodeListSearchResult> {
-	const query: IDataObject = { ...qs };
-	if (useQ && filter) query.q = filter.slice(0, 80);
-	const body = await platformRequest.call<PlatformContext, [PlatformRequest], Promise<IDataObject>>(ctx, {
-		method: 'GET',
-		path,
-		api: 'ads',
-		qs: query,
-	});
-	const list = Array.isArray(body?.data) ? (body.data as IDataObject[]) : [];
-	return {
-		results: list
-			.filter((o) => useQ || matches(filter, o.name, o[idField], o.text))
-			.map((o) => ({ name: label(o, String(o[idField])), value: String(o[idField]) })),
-		paginationToken: body?.next_cursor ? String(body.next_cursor) : undefined,
-	};
 }
 
 /**
@@ -370,37 +340,25 @@ export async function searchAccounts(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	let response;
-	try {
-		response = await platformRequestFull.call<PlatformContext, [PlatformRequest], Promise<{ body: IDataObject }>>(this, {
-			method: 'GET',
-			path: '/12/accounts',
-			api: 'ads',
-			qs: paginationToken ? { cursor: paginationToken } : undefined,
-		});
-	} catch (error) {
-		if (error instanceof NodeApiError && ['404', '405'].includes(String(error.httpCode))) {
-			return { results: [{ name: 'Listing Ad Accounts Is Not Offered by the Service: Enter the ID', value: '' }] };
-		}
-		throw asNodeError(this, error);
-	}
-	const body = response.body;
-	const list = Array.isArray(body?.data) ? (body.data as IDataObject[]) : [];
-	return {
-		results: list
-			.filter((a) => matches(filter, a.name, a.id))
-			.map((a) => ({ name: label(a, String(a.id)), value: String(a.id) })),
-		paginationToken: body?.next_cursor ? String(body.next_cursor) : undefined,
-	};
+	return await adsListSearch(this, { path: '/12/accounts', paginationToken, filter, unlistedNoun: 'Ad Accounts', label });
 }
 
 function searchFor(kind: CreativeKind, idField = 'id') {
 	return async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 		const account = currentAccount(this);
 		if (!account) return { results: [] };
+		const useQ = kind.searchByQ === true;
 		const qs: IDataObject = { count: Math.min(kind.maxCount, 200) };
-		if (paginationToken) qs.cursor = paginationToken;
-		return await searchPage(this, `/12/accounts/${account}${kind.path}`, qs, idField, filter, kind.searchByQ === true);
+		if (useQ && filter) qs.q = filter.slice(0, 80);
+		return await adsListSearch(this, {
+			path: `/12/accounts/${account}${kind.path}`,
+			qs,
+			paginationToken,
+			filter: useQ ? undefined : filter,
+			filterFields: ['name', idField, 'text'],
+			idField,
+			label,
+		});
 	};
 }
 

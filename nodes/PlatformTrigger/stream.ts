@@ -1,7 +1,9 @@
 import type { IDataObject, IHookFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { MAX_RULE_LENGTH, RULES_PATH, ruleError } from '../shared/streamRules';
+import type { StreamRule } from '../shared/streamRules';
+import { readRules as readRuleEntries, RULES_PATH, ruleError, rulesProperty } from '../shared/streamRules';
+import type { PlatformContext, PlatformRequest } from '../shared/transport';
 import { asNodeError, CREDENTIAL_TYPES, platformRequest, unwrapData } from '../shared/transport';
 import type { TriggerState } from './state';
 
@@ -17,41 +19,15 @@ export const STREAM_EVENT_TYPE = 'post.match';
 
 const showStream = { show: { mode: ['stream'] } };
 
+async function bearerRequest(ctx: IHookFunctions, request: Omit<PlatformRequest, 'credentialType'>): Promise<IDataObject> {
+	return await platformRequest.call<PlatformContext, [PlatformRequest], Promise<IDataObject>>(ctx, { ...request, credentialType: BEARER });
+}
+
 export const streamProperties: INodeProperties[] = [
-	{
-		displayName: 'Rules',
-		name: 'rules',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		default: {},
-		placeholder: 'Add Rule',
-		displayOptions: showStream,
-		description:
-			'Posts matching any rule start the workflow. Each item carries the matching rules and their tags, so the workflow can branch by tag.',
-		options: [
-			{
-				displayName: 'Rule',
-				name: 'rule',
-				values: [
-					{
-						displayName: 'Value',
-						name: 'value',
-						type: 'string',
-						default: '',
-						placeholder: 'from:n8n_io has:media -is:retweet',
-						description: 'A search query (up to 1,024 characters; 2,048 on Enterprise)',
-					},
-					{
-						displayName: 'Tag',
-						name: 'tag',
-						type: 'string',
-						default: '',
-						description: 'Optional label delivered with each matching post',
-					},
-				],
-			},
-		],
-	},
+	rulesProperty(
+		showStream,
+		'Posts matching any rule start the workflow. Each item carries the matching rules and their tags, so the workflow can branch by tag.',
+	),
 	{
 		displayName: 'Post Fields',
 		name: 'postFields',
@@ -78,26 +54,9 @@ export const streamProperties: INodeProperties[] = [
 	},
 ];
 
-export interface StreamRule extends IDataObject {
-	value: string;
-	tag?: string;
-}
-
 /** The rules entered in the node, checked before any request. */
 export function readRules(ctx: IHookFunctions): StreamRule[] {
-	const raw = (ctx.getNodeParameter('rules', {}) as IDataObject).rule as IDataObject[] | undefined;
-	const rules: StreamRule[] = [];
-	for (const [index, entry] of (raw ?? []).entries()) {
-		const value = String(entry.value ?? '').trim();
-		const tag = String(entry.tag ?? '').trim();
-		if (!value) throw new NodeOperationError(ctx.getNode(), `Rules #${index + 1}: Value is empty`);
-		if (value.length > MAX_RULE_LENGTH) {
-			throw new NodeOperationError(ctx.getNode(), `Rules #${index + 1}: Value is longer than ${MAX_RULE_LENGTH} characters`);
-		}
-		rules.push(tag ? { value, tag } : { value });
-	}
-	if (!rules.length) throw new NodeOperationError(ctx.getNode(), 'Rules: add at least one rule');
-	return rules;
+	return readRuleEntries(ctx.getNodeParameter('rules', {}), (message) => new NodeOperationError(ctx.getNode(), message));
 }
 
 function list(value: unknown): string | undefined {
@@ -112,21 +71,19 @@ function list(value: unknown): string | undefined {
 /** Adds the rules (dry run first: nothing is added when any is refused) and returns their ids. */
 export async function addRules(ctx: IHookFunctions, rules: StreamRule[]): Promise<string[]> {
 	const body = { add: rules };
-	const check = await platformRequest.call(ctx, {
+	const check = await bearerRequest(ctx, {
 		method: 'POST',
 		path: RULES_PATH,
 		qs: { dry_run: true },
 		body,
-		credentialType: BEARER,
 		retryTransient: true,
 	});
 	const refused = ruleError(ctx.getNode(), check, 'The search rules were refused, nothing was added');
 	if (refused) throw refused;
-	const response = await platformRequest.call(ctx, {
+	const response = await bearerRequest(ctx, {
 		method: 'POST',
 		path: RULES_PATH,
 		body,
-		credentialType: BEARER,
 		unsafeFailureHint: 'The rules may have been added: check Platform Posts → Admin → List Stream Rules.',
 	});
 	const created = (Array.isArray(response.data) ? response.data : []) as IDataObject[];
@@ -141,11 +98,10 @@ export async function addRules(ctx: IHookFunctions, rules: StreamRule[]): Promis
 
 export async function deleteRules(ctx: IHookFunctions, ids: string[]): Promise<void> {
 	if (!ids.length) return;
-	const response = await platformRequest.call(ctx, {
+	const response = await bearerRequest(ctx, {
 		method: 'POST',
 		path: RULES_PATH,
 		body: { delete: { ids } },
-		credentialType: BEARER,
 		// Deleting the same ids twice changes nothing.
 		retryTransient: true,
 	});
@@ -156,11 +112,10 @@ export async function deleteRules(ctx: IHookFunctions, ids: string[]): Promise<v
 /** The ids among `ids` that the service still has. */
 export async function existingRuleIds(ctx: IHookFunctions, ids: string[]): Promise<string[]> {
 	if (!ids.length) return [];
-	const body = await platformRequest.call(ctx, {
+	const body = await bearerRequest(ctx, {
 		method: 'GET',
 		path: RULES_PATH,
 		qs: { ids: ids.join(',') },
-		credentialType: BEARER,
 	});
 	const rules = (Array.isArray(body.data) ? body.data : []) as IDataObject[];
 	return rules.map((r) => String(r.id)).filter((id) => ids.includes(id));
@@ -174,18 +129,17 @@ export async function linkWebhook(ctx: IHookFunctions, webhookId: string): Promi
 	if (fields) qs['tweet.fields'] = fields;
 	if (expansions) qs.expansions = expansions;
 	if (userFields) qs['user.fields'] = userFields;
-	await platformRequest.call(ctx, {
+	await bearerRequest(ctx, {
 		method: 'POST',
 		path: `${LINK_PATH}/${encodeURIComponent(webhookId)}`,
 		qs,
-		credentialType: BEARER,
 		// Linking the same webhook again is harmless.
 		retryTransient: true,
 	});
 }
 
 export async function isLinked(ctx: IHookFunctions, webhookId: string): Promise<boolean> {
-	const body = await platformRequest.call(ctx, { method: 'GET', path: LINK_PATH, credentialType: BEARER });
+	const body = await bearerRequest(ctx, { method: 'GET', path: LINK_PATH });
 	const data = unwrapData<IDataObject | IDataObject[]>(body);
 	const links = (Array.isArray(data) ? data : ((data?.links as IDataObject[] | undefined) ?? [])) as IDataObject[];
 	return links.some((l) => String(l.webhook_id) === webhookId);
@@ -193,10 +147,9 @@ export async function isLinked(ctx: IHookFunctions, webhookId: string): Promise<
 
 export async function unlinkWebhook(ctx: IHookFunctions, webhookId: string): Promise<void> {
 	if (!(await isLinked(ctx, webhookId))) return;
-	await platformRequest.call(ctx, {
+	await bearerRequest(ctx, {
 		method: 'DELETE',
 		path: `${LINK_PATH}/${encodeURIComponent(webhookId)}`,
-		credentialType: BEARER,
 	});
 }
 

@@ -1,4 +1,4 @@
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { explainResponse, problemSuffix } from './errors';
@@ -29,4 +29,61 @@ export function ruleError(node: INode, body: IDataObject, phase: string, itemInd
 		itemIndex,
 		description: [explained.description, ...problems].filter(Boolean).join('\n'),
 	});
+}
+
+/** The Rules field (value + optional tag, several) of the stream-rule operations and the trigger. */
+export function rulesProperty(displayOptions: INodeProperties['displayOptions'], description?: string): INodeProperties {
+	return {
+		displayName: 'Rules',
+		name: 'rules',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		placeholder: 'Add Rule',
+		displayOptions,
+		description,
+		options: [
+			{
+				displayName: 'Rule',
+				name: 'rule',
+				values: [
+					{
+						displayName: 'Value',
+						name: 'value',
+						type: 'string',
+						default: '',
+						placeholder: 'from:n8n_io has:media -is:retweet',
+						description: 'The rule, in the search query syntax (up to 1,024 characters; 2,048 on Enterprise)',
+					},
+					{
+						displayName: 'Tag',
+						name: 'tag',
+						type: 'string',
+						default: '',
+						description: 'Optional label delivered with each matching post (cannot be changed later)',
+					},
+				],
+			},
+		],
+	};
+}
+
+export interface StreamRule extends IDataObject {
+	value: string;
+	tag?: string;
+}
+
+/** The entries of the Rules field, checked; `fail` builds the error naming the field. */
+export function readRules(value: unknown, fail: (message: string) => Error): StreamRule[] {
+	const raw = ((value ?? {}) as IDataObject).rule as IDataObject[] | undefined;
+	const rules: StreamRule[] = [];
+	for (const [index, entry] of (raw ?? []).entries()) {
+		const ruleValue = String(entry.value ?? '').trim();
+		const tag = String(entry.tag ?? '').trim();
+		if (!ruleValue) throw fail(`Rules #${index + 1}: Value is empty`);
+		if (ruleValue.length > MAX_RULE_LENGTH) throw fail(`Rules #${index + 1}: Value is longer than ${MAX_RULE_LENGTH} characters`);
+		rules.push(tag ? { value: ruleValue, tag } : { value: ruleValue });
+	}
+	if (!rules.length) throw fail('Rules: add at least one rule');
+	return rules;
 }

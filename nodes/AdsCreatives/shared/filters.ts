@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { idList } from '../common';
+
 /** The `q` name-prefix filter of the card lists (at most 80 characters). */
 export const namePrefix = {
 	property: {
@@ -34,5 +36,16 @@ export const userFilter = {
 			throw new NodeOperationError(ctx.getNode(), `Invalid input in item ${itemIndex + 1}: User ID: a user ID is 1-19 digits`, { itemIndex });
 		}
 		return user ? { user_id: user } : {};
+	},
+};
+
+/** Card IDs (up to 200) and name prefix: the filters of the poll and video conversation card lists. */
+export const cardIdsAndPrefix = {
+	properties: [
+		{ displayName: 'Card IDs', name: 'cardIds', type: 'string', default: '', description: 'Comma-separated, up to 200' },
+		namePrefix.property,
+	] as INodeProperties[],
+	read(ctx: IExecuteFunctions, itemIndex: number, filters: IDataObject): IDataObject {
+		return { card_ids: idList(ctx, filters.cardIds, 'Card IDs', itemIndex), q: namePrefix.read(ctx, itemIndex, filters) };
 	},
 };

@@ -5,7 +5,7 @@ import type { ItemOperation } from '../../../shared/router';
 import { showFor } from '../../../shared/router';
 import { optionsCollection } from '../../common';
 import { adminRequest, BEARER_NOTE } from './common';
-import { MAX_RULE_LENGTH } from '../../../shared/streamRules';
+import { readRules, rulesProperty } from '../../../shared/streamRules';
 import { assertNoRuleErrors, RULES_PATH } from './rules';
 
 const OP = 'addRules';
@@ -18,38 +18,7 @@ export const addRules: ItemOperation = {
 		action: 'Add filtered stream rules',
 	},
 	properties: [
-		{
-			displayName: 'Rules',
-			name: 'rules',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			default: {},
-			placeholder: 'Add Rule',
-			displayOptions: showFor('admin', OP),
-			options: [
-				{
-					displayName: 'Rule',
-					name: 'rule',
-					values: [
-						{
-							displayName: 'Value',
-							name: 'value',
-							type: 'string',
-							default: '',
-							placeholder: 'from:n8n_io has:media -is:retweet',
-							description: 'The rule, in the search query syntax (up to 1,024 characters; 2,048 on Enterprise)',
-						},
-						{
-							displayName: 'Tag',
-							name: 'tag',
-							type: 'string',
-							default: '',
-							description: 'Optional label delivered with each matching post (cannot be changed later)',
-						},
-					],
-				},
-			],
-		},
+		rulesProperty(showFor('admin', OP)),
 		optionsCollection('admin', OP, [
 			{
 				displayName: 'Validate Only',
@@ -61,20 +30,10 @@ export const addRules: ItemOperation = {
 		]),
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const raw = (this.getNodeParameter('rules', itemIndex, {}) as IDataObject).rule as IDataObject[] | undefined;
-		const rules: IDataObject[] = [];
-		for (const [index, entry] of (raw ?? []).entries()) {
-			const value = String(entry.value ?? '').trim();
-			const tag = String(entry.tag ?? '').trim();
-			const fail = (message: string) =>
-				new NodeOperationError(this.getNode(), `Invalid input in item ${itemIndex + 1}: Rules #${index + 1}: ${message}`, { itemIndex });
-			if (!value) throw fail('Value is empty');
-			if (value.length > MAX_RULE_LENGTH) throw fail(`Value is longer than ${MAX_RULE_LENGTH} characters`);
-			rules.push(tag ? { value, tag } : { value });
-		}
-		if (!rules.length) {
-			throw new NodeOperationError(this.getNode(), `Invalid input in item ${itemIndex + 1}: Rules: add at least one rule`, { itemIndex });
-		}
+		const rules = readRules(
+			this.getNodeParameter('rules', itemIndex, {}),
+			(message) => new NodeOperationError(this.getNode(), `Invalid input in item ${itemIndex + 1}: ${message}`, { itemIndex }),
+		);
 		const body = { add: rules };
 		const check = await adminRequest.call(this, itemIndex, 'Adding stream rules', {
 			method: 'POST',
