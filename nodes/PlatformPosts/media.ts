@@ -29,8 +29,11 @@ export function mediaKind(mimeType: string | undefined): MediaKind {
 	return 'image';
 }
 
-export function mediaCategory(mimeType: string): string {
-	return { image: 'tweet_image', gif: 'tweet_gif', video: 'tweet_video' }[mediaKind(mimeType)];
+/** Where the media will be used: a post (tweet_*) or a direct message (dm_*). */
+export type MediaPurpose = 'tweet' | 'dm';
+
+export function mediaCategory(mimeType: string, purpose: MediaPurpose = 'tweet'): string {
+	return `${purpose}_${mediaKind(mimeType)}`;
 }
 
 /** Uploads the bytes and returns the media id once the service can attach it to a post. */
@@ -39,14 +42,15 @@ export async function uploadMedia(
 	itemIndex: number,
 	data: Buffer,
 	binary: Pick<IBinaryData, 'mimeType' | 'fileName'>,
+	purpose: MediaPurpose = 'tweet',
 ): Promise<string> {
 	const mimeType = binary.mimeType || 'application/octet-stream';
 	const name = binary.fileName ? `"${binary.fileName}"` : 'the binary file';
-	const category = mediaCategory(mimeType);
+	const category = mediaCategory(mimeType, purpose);
 	if (!data.length) {
 		throw new NodeOperationError(this.getNode(), `${name} in item ${itemIndex + 1} is empty`, { itemIndex });
 	}
-	if (category === 'tweet_image' && data.length > IMAGE_MAX_BYTES) {
+	if (mediaKind(mimeType) === 'image' && data.length > IMAGE_MAX_BYTES) {
 		throw new NodeOperationError(this.getNode(), `The image ${name} in item ${itemIndex + 1} is larger than 5 MB`, {
 			itemIndex,
 		});

@@ -23,9 +23,9 @@ describe('Direct Message → Send', () => {
 		expect(output[0].json.media_id).toBe('555');
 	});
 
-	it('uploads a binary image, then sends it with the text', async () => {
+	it('uploads a binary image as dm_image, then sends it with the text', async () => {
 		nock(BASE)
-			.post('/2/media/upload/initialize', (b) => b.media_type === 'image/png' && b.total_bytes === PNG.length)
+			.post('/2/media/upload/initialize', (b) => b.media_type === 'image/png' && b.total_bytes === PNG.length && b.media_category === 'dm_image')
 			.reply(200, { data: { id: '777' } })
 			.post('/2/media/upload/777/append')
 			.reply(200, {})

@@ -82,7 +82,7 @@ export const send: ItemOperation = {
 			const property = String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
 			const binary = this.helpers.assertBinaryData(itemIndex, property);
 			const data = await this.helpers.getBinaryDataBuffer(itemIndex, property);
-			mediaId = await uploadMedia.call(this, itemIndex, data, binary);
+			mediaId = await uploadMedia.call(this, itemIndex, data, binary, 'dm');
 		}
 		const body: IDataObject = {};
 		if (text.trim()) body.text = text;
