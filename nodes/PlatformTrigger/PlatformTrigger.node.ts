@@ -18,7 +18,7 @@ export class PlatformTrigger implements INodeType {
 		icon: { light: 'file:../../icons/platform.svg', dark: 'file:../../icons/platform.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["events"].join(", ")}}',
+		subtitle: '={{$parameter["mode"] === "stream" ? "posts matching search rules" : $parameter["events"].join(", ")}}',
 		description: 'Starts the workflow when activity events arrive (signed webhook deliveries)',
 		defaults: { name: 'Platform Trigger' },
 		inputs: [],

@@ -1,6 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_SIGNATURE_HEADER } from './signature';
+import { streamProperties } from './stream';
+
+const activity = { show: { mode: ['activity'] } };
 
 export const triggerProperties: INodeProperties[] = [
 	{
@@ -11,8 +14,20 @@ export const triggerProperties: INodeProperties[] = [
 		default: '',
 	},
 	{
+		displayName: 'Trigger On',
+		name: 'mode',
+		type: 'options',
+		noDataExpression: true,
+		default: 'activity',
+		options: [
+			{ name: 'Activity Events', value: 'activity', description: 'Posts, DMs, profile and Spaces events of an account' },
+			{ name: 'Posts Matching Search Rules', value: 'stream', description: 'Any public post matching your rules (filtered stream)' },
+		],
+	},
+	{
 		displayName: 'Events',
 		name: 'events',
+		displayOptions: activity,
 		type: 'multiOptions',
 		required: true,
 		default: ['post.create'],
@@ -44,6 +59,7 @@ export const triggerProperties: INodeProperties[] = [
 	{
 		displayName: 'User',
 		name: 'user',
+		displayOptions: activity,
 		type: 'string',
 		default: '',
 		required: true,
@@ -53,6 +69,7 @@ export const triggerProperties: INodeProperties[] = [
 	{
 		displayName: 'Keyword',
 		name: 'keyword',
+		displayOptions: activity,
 		type: 'string',
 		default: '',
 		description: 'Only events whose content matches this keyword (1-150 characters; optional)',
@@ -60,6 +77,7 @@ export const triggerProperties: INodeProperties[] = [
 	{
 		displayName: 'Direction',
 		name: 'direction',
+		displayOptions: activity,
 		type: 'options',
 		default: '',
 		description: 'For direct message events: sent, received or both',
@@ -69,6 +87,7 @@ export const triggerProperties: INodeProperties[] = [
 			{ name: 'Sent (Outbound)', value: 'outbound' },
 		],
 	},
+	...streamProperties,
 	{
 		displayName: 'Options',
 		name: 'options',

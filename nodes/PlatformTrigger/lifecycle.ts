@@ -5,6 +5,7 @@ import { asNodeError, CREDENTIAL_TYPES, platformRequest, platformRequestFull, un
 import { ACTIVITY_EVENT_TYPES } from './events';
 import type { TriggerState } from './state';
 import { clearState, replayWindow } from './state';
+import { activateStream, deactivateStream, streamExists } from './stream';
 
 const BEARER = CREDENTIAL_TYPES.appOnly;
 
@@ -16,6 +17,10 @@ interface Webhook extends IDataObject {
 
 function state(ctx: IHookFunctions): TriggerState {
 	return ctx.getWorkflowStaticData('node') as TriggerState;
+}
+
+function isStreamMode(ctx: IHookFunctions): boolean {
+	return ctx.getNodeParameter('mode', 'activity') === 'stream';
 }
 
 function webhookUrl(ctx: IHookFunctions): string {
@@ -53,9 +58,11 @@ export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 	const url = webhookUrl(ctx);
 	const hooks = await listWebhooks(ctx);
 	const ours = hooks.find((h) => saved.webhookId && String(h.id) === saved.webhookId) ?? hooks.find((h) => h.url === url);
-	if (!ours || ours.url !== url || !saved.subscriptionIds) return false;
+	const stream = isStreamMode(ctx);
+	if (!ours || ours.url !== url || !(stream ? saved.ruleIds : saved.subscriptionIds)) return false;
 	saved.webhookId = String(ours.id);
 	if (ours.valid === false) await revalidate(ctx, saved.webhookId);
+	if (stream && !(await streamExists(ctx, saved, saved.webhookId))) return false;
 	await recoverMissedEvents(ctx);
 	return true;
 }
@@ -107,6 +114,11 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 		webhookId = String(unwrapData<Webhook>(body).id);
 	}
 	saved.webhookId = webhookId;
+	if (isStreamMode(ctx)) {
+		await activateStream(ctx, saved, webhookId);
+		await recoverMissedEvents(ctx);
+		return true;
+	}
 
 	const selected = ctx.getNodeParameter('events', []) as string[];
 	const types = selected.includes('*')
@@ -148,6 +160,7 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 
 export async function remove(ctx: IHookFunctions): Promise<boolean> {
 	const saved = state(ctx);
+	if (saved.ruleIds || isStreamMode(ctx)) await deactivateStream(ctx, saved);
 	await deleteSubscriptions(ctx, saved.subscriptionIds ?? []);
 	if (saved.webhookId) {
 		const response = await platformRequestFull.call(ctx, {

@@ -5,6 +5,7 @@ import { normalizeDelivery } from './events';
 import { crcResponseToken, DEFAULT_SIGNATURE_HEADER, isValidCrcToken, verifySignature } from './signature';
 import type { TriggerState } from './state';
 import { seenBefore } from './state';
+import { isStreamDelivery, normalizeStreamDelivery } from './stream';
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -68,12 +69,21 @@ export async function receiveDelivery(ctx: IWebhookFunctions, now = new Date()):
 
 	const saved = ctx.getWorkflowStaticData('node') as TriggerState;
 	saved.lastReceivedAt = now.toISOString();
-	const selected = ctx.getNodeParameter('events', []) as string[];
 	const replayMode = ctx.getNodeParameter('options.replayStatus', 'emit') as string;
-	const events = normalizeDelivery(body as IDataObject, now).filter((event) => {
-		if (event.event_type.startsWith('replay.')) return replayMode === 'emit';
-		return selected.includes('*') || selected.includes(event.event_type);
-	});
+	let events: Array<{ event_type: string; event_id: string }>;
+	if (ctx.getNodeParameter('mode', 'activity') === 'stream') {
+		// A matching post, or the status of a replay job; activity envelopes are not ours here.
+		const post = isStreamDelivery(body as IDataObject) ? normalizeStreamDelivery(body as IDataObject, now) : undefined;
+		events = post
+			? [post]
+			: normalizeDelivery(body as IDataObject, now).filter((e) => e.event_type.startsWith('replay.') && replayMode === 'emit');
+	} else {
+		const selected = ctx.getNodeParameter('events', []) as string[];
+		events = normalizeDelivery(body as IDataObject, now).filter((event) => {
+			if (event.event_type.startsWith('replay.')) return replayMode === 'emit';
+			return selected.includes('*') || selected.includes(event.event_type);
+		});
+	}
 	const fresh = events.filter((event) => !seenBefore(saved, event.event_id, now.getTime()));
 	if (!fresh.length) return { webhookResponse: { ok: true, events: 0 } };
 	return { workflowData: [fresh.map((json) => ({ json }))] };
