@@ -179,6 +179,37 @@ describe('Post → Create', () => {
 		expect(missing.requests).toHaveLength(0);
 	});
 
+	it('sets the alt text of an attached image after its upload and before the post', async () => {
+		const calls: string[] = [];
+		nock(BASE)
+			.post('/2/media/upload/initialize')
+			.reply(200, { data: { id: '901' } })
+			.post(/\/2\/media\/upload\/901\/(append|finalize)/)
+			.times(2)
+			.reply(200, { data: { id: '901' } })
+			.post('/2/media/metadata', (b) => (calls.push(`alt ${JSON.stringify(b)}`), true))
+			.reply(200, {})
+			.post('/2/tweets', (b) => (calls.push(`post ${JSON.stringify(b.media)}`), true))
+			.reply(201, { data: { id: '2' } });
+		await run(create('pic', { binaryProperties: 'data', altTexts: { altText: [{ property: 'data', text: 'A red bicycle' }] } }), [binaryItem(PNG, 'image/png')]);
+		expect(calls).toEqual(['alt {"id":"901","metadata":{"alt_text":{"text":"A red bicycle"}}}', 'post {"media_ids":["901"]}']);
+	});
+
+	it('refuses alt text for a property that is not attached, for a video, and over 1,000 characters', async () => {
+		const item = binaryItem(PNG, 'image/png');
+		item.binary!.clip = { data: PNG.toString('base64'), mimeType: 'video/mp4' };
+		const cases: Array<[IDataObject, RegExp]> = [
+			[{ binaryProperties: 'data', altTexts: { altText: [{ property: 'other', text: 'x' }] } }, /Alt Text #1: "other" is not one of the Binary Properties/],
+			[{ binaryProperties: 'clip', altTexts: { altText: [{ property: 'clip', text: 'x' }] } }, /Alt Text #1: "clip" is a video/],
+			[{ binaryProperties: 'data', altTexts: { altText: [{ property: 'data', text: 'x'.repeat(1001) }] } }, /Alt Text #1.*at most 1000 characters/],
+		];
+		for (const [fields, message] of cases) {
+			const { error, requests } = await runFailing(create('t', fields), [item]);
+			expect(error.message).toMatch(message);
+			expect(requests).toHaveLength(0);
+		}
+	});
+
 	it('refuses text and no media', async () => {
 		const { error, requests } = await runFailing(create('', {}));
 		expect(error.message).toContain('Text: text is required unless media is attached');

@@ -7,6 +7,7 @@ import { asNodeError } from '../../../shared/transport';
 import { validateInput } from '../../../shared/validation';
 import { postsRequest, splitList } from '../../common';
 import { mediaKind, uploadMedia } from '../../media';
+import { MAX_ALT_TEXT, setAltText } from '../media/setAltText';
 
 /**
  * The post body shared by Create and Edit: text, media (binary input or existing ids), poll,
@@ -32,8 +33,20 @@ export const composeSchema = z
 		cardUri: z.string().regex(/^card:\/\/\d+$/, 'a card URI looks like card://123').optional(),
 		communityId: z.string().regex(/^\d{1,19}$/, 'a community ID is 1-19 digits').optional(),
 		shareWithFollowers: z.boolean().optional(),
+		altTexts: z
+			.array(z.object({ property: z.string(), text: z.string().max(MAX_ALT_TEXT, `at most ${MAX_ALT_TEXT} characters`) }))
+			.optional(),
+		binaryProperties: z.array(z.string()),
 	})
 	.superRefine((v, ctx) => {
+		v.altTexts?.forEach((alt, i) => {
+			const at = v.binaryProperties.indexOf(alt.property);
+			if (at === -1) {
+				ctx.addIssue({ code: 'custom', path: ['altTexts', i], message: `"${alt.property}" is not one of the Binary Properties` });
+			} else if (v.binaryKinds[at] === 'video') {
+				ctx.addIssue({ code: 'custom', path: ['altTexts', i], message: `"${alt.property}" is a video: alt text is for images and GIFs` });
+			}
+		});
 		if (v.pollOptions && (v.pollOptions.length < 2 || v.pollOptions.length > 4)) {
 			ctx.addIssue({ code: 'custom', path: ['pollOptions'], message: 'a poll has 2 to 4 options' });
 		}
@@ -77,6 +90,8 @@ export const COMPOSE_LABELS: Record<string, string> = {
 	communityId: 'Community ID',
 	shareWithFollowers: 'Share With Followers',
 	attachments: 'Attachments',
+	altTexts: 'Alt Text',
+	'altTexts.text': 'Alt Text',
 };
 
 /** A post locator inside the Additional Fields collection (not required there). */
@@ -90,6 +105,25 @@ function optionalPostLocator(name: string, displayName: string, description: str
 /** Attachment fields (media, poll, quote, card), shared by Create and Edit. */
 export function attachmentFields(): INodeProperties[] {
 	return [
+		{
+			displayName: 'Alt Text',
+			name: 'altTexts',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			default: {},
+			placeholder: 'Add Alt Text',
+			description: 'Describe attached images and GIFs for people using screen readers (set before the post is published)',
+			options: [
+				{
+					displayName: 'Alt Text',
+					name: 'altText',
+					values: [
+						{ displayName: 'Binary Property', name: 'property', type: 'string', default: 'data', description: 'One of the Binary Properties above' },
+						{ displayName: 'Text', name: 'text', type: 'string', default: '', description: 'What the image shows, up to 1,000 characters' },
+					],
+				},
+			],
+		},
 		{
 			displayName: 'Binary Properties',
 			name: 'binaryProperties',
@@ -203,6 +237,9 @@ export async function composeBody(this: IExecuteFunctions, itemIndex: number): P
 		property,
 		binary: this.helpers.assertBinaryData(itemIndex, property),
 	}));
+	const altTexts = ((((fields.altTexts as IDataObject | undefined)?.altText as IDataObject[] | undefined) ?? [])
+		.map((a) => ({ property: String(a.property ?? '').trim(), text: String(a.text ?? '') }))
+		.filter((a) => a.text.trim()));
 	const pollOptions = String(fields.pollOptions ?? '').trim()
 		? String(fields.pollOptions)
 				.split(',')
@@ -222,6 +259,8 @@ export async function composeBody(this: IExecuteFunctions, itemIndex: number): P
 			cardUri: String(fields.cardUri ?? '').trim() ? String(fields.cardUri).trim() : undefined,
 			communityId: String(fields.communityId ?? '').trim() ? String(fields.communityId).trim() : undefined,
 			shareWithFollowers: fields.shareWithFollowers === true ? true : undefined,
+			altTexts: altTexts.length ? altTexts : undefined,
+			binaryProperties,
 		},
 		itemIndex,
 		COMPOSE_LABELS,
@@ -230,7 +269,10 @@ export async function composeBody(this: IExecuteFunctions, itemIndex: number): P
 	const mediaIds = [...(input.mediaIds ?? [])];
 	for (const { property, binary } of binaries) {
 		const data = await this.helpers.getBinaryDataBuffer(itemIndex, property);
-		mediaIds.push(await uploadMedia.call(this, itemIndex, data, binary));
+		const mediaId = await uploadMedia.call(this, itemIndex, data, binary);
+		const alt = input.altTexts?.find((a) => a.property === property);
+		if (alt) await setAltText.call(this, itemIndex, mediaId, alt.text);
+		mediaIds.push(mediaId);
 	}
 
 	const body: IDataObject = {};
