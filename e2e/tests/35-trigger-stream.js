@@ -5,7 +5,6 @@
  *   - a matching signed delivery runs the workflow once, with its rule tag; a repeated delivery of the
  *     same post does not run it again; a forged one gets 401; a post matching no rule is not delivered;
  *   - deactivation (through n8n's REST API) unlinks the webhook and removes exactly our rules.
- * The repeated-delivery test shares the known static-data issue of 30-trigger.js.
  */
 const F = require('../lib/fixtures');
 
@@ -91,7 +90,6 @@ module.exports = [
 		name: 'trigger stream mode: the same post delivered twice runs the workflow once',
 		needs: ['platformTrigger'],
 		modes: ['regular'],
-		knownIssue: 'static data written in webhook() is not persisted by n8n 2.40.7, so dedupe does not survive between deliveries (issue 3)',
 		timeoutMs: 120000,
 		async run(ctx) {
 			const { assert, sandbox } = ctx;

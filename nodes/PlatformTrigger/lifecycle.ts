@@ -1,4 +1,4 @@
-import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError, CREDENTIAL_TYPES, platformRequest, platformRequestFull, unwrapData } from '../shared/transport';
@@ -187,8 +187,11 @@ export async function remove(ctx: IHookFunctions): Promise<boolean> {
  * After downtime, asks the service to re-deliver what was sent since the last delivery (within its
  * 24-hour window, minute granularity). Duplicates are dropped by event id when they arrive.
  */
-export async function recoverMissedEvents(ctx: IHookFunctions, now = new Date()): Promise<string | undefined> {
-	const saved = state(ctx);
+export async function recoverMissedEvents(
+	ctx: IHookFunctions | IWebhookFunctions,
+	now = new Date(),
+): Promise<string | undefined> {
+	const saved = ctx.getWorkflowStaticData('node') as TriggerState;
 	const enabled = ctx.getNodeParameter('options.recoverMissedEvents', true) as boolean;
 	if (!enabled || !saved.lastReceivedAt || !saved.webhookId) return undefined;
 	const window = replayWindow(new Date(saved.lastReceivedAt), now);

@@ -4,10 +4,38 @@ import { CREDENTIAL_TYPES } from '../shared/transport';
 import { normalizeDelivery } from './events';
 import { crcResponseToken, DEFAULT_SIGNATURE_HEADER, isValidCrcToken, verifySignature } from './signature';
 import type { TriggerState } from './state';
+import { recoverMissedEvents } from './lifecycle';
 import { seenBefore } from './state';
 import { isStreamDelivery, normalizeStreamDelivery } from './stream';
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** When this n8n process started (ms since the epoch): the performance timeline's origin. */
+export function processStartedAt(): number {
+	return Math.floor(performance.timeOrigin);
+}
+
+/**
+ * Recovery after an n8n restart. n8n 2.40 calls no webhook method when it restarts with the
+ * workflow still active (its webhook rows are kept, so checkExists and create are skipped), so the
+ * gap is noticed here instead: the first CRC check or delivery this process handles, when the last
+ * delivery is older than the process, asks the service to replay the gap (once per process start).
+ * Replayed events that did arrive are dropped as duplicates. A failed request is logged and does not
+ * fail the delivery or the CRC answer.
+ */
+export async function recoverAfterRestart(ctx: IWebhookFunctions, now: Date, startedAt: number): Promise<void> {
+	const saved = ctx.getWorkflowStaticData('node') as TriggerState;
+	const last = saved.lastReceivedAt ? Date.parse(saved.lastReceivedAt) : NaN;
+	if (!(last < startedAt) || saved.recoveredAfterStart === startedAt) return;
+	saved.recoveredAfterStart = startedAt;
+	try {
+		await recoverMissedEvents(ctx, now);
+	} catch (error) {
+		ctx.logger.error(
+			`Platform Trigger: asking the service to replay the events missed while n8n was down failed (${(error as Error).message}); use Platform Posts → Admin → Replay Webhook for the window since ${saved.lastReceivedAt}`,
+		);
+	}
+}
 
 function respond(ctx: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
 	const res = ctx.getResponseObject();
@@ -21,7 +49,11 @@ async function consumerSecret(ctx: IWebhookFunctions): Promise<string> {
 }
 
 /** GET: the CRC check. */
-export async function answerCrc(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
+export async function answerCrc(
+	ctx: IWebhookFunctions,
+	now = new Date(),
+	startedAt = processStartedAt(),
+): Promise<IWebhookResponseData> {
 	const token = (ctx.getQueryData() as IDataObject).crc_token;
 	if (!isValidCrcToken(token)) return respond(ctx, 400, { error: 'crc_token missing or malformed' });
 	const secret = await consumerSecret(ctx);
@@ -29,6 +61,7 @@ export async function answerCrc(ctx: IWebhookFunctions): Promise<IWebhookRespons
 		ctx.logger.error('Platform Trigger: cannot answer a CRC check: the credential has no consumer secret');
 		return respond(ctx, 500, { error: 'not configured' });
 	}
+	await recoverAfterRestart(ctx, now, startedAt);
 	return respond(ctx, 200, { response_token: crcResponseToken(secret, token) });
 }
 
@@ -42,7 +75,11 @@ async function rawBodyOf(ctx: IWebhookFunctions): Promise<Buffer | undefined> {
 }
 
 /** POST: a signed delivery. Returns workflow data only for new, selected events. */
-export async function receiveDelivery(ctx: IWebhookFunctions, now = new Date()): Promise<IWebhookResponseData> {
+export async function receiveDelivery(
+	ctx: IWebhookFunctions,
+	now = new Date(),
+	startedAt = processStartedAt(),
+): Promise<IWebhookResponseData> {
 	const headerName = String(
 		ctx.getNodeParameter('options.signatureHeader', DEFAULT_SIGNATURE_HEADER) || DEFAULT_SIGNATURE_HEADER,
 	).toLowerCase();
@@ -68,6 +105,7 @@ export async function receiveDelivery(ctx: IWebhookFunctions, now = new Date()):
 	}
 
 	const saved = ctx.getWorkflowStaticData('node') as TriggerState;
+	await recoverAfterRestart(ctx, now, startedAt);
 	saved.lastReceivedAt = now.toISOString();
 	const replayMode = ctx.getNodeParameter('options.replayStatus', 'emit') as string;
 	let events: Array<{ event_type: string; event_id: string }>;
@@ -86,5 +124,11 @@ export async function receiveDelivery(ctx: IWebhookFunctions, now = new Date()):
 	}
 	const fresh = events.filter((event) => !seenBefore(saved, event.event_id, now.getTime()));
 	if (!fresh.length) return { webhookResponse: { ok: true, events: 0 } };
-	return { workflowData: [fresh.map((json) => ({ json }))] };
+	// We answer before n8n starts the run. n8n saves the static data written here (dedupe ids, time of
+	// the last delivery) when it gets a response. With a response deferred until the run has started,
+	// the run re-wraps the same static data and clears its "changed" flag first, and nothing is saved
+	// (n8n 2.40: webhooks/webhook-helpers.js, executeWebhook, 'onReceived'). Answering ourselves keeps
+	// the save before the run.
+	respond(ctx, 200, { ok: true, events: fresh.length });
+	return { noWebhookResponse: true, workflowData: [fresh.map((json) => ({ json }))] };
 }

@@ -6,6 +6,8 @@ export interface TriggerState extends IDataObject {
 	subscriptionIds?: string[];
 	ruleIds?: string[];
 	lastReceivedAt?: string;
+	/** Start time (ms) of the n8n process that last asked for the replay of a gap. */
+	recoveredAfterStart?: number;
 	seen?: Record<string, number>;
 }
 
