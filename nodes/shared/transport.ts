@@ -74,7 +74,7 @@ export interface PlatformResponse<T = unknown> {
 	body: T;
 }
 
-type BaseUrls = { baseUrl: string; adsBaseUrl: string };
+type BaseUrls = { baseUrl: string; adsBaseUrl: string; mintedBearer: boolean };
 
 function trimSlash(url: unknown): string {
 	return String(url ?? '').replace(/\/+$/, '');
@@ -95,7 +95,11 @@ export function chosenCredentialType(ctx: PlatformContext, itemIndex = 0): Platf
 
 async function baseUrls(ctx: PlatformContext, credentialType: string): Promise<BaseUrls> {
 	const credentials = await ctx.getCredentials(credentialType);
-	return { baseUrl: trimSlash(credentials.baseUrl), adsBaseUrl: trimSlash(credentials.adsBaseUrl) };
+	return {
+		baseUrl: trimSlash(credentials.baseUrl),
+		adsBaseUrl: trimSlash(credentials.adsBaseUrl),
+		mintedBearer: credentialType === CREDENTIAL_TYPES.appOnly && credentials.origin === 'minted',
+	};
 }
 
 function lowerHeaders(headers: unknown): Record<string, string> {
@@ -143,6 +147,22 @@ export function asNodeError(
 	return new NodeOperationError(ctx.getNode(), String((error as Error)?.message ?? error), { itemIndex });
 }
 
+type RawResponse = { statusCode: number; headers: unknown; body: unknown };
+
+/** The request again with HTTP errors thrown, so that n8n refreshes a pre-authenticated token on 401. */
+async function remint(ctx: PlatformContext, credentialType: string, options: IHttpRequestOptions): Promise<RawResponse | undefined> {
+	try {
+		return (await ctx.helpers.httpRequestWithAuthentication.call(ctx, credentialType, {
+			...options,
+			headers: options.headers ? { ...options.headers } : undefined,
+			ignoreHttpStatusErrors: false,
+		})) as RawResponse;
+	} catch (error) {
+		ctx.logger.warn(`Platform transport: the request failed again after a new app token was asked for (${String((error as { httpCode?: string }).httpCode ?? 'no status')})`);
+		return undefined;
+	}
+}
+
 export async function platformRequestFull<T = unknown>(
 	this: PlatformContext,
 	request: PlatformRequest,
@@ -183,6 +203,7 @@ export async function platformRequestFull<T = unknown>(
 	const maxWait = clampWait(request.maxRateLimitWait);
 	let rateLimitRetries = 0;
 	let transientRetries = 0;
+	let reminted = false;
 
 	for (;;) {
 		let raw: { statusCode: number; headers: unknown; body: unknown };
@@ -213,7 +234,16 @@ export async function platformRequestFull<T = unknown>(
 			}
 		}
 
-		const statusCode = Number(raw.statusCode);
+		let statusCode = Number(raw.statusCode);
+		if (statusCode === 401 && urls.mintedBearer && !reminted) {
+			// A minted app token that the service no longer accepts (revoked or expired): ask once more
+			// letting n8n see the 401, so that it mints a new token through the credential's
+			// preAuthentication, stores it and repeats the request (a 401 was not carried out).
+			reminted = true;
+			const retried = await remint(this, credentialType, options);
+			if (retried) raw = retried;
+			statusCode = Number(raw.statusCode);
+		}
 		const responseHeaders = lowerHeaders(raw.headers);
 		if (statusCode >= 200 && statusCode < 300) {
 			return { statusCode, headers: responseHeaders, body: raw.body as T };

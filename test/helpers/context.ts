@@ -204,12 +204,23 @@ export function createContext(options: ContextOptions = {}) {
 
 	const helpers = {
 		httpRequest: async (opts: IHttpRequestOptions) => await performHttp(opts, requests),
-		async httpRequestWithAuthentication(type: string, opts: IHttpRequestOptions) {
+		/** Like n8n: a thrown 401 makes a credential with preAuthentication refresh its token and retry once. */
+		async httpRequestWithAuthentication(type: string, opts: IHttpRequestOptions): Promise<unknown> {
+			try {
+				return await helpers.authenticatedRequest(type, opts, false);
+			} catch (error) {
+				const status = (error as { response?: { status?: number } }).response?.status;
+				// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- a test double of n8n's helper, which rethrows the same way
+				if (status !== 401 || !CREDENTIAL_CLASSES[type]?.preAuthentication) throw error;
+				return await helpers.authenticatedRequest(type, opts, true);
+			}
+		},
+		async authenticatedRequest(type: string, opts: IHttpRequestOptions, expired: boolean) {
 			const data = credentials[type];
 			if (!data) throw new Error(`No credentials of type ${type} in the test context`);
 			const credentialType = CREDENTIAL_CLASSES[type];
 			const expirable = credentialType.properties.find((p) => p.type === 'hidden' && p.typeOptions?.expirable);
-			if (credentialType.preAuthentication && expirable && data[expirable.name] === '') {
+			if (credentialType.preAuthentication && expirable && (expired || data[expirable.name] === '')) {
 				preAuthCalls.push(type);
 				const output = await credentialType.preAuthentication.call(
 					{ helpers: { httpRequest: helpers.httpRequest } } as never,
