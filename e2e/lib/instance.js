@@ -9,6 +9,25 @@ const path = require('node:path');
 const H = require('./host');
 const F = require('./fixtures');
 
+/** The end (exclusive) of the JSON value that starts at `start` (log lines may follow it). */
+function jsonEnd(text, start) {
+	let depth = 0;
+	let inString = false;
+	for (let i = start; i < text.length; i++) {
+		const c = text[i];
+		if (inString) {
+			if (c === '\\') i++;
+			else if (c === '"') inString = false;
+		} else if (c === '"') inString = true;
+		else if (c === '{' || c === '[') depth++;
+		else if (c === '}' || c === ']') {
+			depth--;
+			if (depth === 0) return i + 1;
+		}
+	}
+	return text.length;
+}
+
 class Instance {
 	constructor({ host, dir, tgz, sandbox, label = 'main', queue = false }) {
 		Object.assign(this, { host, dir, tgz, sandbox, label, queue });
@@ -106,7 +125,7 @@ class Instance {
 		const out = await H.cli(this.host, env, ['execute', `--id=${id}`, '--rawOutput'], { timeoutMs: 240000 });
 		const start = out.indexOf('{');
 		if (start === -1) throw new Error(`n8n execute printed no JSON:\n${out.slice(-2000)}`);
-		return JSON.parse(out.slice(start));
+		return JSON.parse(out.slice(start, jsonEnd(out, start)));
 	}
 
 	/** The workflow's static data as stored in n8n's SQLite database (read with Node 24's sqlite3). */
