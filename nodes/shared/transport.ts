@@ -43,6 +43,10 @@ const MAX_RATE_LIMIT_RETRIES = 5;
 const MAX_TRANSIENT_RETRIES = 3;
 const BACKOFF_BASE_MS = 250;
 
+/** Said when a request that is not safe to repeat got no answer. */
+export const UNSAFE_FAILURE_HINT =
+	'The request may or may not have been carried out. Check on the service (for example with a Get or Get Many operation) before running the node again, and do not turn on Retry on Fail for it.';
+
 export interface PlatformRequest {
 	method: IHttpRequestMethods;
 	/** Path with version, e.g. /2/tweets or /12/product_catalogs. */
@@ -225,12 +229,17 @@ export async function platformRequestFull<T = unknown>(
 					transientRetries++;
 					continue;
 				}
-				const hint = !retryTransient ? request.unsafeFailureHint : undefined;
-				throw new NodeApiError(this.getNode(), sanitizeNetworkError(error), {
-					message: `The request to ${method} ${request.path} failed: ${String((error as Error)?.message ?? error)}`,
-					description: hint ?? 'Check that the base URL in the credential is reachable from n8n.',
-					itemIndex,
-				});
+				// A request that is not safe to repeat may have been carried out although no answer came:
+				// say so, instead of n8n's usual advice to turn on Retry on Fail.
+				const hint = retryTransient
+					? 'Check that the base URL in the credential is reachable from n8n.'
+					: (request.unsafeFailureHint ?? UNSAFE_FAILURE_HINT);
+				const message = `The request to ${method} ${request.path} got no answer (${String((error as Error)?.message ?? error)})${retryTransient ? '' : '; it was not repeated, because sending it twice could carry it out twice'}`;
+				const failure = new NodeApiError(this.getNode(), sanitizeNetworkError(error), { message, description: hint, itemIndex });
+				// NodeApiError replaces the message of known network codes with advice to use Retry on Fail.
+				failure.message = message;
+				failure.description = hint;
+				throw failure;
 			}
 		}
 

@@ -176,6 +176,16 @@ describe('retries of 5xx and network errors', () => {
 		expect(error.description).toContain('may have been published');
 		assertNoSecret(error);
 	});
+
+	it('says that a create without its own hint may or may not have been carried out, and was not repeated', async () => {
+		nock(BASE).post('/12/accounts/a1/cards').replyWithError({ code: 'ETIMEDOUT', message: 'timeout' });
+		const post = ctx();
+		const error = await failure(platformRequest.call(post.context, { method: 'POST', path: '/12/accounts/a1/cards', body: { name: 'x' } }));
+		expect(post.requests).toHaveLength(1);
+		expect(error.message).toMatch(/got no answer .*it was not repeated/);
+		expect(error.description).toMatch(/may or may not have been carried out.*do not turn on Retry on Fail/);
+		assertNoSecret(error);
+	});
 });
 
 describe('pagination', () => {
