@@ -202,7 +202,7 @@ describe('Card → Get, Update, Delete', () => {
 
 	it('deletes an image conversation card', async () => {
 		nock(ADS_BASE).delete(`${A}/cards/image_conversation/4i0ya`).reply(200, { data: { id: '4i0ya', card_type: 'IMAGE_CONVERSATION', deleted: true } });
-		const { out } = await run({ resource: 'card', operation: 'deleteImageConversation', imageConversationCardId: '4i0ya' });
+		const { out } = await run({ resource: 'card', operation: 'deleteImageConversation', imageConversationCardId: rl('4i0ya') });
 		expect(out[0].json.card_type).toBe('IMAGE_CONVERSATION');
 	});
 });
