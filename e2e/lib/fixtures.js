@@ -118,16 +118,20 @@ function eventIdOf(item) {
 }
 
 const BENCH_PLAIN_PATH = 'bench-plain-webhook';
-function benchTriggerWorkflow(description) {
+/**
+ * The two benchmark workflows: the same tail on both sides (an HTTP Request to a sandbox sink), so that
+ * the benchmark can count finished runs, not only accepted deliveries.
+ */
+function benchTriggerWorkflow(description, sandboxUrl) {
 	return workflow('benchTriggerFlow', 'bench platform trigger', [
 		triggerNode('Platform Trigger', [0, 0], { userId: '1000000001', description }),
-		node('Done', 'n8n-nodes-base.noOp', 1, {}, [300, 0]),
+		sinkNode('Done', sandboxUrl, 'bench-trigger', [300, 0]),
 	], chain(['Platform Trigger', 'Done']));
 }
-function benchPlainWorkflow() {
+function benchPlainWorkflow(sandboxUrl) {
 	return workflow('benchPlainFlow01', 'bench plain webhook', [
 		node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path: BENCH_PLAIN_PATH, responseMode: 'onReceived', options: {} }, [0, 0], { webhookId: uuidFrom('bench-plain') }),
-		node('Done', 'n8n-nodes-base.noOp', 1, {}, [300, 0]),
+		sinkNode('Done', sandboxUrl, 'bench-plain', [300, 0]),
 	], chain(['Webhook', 'Done']));
 }
 
