@@ -1,9 +1,9 @@
-import { createHmac } from 'node:crypto';
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { answerCrc, processStartedAt, receiveDelivery } from '../../nodes/PlatformTrigger/receive';
-import { BASE, createContext, TEST_SECRETS } from '../helpers/context';
+import { BASE } from '../helpers/context';
+import { sign, webhookContext } from './helpers';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -14,29 +14,7 @@ const NOW = new Date('2026-11-22T12:05:30Z');
 
 function context(staticData: IDataObject, body?: IDataObject, query: IDataObject = {}) {
 	const raw = Buffer.from(JSON.stringify(body ?? {}));
-	const signature = `sha256=${createHmac('sha256', TEST_SECRETS.consumerSecret).update(raw).digest('base64')}`;
-	const captured: { status?: number; body?: IDataObject } = {};
-	const response = {
-		status(code: number) {
-			captured.status = code;
-			return response;
-		},
-		json(b: IDataObject) {
-			captured.body = b;
-			return response;
-		},
-	};
-	const built = createContext({
-		parameters: { events: ['post.create'], options: {} },
-		staticData,
-		extra: {
-			getRequestObject: () => ({ rawBody: raw }),
-			getResponseObject: () => response,
-			getHeaderData: () => ({ 'x-platform-webhooks-signature': signature }),
-			getQueryData: () => query,
-		},
-	});
-	return { ...built, captured };
+	return webhookContext({ raw, headers: { 'x-platform-webhooks-signature': sign(raw) }, query, staticData });
 }
 
 const event = (id: string) => ({ data: { event_uuid: id, event_type: 'post.create', payload: { id: '9' } } });
@@ -74,7 +52,7 @@ describe('recovery after an n8n restart (no webhook method runs then)', () => {
 		const built = context(staticData, undefined, { crc_token: 'abcdefghijklmnopqrstuvwx' });
 		await answerCrc(built.context, NOW, STARTED);
 		expect(built.captured.status).toBe(200);
-		expect(String(built.captured.body?.response_token)).toMatch(/^sha256=/);
+		expect(String((built.captured.body as IDataObject | undefined)?.response_token)).toMatch(/^sha256=/);
 		expect(built.requests.map((r) => new URL(r.url).pathname)).toEqual(['/2/webhooks/replay']);
 	});
 

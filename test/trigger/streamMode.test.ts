@@ -1,11 +1,11 @@
-import { createHmac } from 'node:crypto';
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { checkExists, create, remove } from '../../nodes/PlatformTrigger/lifecycle';
 import { receiveDelivery } from '../../nodes/PlatformTrigger/receive';
 import { PlatformTrigger } from '../../nodes/PlatformTrigger/PlatformTrigger.node';
-import { BASE, createContext, TEST_SECRETS } from '../helpers/context';
+import { BASE, createContext } from '../helpers/context';
+import { signedDelivery } from './helpers';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -32,19 +32,7 @@ function hook(staticData: IDataObject = {}, extra: IDataObject = {}) {
 }
 
 function delivery(body: IDataObject, staticData: IDataObject, parameters: IDataObject = {}) {
-	const raw = Buffer.from(JSON.stringify(body));
-	const signature = `sha256=${createHmac('sha256', TEST_SECRETS.consumerSecret).update(raw).digest('base64')}`;
-	const response = { status: () => response, json: () => response };
-	return createContext({
-		parameters: { ...params, ...parameters },
-		staticData,
-		extra: {
-			getRequestObject: () => ({ rawBody: raw }),
-			getResponseObject: () => response,
-			getHeaderData: () => ({ 'x-platform-webhooks-signature': signature }),
-			getQueryData: () => ({}),
-		},
-	}).context;
+	return signedDelivery(body, { parameters: { ...params, ...parameters }, staticData }).context;
 }
 
 describe('Platform Trigger in stream mode', () => {

@@ -10,6 +10,7 @@ import { crcResponseToken, verifySignature } from '../../nodes/PlatformTrigger/s
 import type { TriggerState } from '../../nodes/PlatformTrigger/state';
 import { DEDUPE_MAX_IDS, replayWindow, seenBefore } from '../../nodes/PlatformTrigger/state';
 import { BASE, createContext, TEST_SECRETS } from '../helpers/context';
+import { sign, webhookContext } from './helpers';
 
 const SECRET = TEST_SECRETS.consumerSecret;
 const URL_ = 'https://n8n.example.com/webhook/abc/webhook';
@@ -18,9 +19,6 @@ beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
 afterAll(() => nock.enableNetConnect());
 
-function sign(body: string | Buffer, secret = SECRET) {
-	return `sha256=${createHmac('sha256', secret).update(body).digest('base64')}`;
-}
 
 function hookContext(parameters: IDataObject = {}, staticData: IDataObject = {}) {
 	return createContext({
@@ -33,43 +31,6 @@ function hookContext(parameters: IDataObject = {}, staticData: IDataObject = {})
 	});
 }
 
-interface Captured {
-	status?: number;
-	body?: unknown;
-}
-
-function webhookContext(opts: {
-	raw?: Buffer;
-	headers?: IDataObject;
-	query?: IDataObject;
-	parameters?: IDataObject;
-	staticData?: IDataObject;
-	secret?: string;
-}) {
-	const captured: Captured = {};
-	const response = {
-		status(code: number) {
-			captured.status = code;
-			return response;
-		},
-		json(body: unknown) {
-			captured.body = body;
-			return response;
-		},
-	};
-	const built = createContext({
-		parameters: { events: ['post.create'], options: {}, ...(opts.parameters ?? {}) },
-		staticData: opts.staticData ?? {},
-		extra: {
-			getRequestObject: () => ({ rawBody: opts.raw }),
-			getResponseObject: () => response,
-			getHeaderData: () => opts.headers ?? {},
-			getQueryData: () => opts.query ?? {},
-		},
-	});
-	if (opts.secret !== undefined) built.credentials.platformBearerApi.consumerSecret = opts.secret;
-	return { ...built, captured };
-}
 
 describe('CRC', () => {
 	it.each([

@@ -1,0 +1,54 @@
+import { createHmac } from 'node:crypto';
+import type { IDataObject } from 'n8n-workflow';
+
+import { createContext, TEST_SECRETS } from '../helpers/context';
+
+export interface Captured {
+	status?: number;
+	body?: unknown;
+}
+
+/** The signature header value the service sends for these bytes. */
+export function sign(body: string | Buffer, secret = TEST_SECRETS.consumerSecret) {
+	return `sha256=${createHmac('sha256', secret).update(body).digest('base64')}`;
+}
+
+/** A webhook call: raw body, headers, query, the node's parameters and static data; the answer is captured. */
+export function webhookContext(opts: {
+	raw?: Buffer;
+	headers?: IDataObject;
+	query?: IDataObject;
+	parameters?: IDataObject;
+	staticData?: IDataObject;
+	secret?: string;
+}) {
+	const captured: Captured = {};
+	const response = {
+		status(code: number) {
+			captured.status = code;
+			return response;
+		},
+		json(body: unknown) {
+			captured.body = body;
+			return response;
+		},
+	};
+	const built = createContext({
+		parameters: { events: ['post.create'], options: {}, ...(opts.parameters ?? {}) },
+		staticData: opts.staticData ?? {},
+		extra: {
+			getRequestObject: () => ({ rawBody: opts.raw }),
+			getResponseObject: () => response,
+			getHeaderData: () => opts.headers ?? {},
+			getQueryData: () => opts.query ?? {},
+		},
+	});
+	if (opts.secret !== undefined) built.credentials.platformBearerApi.consumerSecret = opts.secret;
+	return { ...built, captured };
+}
+
+/** A correctly signed delivery of this JSON body. */
+export function signedDelivery(body: IDataObject, opts: { parameters?: IDataObject; staticData?: IDataObject } = {}) {
+	const raw = Buffer.from(JSON.stringify(body));
+	return webhookContext({ raw, headers: { 'x-platform-webhooks-signature': sign(raw) }, ...opts });
+}
