@@ -9,7 +9,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
-// The trigger runs twice: with n8n's default expression engine (vm: n8n creates an isolate for every
+// The trigger runs twice: with n8n's default expression engine (vm: n8n acquires an isolate for every
 // delivery to a webhook node that is not its own Webhook node) and with N8N_EXPRESSION_ENGINE=legacy,
 // which shows the node's own cost.
 const runs = [
