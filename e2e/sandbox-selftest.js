@@ -106,6 +106,45 @@ async function selftest() {
 		assert.equal(JSON.parse(received[3].body).replay_job_status.job_state, 'Complete');
 		assert.equal((await call('POST', '/2/webhooks/replay', { body: { webhook_id: hook.id, from_date: '202001010000', to_date: ymd(now) } })).status, 400, '24-hour window');
 
+		// Activity subscriptions: DM and chat events only in user context; direction only sent / received.
+		r = await call('POST', '/2/activity/subscriptions', { body: { event_type: 'dm.received', filter: { user_id: K.userId }, webhook_id: hook.id } });
+		assert.equal(r.status, 403, 'a DM subscription with the app bearer is refused');
+		assert.match(JSON.stringify(r.body), /unsupported-authentication/);
+		r = await call('POST', '/2/activity/subscriptions', { auth: 'oauth', body: { event_type: 'dm.received', filter: { user_id: K.userId, direction: 'inbound' }, webhook_id: hook.id } });
+		assert.equal(r.status, 400, 'direction takes the words sent / received only');
+		r = await call('POST', '/2/activity/subscriptions', { auth: 'oauth', body: { event_type: 'post.create', filter: { user_id: K.userId, direction: 'sent' }, webhook_id: hook.id } });
+		assert.equal(r.status, 400, 'direction applies to DM and chat events only');
+		r = await call('POST', '/2/activity/subscriptions', { auth: 'oauth', body: { event_type: 'dm.received', filter: { user_id: K.userId, direction: 'received' }, webhook_id: hook.id } });
+		assert.equal(r.status, 200, JSON.stringify(r.body));
+		sb.db.subscriptions.delete(r.body.data.subscription_id);
+
+		// Account Activity: user context subscribes and checks; the app bearer lists and removes.
+		const aa = `/2/account_activity/webhooks/${hook.id}/subscriptions`;
+		assert.equal((await call('POST', `${aa}/all`)).status, 403, 'subscribing needs user context');
+		assert.equal((await call('GET', `${aa}/all`)).status, 403, 'checking needs user context');
+		assert.equal((await call('POST', `${aa}/all`, { auth: 'oauth' })).status, 200);
+		r = await call('POST', `${aa}/all`, { auth: 'oauth' });
+		assert.equal(r.status, 409, 'an account subscribed twice');
+		assert.match(JSON.stringify(r.body), /DuplicateSubscriptionFailed/);
+		assert.deepEqual((await call('GET', `${aa}/all`, { auth: 'oauth' })).body, { data: { subscribed: true } });
+		assert.equal((await call('GET', `${aa}/all/list`, { auth: 'oauth' })).status, 403, 'listing needs the app bearer');
+		assert.deepEqual((await call('GET', `${aa}/all/list`)).body.data.subscriptions, [{ user_id: K.userId }]);
+		assert.equal((await call('POST', '/2/account_activity/webhooks/999/subscriptions/all', { auth: 'oauth' })).status, 400, 'unknown webhook');
+		const before = received.length;
+		await sb.emit({ event_type: 'favorite', shape: 'account_activity', text: 'liked' });
+		assert.equal(received.length, before + 1, 'a subscribed account\'s activity is delivered');
+		assert.equal(JSON.parse(received[before].body).favorite_events.length, 1);
+		assert.equal((await call('DELETE', `${aa}/${K.userId}/all`, { auth: 'oauth' })).status, 403, 'removing needs the app bearer');
+		assert.deepEqual((await call('DELETE', `${aa}/${K.userId}/all`)).body, { data: { subscribed: false } });
+		assert.equal((await call('DELETE', `${aa}/${K.userId}/all`)).status, 404, 'no longer subscribed');
+		await sb.emit({ event_type: 'favorite', shape: 'account_activity' });
+		assert.equal(received.length, before + 1, 'nothing is delivered for an account no longer subscribed');
+		// A held request (delayMs without a status) is answered normally, late.
+		sb.faults.rules.push({ status: 0, delayMs: 300, remaining: 1, path: '^/2/users/me$' });
+		const heldAt = Date.now();
+		assert.equal((await call('GET', '/2/users/me', { auth: 'oauth' })).status, 200);
+		assert.ok(Date.now() - heldAt >= 290, 'the request was held');
+
 		// OAuth 1.0a: right signature passes, wrong one is 401 code 89; query and form bodies are signed.
 		assert.equal((await call('GET', '/2/users/me?user.fields=created_at', { auth: 'oauth' })).status, 200);
 		r = await call('GET', '/2/users/me', { auth: 'badsig' });

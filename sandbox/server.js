@@ -192,7 +192,9 @@ function createSandbox(options = {}) {
 			if (!isControl) {
 				if (sb.faults.latencyMs > 0) await new Promise((r) => setTimeout(r, sb.faults.latencyMs));
 				const fault = faultFor(req.method, url.pathname);
-				if (fault) {
+				// A hold (delayMs without a status) answers normally, late: a slow service.
+				if (fault && fault.delayMs > 0) await new Promise((r) => setTimeout(r, fault.delayMs));
+				if (fault && fault.status) {
 					record.fault = fault.status;
 					const reset = Math.floor(Date.now() / 1000) + (fault.resetAfterS ?? 1);
 					if (fault.status === 429) {

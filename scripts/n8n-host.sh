@@ -18,7 +18,14 @@ N8N_VERSION="${N8N_VERSION:-2.40.7}"
 CACHE="${N8N_HOST_CACHE:-$HOME/.cache/n8n-nodes-platform/n8n-$N8N_VERSION}"
 log() { echo "[n8n-host] $(date +%H:%M:%S) $*" >&2; }
 
-for var in $(env | sed -n 's/^\(npm_config_[A-Za-z0-9_]*\)=.*/\1/Ip'); do unset "$var"; done
+# Kept: where packages come from and how to reach them (registry, proxies, certificates, npm's download
+# cache), which are the machine's business. Everything else inherited is dropped.
+for var in $(env | sed -n 's/^\(npm_config_[A-Za-z0-9_]*\)=.*/\1/Ip'); do
+	case "$(echo "$var" | tr '[:upper:]' '[:lower:]')" in
+	npm_config_registry | npm_config_cache | *proxy | npm_config_strict_ssl | npm_config_cafile | npm_config_ca | npm_config_fetch_*) ;;
+	*) unset "$var" ;;
+	esac
+done
 export npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false npm_config_loglevel=error
 
 BINDING="node_modules/sqlite3/build/Release/node_sqlite3.node"

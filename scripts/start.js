@@ -7,7 +7,8 @@
  * the sandbox and the example workflows, activates the trigger example, and prints the editor URL and
  * how to fire a sample event. Ctrl-C stops everything.
  *
- * Options: --skip-build (reuse dist/), --fresh (forget .n8n-run/ first), --port <n8n port, default
+ * Options: --skip-build (reuse dist/), --fresh (forget .n8n-run/ first), --prepare-only (build and prepare
+ * n8n, then exit: what CI uses to prove the cold path), --port <n8n port, default
  * 5678 when free>, --sandbox-port <port, default 5680 when free>. Environment: N8N_PORT, SANDBOX_PORT.
  */
 const fs = require('node:fs');
@@ -84,7 +85,12 @@ async function main() {
 		fs.mkdirSync(RUN, { recursive: true });
 		const { tgz, missing } = await P.run('build and pack the package', () => H.buildAndPack(path.join(RUN, 'pack'), { skipBuild: args.includes('--skip-build') }));
 		if (missing.length) console.warn(`WARNING: not built yet, left out of the package: ${missing.join(', ')}`);
-		const host = await P.run('prepare n8n 2.40.7 on Node 24 (first run: several minutes; cached)', () => H.prepareHost());
+		const host = await P.run(`prepare n8n ${H.N8N_VERSION} on Node 24 (first run about 6 minutes on 2 cores; cached)`, () => H.prepareHost());
+		if (args.includes('--prepare-only')) {
+			P.print();
+			console.log(`\nn8n ${H.N8N_VERSION} is prepared in ${host.cache} (node ${host.nodeVersion}); \`npm start\` will reuse it.`);
+			process.exit(0);
+		}
 
 		const sandboxPort = await pickPort(Number(opt('sandbox-port', process.env.SANDBOX_PORT || 5680)));
 		sandbox = await P.run('start the platform sandbox', () => createSandbox({ quiet: false }).listen(sandboxPort));

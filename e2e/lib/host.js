@@ -57,7 +57,14 @@ function freePort() {
 /** Prepares (or reuses) the cached n8n; returns {cache, nodeBin, n8nBin, env PATH}. */
 function prepareHost() {
 	const script = path.join(ROOT, 'scripts', 'n8n-host.sh');
-	const out = execFileSync('bash', [script], { env: Object.assign({}, process.env, { N8N_VERSION }), stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 })
+	let raw;
+	try {
+		raw = execFileSync('bash', [script], { env: Object.assign({}, process.env, { N8N_VERSION }), stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 });
+	} catch (error) {
+		// The script's own "[n8n-host] FAILED while ..." line above says what failed and how to retry.
+		throw new Error(`preparing n8n ${N8N_VERSION} failed (exit ${error.status}); see the [n8n-host] FAILED line above, then run the same command again`);
+	}
+	const out = raw
 		.toString()
 		.trim()
 		.split('\n')

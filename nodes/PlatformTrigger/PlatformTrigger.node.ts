@@ -7,7 +7,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { CREDENTIAL_TYPES } from '../shared/transport';
 import { triggerProperties } from './description';
+import { USER_CREDENTIAL_TYPES } from './events';
 import { checkExists, create, remove } from './lifecycle';
 import { answerCrc, receiveDelivery } from './receive';
 
@@ -18,12 +20,21 @@ export class PlatformTrigger implements INodeType {
 		icon: { light: 'file:../../icons/platform.svg', dark: 'file:../../icons/platform.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["mode"] === "stream" ? "posts matching search rules" : $parameter["events"].join(", ")}}',
+		subtitle:
+			'={{$parameter["mode"] === "stream" ? "posts matching search rules" : $parameter["mode"] === "accountActivity" ? "account activity" : $parameter["events"].join(", ")}}',
 		description: 'Starts the workflow when activity events arrive (signed webhook deliveries)',
 		defaults: { name: 'Platform Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'platformBearerApi', required: true }],
+		credentials: [
+			{ name: CREDENTIAL_TYPES.appOnly, required: true },
+			// The account's own credential, for subscriptions the service takes only in user context.
+			...USER_CREDENTIAL_TYPES.map((name) => ({
+				name,
+				required: true,
+				displayOptions: { show: { userAuthentication: [name], mode: ['activity', 'accountActivity'] } },
+			})),
+		],
 		webhooks: [
 			{ name: 'setup', httpMethod: 'GET', responseMode: 'onReceived', path: 'webhook' },
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },

@@ -1,9 +1,27 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { CREDENTIAL_TYPES } from '../shared/transport';
+import { ACCOUNT_ACTIVITY_EVENT_TYPES } from './events';
 import { DEFAULT_SIGNATURE_HEADER } from './signature';
 import { streamProperties } from './stream';
 
 const activity = { show: { mode: ['activity'] } };
+
+const ACCOUNT_ACTIVITY_LABELS: Record<(typeof ACCOUNT_ACTIVITY_EVENT_TYPES)[number], string> = {
+	'post.create': 'Post Created',
+	'post.delete': 'Post Deleted',
+	favorite: 'Post Liked (Favorite)',
+	follow: 'Follow',
+	unfollow: 'Unfollow',
+	block: 'Block',
+	unblock: 'Unblock',
+	mute: 'Mute',
+	unmute: 'Unmute',
+	'dm.message': 'Direct Message',
+	'dm.indicate_typing': 'DM Typing Indicator',
+	'dm.read': 'DM Read',
+	'user.revoke': 'App Access Revoked',
+};
 
 export const triggerProperties: INodeProperties[] = [
 	{
@@ -21,7 +39,28 @@ export const triggerProperties: INodeProperties[] = [
 		default: 'activity',
 		options: [
 			{ name: 'Activity Events', value: 'activity', description: 'Posts, DMs, profile and Spaces events of an account' },
+			{
+				name: 'Account Activity (All Activity of the Connected Account)',
+				value: 'accountActivity',
+				description:
+					'Everything that happens to the account of the user credential: posts, likes, follows, blocks, mutes, DMs, app revocations',
+			},
 			{ name: 'Posts Matching Search Rules', value: 'stream', description: 'Any public post matching your rules (filtered stream)' },
+		],
+	},
+	{
+		displayName: 'User Credential',
+		name: 'userAuthentication',
+		type: 'options',
+		displayOptions: { show: { mode: ['activity', 'accountActivity'] } },
+		default: 'none',
+		description:
+			'A credential of the account itself, beside the app-only bearer. Needed for direct message events and for Account Activity: the service accepts those subscriptions only with a user-context token.',
+		options: [
+			{ name: 'None (Public Events Only)', value: 'none' },
+			{ name: 'OAuth2 (User Context)', value: CREDENTIAL_TYPES.pkce },
+			{ name: 'OAuth1 Keys (User Context)', value: CREDENTIAL_TYPES.hmac },
+			{ name: 'OAuth1 Connect Account (User Context)', value: CREDENTIAL_TYPES.connect },
 		],
 	},
 	{
@@ -31,18 +70,14 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'multiOptions',
 		required: true,
 		default: ['post.create'],
-		description: 'Which events start the workflow. Activity API events get a subscription each; Account Activity events are emitted when they arrive.',
+		description:
+			'Which events start the workflow; each gets a subscription. Direct message events need a User Credential (All Events includes them).',
 		options: [
-			{ name: 'All Events', value: '*' },
-			{ name: 'Block or Unblock (Account Activity)', value: 'block' },
-			{ name: 'DM Indicate Typing', value: 'dm.indicate_typing' },
-			{ name: 'DM Message (Account Activity)', value: 'dm.message' },
-			{ name: 'DM Read', value: 'dm.read' },
-			{ name: 'DM Received', value: 'dm.received' },
-			{ name: 'DM Sent', value: 'dm.sent' },
-			{ name: 'Favorite (Account Activity)', value: 'favorite' },
-			{ name: 'Follow (Account Activity)', value: 'follow' },
-			{ name: 'Mute (Account Activity)', value: 'mute' },
+			{ name: 'All Events (Needs User Credential)', value: '*' },
+			{ name: 'DM Indicate Typing (Needs User Credential)', value: 'dm.indicate_typing' },
+			{ name: 'DM Read (Needs User Credential)', value: 'dm.read' },
+			{ name: 'DM Received (Needs User Credential)', value: 'dm.received' },
+			{ name: 'DM Sent (Needs User Credential)', value: 'dm.sent' },
 			{ name: 'Post Create', value: 'post.create' },
 			{ name: 'Post Delete', value: 'post.delete' },
 			{ name: 'Profile Affiliate Update', value: 'profile.update.affiliate' },
@@ -51,9 +86,19 @@ export const triggerProperties: INodeProperties[] = [
 			{ name: 'Profile Verified Update', value: 'profile.update.verified' },
 			{ name: 'Spaces End', value: 'spaces.end' },
 			{ name: 'Spaces Start', value: 'spaces.start' },
-			{ name: 'Unblock (Account Activity)', value: 'unblock' },
-			{ name: 'Unfollow (Account Activity)', value: 'unfollow' },
-			{ name: 'User Revoke (Account Activity)', value: 'user.revoke' },
+		],
+	},
+	{
+		displayName: 'Events',
+		name: 'accountEvents',
+		displayOptions: { show: { mode: ['accountActivity'] } },
+		type: 'multiOptions',
+		required: true,
+		default: ['*'],
+		description: 'Which of the account\'s activities start the workflow (the service sends all of them; the rest are dropped)',
+		options: [
+			{ name: 'All Activity', value: '*' },
+			...ACCOUNT_ACTIVITY_EVENT_TYPES.map((value) => ({ name: ACCOUNT_ACTIVITY_LABELS[value], value })),
 		],
 	},
 	{
@@ -83,8 +128,8 @@ export const triggerProperties: INodeProperties[] = [
 		description: 'For direct message events: sent, received or both',
 		options: [
 			{ name: 'Both', value: '' },
-			{ name: 'Received (Inbound)', value: 'inbound' },
-			{ name: 'Sent (Outbound)', value: 'outbound' },
+			{ name: 'Received', value: 'received' },
+			{ name: 'Sent', value: 'sent' },
 		],
 	},
 	...streamProperties,

@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { CREDENTIAL_TYPES } from '../shared/transport';
+
 /** Activity API event types (dot names) the node can subscribe to. */
 export const ACTIVITY_EVENT_TYPES = [
 	'post.create',
@@ -14,6 +16,34 @@ export const ACTIVITY_EVENT_TYPES = [
 	'profile.update.verified',
 	'profile.update.affiliate',
 	'profile.update.screenname',
+] as const;
+
+/**
+ * Events the service subscribes only with a user-context token of the account (an app-only bearer
+ * token is refused): direct message and chat events.
+ */
+export function needsUserContext(eventType: string): boolean {
+	return eventType.startsWith('dm.') || eventType.startsWith('chat.');
+}
+
+/** Credentials the trigger accepts beside the bearer for user-context subscriptions. */
+export const USER_CREDENTIAL_TYPES = [CREDENTIAL_TYPES.pkce, CREDENTIAL_TYPES.hmac, CREDENTIAL_TYPES.connect] as const;
+
+/** Event types an Account Activity delivery can carry (see ACCOUNT_ACTIVITY_TYPES). */
+export const ACCOUNT_ACTIVITY_EVENT_TYPES = [
+	'post.create',
+	'post.delete',
+	'favorite',
+	'follow',
+	'unfollow',
+	'block',
+	'unblock',
+	'mute',
+	'unmute',
+	'dm.message',
+	'dm.indicate_typing',
+	'dm.read',
+	'user.revoke',
 ] as const;
 
 /** Deprecated PascalCase names still delivered by the service. */

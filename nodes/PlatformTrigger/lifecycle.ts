@@ -1,10 +1,11 @@
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { PlatformCredentialType } from '../shared/transport';
 import { asNodeError, CREDENTIAL_TYPES, platformRequest, platformRequestFull, unwrapData } from '../shared/transport';
-import { ACTIVITY_EVENT_TYPES } from './events';
+import { ACTIVITY_EVENT_TYPES, needsUserContext, USER_CREDENTIAL_TYPES } from './events';
 import type { TriggerState } from './state';
-import { clearState, replayWindow } from './state';
+import { clearState, forgetTrigger, replayWindow, triggerKey } from './state';
 import { activateStream, deactivateStream, streamExists } from './stream';
 
 const BEARER = CREDENTIAL_TYPES.appOnly;
@@ -52,17 +53,63 @@ export async function requireConsumerSecret(ctx: IHookFunctions): Promise<void> 
 	}
 }
 
+type Mode = 'activity' | 'accountActivity' | 'stream';
+
+function modeOf(ctx: IHookFunctions | IWebhookFunctions): Mode {
+	return ctx.getNodeParameter('mode', 'activity') as Mode;
+}
+
+/** The event types the user chose for the current mode ('*' for all). */
+export function selectedEventTypes(ctx: IHookFunctions | IWebhookFunctions): string[] {
+	const name = modeOf(ctx) === 'accountActivity' ? 'accountEvents' : 'events';
+	return ctx.getNodeParameter(name, []) as string[];
+}
+
+/** The user-context credential chosen beside the bearer, or undefined for none. */
+function userCredentialType(ctx: IHookFunctions): PlatformCredentialType | undefined {
+	const chosen = String(ctx.getNodeParameter('userAuthentication', 'none') ?? 'none');
+	return (USER_CREDENTIAL_TYPES as readonly string[]).includes(chosen) ? (chosen as PlatformCredentialType) : undefined;
+}
+
+/**
+ * The user credential, or an error raised before any request: the service accepts DM and chat
+ * subscriptions, and Account Activity subscriptions, only with a user-context token.
+ */
+function requireUserCredential(ctx: IHookFunctions, why: string): PlatformCredentialType {
+	const type = userCredentialType(ctx);
+	if (type) return type;
+	throw new NodeOperationError(ctx.getNode(), `${why} need a user credential`, {
+		description:
+			'The service accepts these subscriptions only with a user-context token of the account (an app-only bearer token is refused). Set "User Credential" to OAuth2, OAuth1 Keys or OAuth1 Connect Account and pick a credential of that account; the app-only bearer credential stays for the webhook itself.',
+	});
+}
+
+/** Activity API types to subscribe to, each with the credential that may create it. */
+function plannedSubscriptions(ctx: IHookFunctions): Array<{ eventType: string; credentialType: PlatformCredentialType }> {
+	const selected = selectedEventTypes(ctx);
+	const types = selected.includes('*')
+		? [...ACTIVITY_EVENT_TYPES]
+		: selected.filter((t) => (ACTIVITY_EVENT_TYPES as readonly string[]).includes(t));
+	const private_ = types.filter(needsUserContext);
+	const user = private_.length
+		? requireUserCredential(ctx, `${selected.includes('*') ? 'All Events include direct message events, which' : `The events ${private_.join(', ')}`}`)
+		: undefined;
+	return types.map((eventType) => ({ eventType, credentialType: needsUserContext(eventType) ? user! : BEARER }));
+}
+
 /** Our webhook exists (by stored id, else by exact URL) and our subscriptions are recorded. */
 export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 	const saved = state(ctx);
 	const url = webhookUrl(ctx);
 	const hooks = await listWebhooks(ctx);
 	const ours = hooks.find((h) => saved.webhookId && String(h.id) === saved.webhookId) ?? hooks.find((h) => h.url === url);
-	const stream = isStreamMode(ctx);
-	if (!ours || ours.url !== url || !(stream ? saved.ruleIds : saved.subscriptionIds)) return false;
+	const mode = modeOf(ctx);
+	const recorded = mode === 'stream' ? saved.ruleIds : mode === 'accountActivity' ? saved.accountUserId : saved.subscriptionIds;
+	if (!ours || ours.url !== url || !recorded) return false;
 	saved.webhookId = String(ours.id);
 	if (ours.valid === false) await revalidate(ctx, saved.webhookId);
-	if (stream && !(await streamExists(ctx, saved, saved.webhookId))) return false;
+	if (mode === 'stream' && !(await streamExists(ctx, saved, saved.webhookId))) return false;
+	if (mode === 'accountActivity' && !(await accountSubscribed(ctx, saved.webhookId))) return false;
 	await recoverMissedEvents(ctx);
 	return true;
 }
@@ -94,8 +141,57 @@ async function deleteSubscriptions(ctx: IHookFunctions, ids: string[]): Promise<
 	}
 }
 
+function accountPath(webhookId: string): string {
+	return `/2/account_activity/webhooks/${encodeURIComponent(webhookId)}/subscriptions/all`;
+}
+
+/** Whether the user credential's account is subscribed to the webhook (user context). */
+async function accountSubscribed(ctx: IHookFunctions, webhookId: string): Promise<boolean> {
+	const type = requireUserCredential(ctx, 'Account Activity subscriptions');
+	const body = await platformRequest.call(ctx, { method: 'GET', path: accountPath(webhookId), credentialType: type });
+	return unwrapData<IDataObject>(body)?.subscribed === true;
+}
+
+/** Subscribes the user credential's account to the webhook; returns the account's user id. */
+async function subscribeAccount(ctx: IHookFunctions, webhookId: string, type: PlatformCredentialType): Promise<string> {
+	const me = unwrapData<IDataObject>(await platformRequest.call(ctx, { method: 'GET', path: '/2/users/me', credentialType: type }));
+	try {
+		await platformRequest.call(ctx, { method: 'POST', path: accountPath(webhookId), credentialType: type });
+	} catch (error) {
+		// 409: this account is already subscribed to this webhook (an earlier activation): that is the goal.
+		if ((error as { httpCode?: string }).httpCode !== '409') throw error;
+		ctx.logger.info(`Platform Trigger: account ${String(me?.id)} was already subscribed to webhook ${webhookId}`);
+	}
+	return String(me?.id ?? '');
+}
+
+async function unsubscribeAccount(ctx: IHookFunctions, webhookId: string, userId: string): Promise<void> {
+	try {
+		await platformRequest.call(ctx, {
+			method: 'DELETE',
+			path: `/2/account_activity/webhooks/${encodeURIComponent(webhookId)}/subscriptions/${encodeURIComponent(userId)}/all`,
+			credentialType: BEARER,
+		});
+	} catch (error) {
+		// 404: the account is no longer subscribed (removed outside n8n): nothing left to remove.
+		if ((error as { httpCode?: string }).httpCode !== '404') throw error;
+	}
+}
+
+async function deleteWebhook(ctx: IHookFunctions, webhookId: string): Promise<void> {
+	await platformRequest.call(ctx, {
+		method: 'DELETE',
+		path: `/2/webhooks/${encodeURIComponent(webhookId)}`,
+		credentialType: BEARER,
+	});
+}
+
 export async function create(ctx: IHookFunctions): Promise<boolean> {
 	await requireConsumerSecret(ctx);
+	const mode = modeOf(ctx);
+	// Everything that can be refused without asking the service is refused before the first request.
+	const planned = mode === 'activity' ? plannedSubscriptions(ctx) : [];
+	const accountCredential = mode === 'accountActivity' ? requireUserCredential(ctx, 'Account Activity subscriptions') : undefined;
 	const saved = state(ctx);
 	const url = webhookUrl(ctx);
 	const existing = (await listWebhooks(ctx)).find((h) => h.url === url);
@@ -114,33 +210,44 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 		webhookId = String(unwrapData<Webhook>(body).id);
 	}
 	saved.webhookId = webhookId;
-	if (isStreamMode(ctx)) {
+	/** Leaves nothing half-made: a webhook this activation registered goes when a later step fails. */
+	const undoWebhook = async () => {
+		if (existing) return;
+		await deleteWebhook(ctx, webhookId).catch(() => undefined);
+		delete saved.webhookId;
+	};
+	if (mode === 'stream') {
 		await activateStream(ctx, saved, webhookId);
 		await recoverMissedEvents(ctx);
 		return true;
 	}
-
-	const selected = ctx.getNodeParameter('events', []) as string[];
-	const types = selected.includes('*')
-		? [...ACTIVITY_EVENT_TYPES]
-		: selected.filter((t) => (ACTIVITY_EVENT_TYPES as readonly string[]).includes(t));
-	const userId = await resolveUserId(ctx, String(ctx.getNodeParameter('user', '') ?? ''));
-	const keyword = String(ctx.getNodeParameter('keyword', '') ?? '').trim();
-	const direction = String(ctx.getNodeParameter('direction', '') ?? '');
-	const filter: IDataObject = {};
-	if (userId) filter.user_id = userId;
-	if (keyword) filter.keyword = keyword;
+	if (mode === 'accountActivity') {
+		try {
+			saved.accountUserId = await subscribeAccount(ctx, webhookId, accountCredential!);
+		} catch (error) {
+			await undoWebhook();
+			throw asNodeError(ctx, error);
+		}
+		await recoverMissedEvents(ctx);
+		return true;
+	}
 
 	const created: string[] = [];
 	try {
-		for (const eventType of types) {
+		const userId = await resolveUserId(ctx, String(ctx.getNodeParameter('user', '') ?? ''));
+		const keyword = String(ctx.getNodeParameter('keyword', '') ?? '').trim();
+		const direction = String(ctx.getNodeParameter('direction', '') ?? '');
+		const filter: IDataObject = {};
+		if (userId) filter.user_id = userId;
+		if (keyword) filter.keyword = keyword;
+		for (const { eventType, credentialType } of planned) {
 			const eventFilter = { ...filter };
-			if (direction && eventType.startsWith('dm.')) eventFilter.direction = direction;
+			if (direction && needsUserContext(eventType)) eventFilter.direction = direction;
 			const body = await platformRequest.call(ctx, {
 				method: 'POST',
 				path: '/2/activity/subscriptions',
 				body: { event_type: eventType, filter: eventFilter, tag: subscriptionTag(ctx), webhook_id: webhookId },
-				credentialType: BEARER,
+				credentialType,
 			});
 			const data = unwrapData<IDataObject>(body);
 			const subscription = ((data?.subscription as IDataObject) ?? data) as IDataObject;
@@ -150,7 +257,8 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 		ctx.logger.error(
 			`Platform Trigger: creating subscriptions failed after ${created.length}; removing those to leave nothing half-made`,
 		);
-		await deleteSubscriptions(ctx, created);
+		await deleteSubscriptions(ctx, created).catch(() => undefined);
+		await undoWebhook();
 		throw asNodeError(ctx, error);
 	}
 	saved.subscriptionIds = created;
@@ -162,6 +270,7 @@ export async function remove(ctx: IHookFunctions): Promise<boolean> {
 	const saved = state(ctx);
 	if (saved.ruleIds || isStreamMode(ctx)) await deactivateStream(ctx, saved);
 	await deleteSubscriptions(ctx, saved.subscriptionIds ?? []);
+	if (saved.webhookId && saved.accountUserId) await unsubscribeAccount(ctx, saved.webhookId, saved.accountUserId);
 	if (saved.webhookId) {
 		const response = await platformRequestFull.call(ctx, {
 			method: 'GET',
@@ -170,16 +279,13 @@ export async function remove(ctx: IHookFunctions): Promise<boolean> {
 		});
 		const hooks = unwrapData<Webhook[]>(response.body) ?? [];
 		if (Array.isArray(hooks) && hooks.some((h) => String(h.id) === saved.webhookId)) {
-			await platformRequest.call(ctx, {
-				method: 'DELETE',
-				path: `/2/webhooks/${encodeURIComponent(saved.webhookId)}`,
-				credentialType: BEARER,
-			});
+			await deleteWebhook(ctx, saved.webhookId);
 		} else {
 			ctx.logger.info(`Platform Trigger: webhook ${saved.webhookId} was already gone`);
 		}
 	}
 	clearState(saved);
+	forgetTrigger(triggerKey(ctx.getWorkflow().id, ctx.getNode().id));
 	return true;
 }
 
@@ -190,21 +296,25 @@ export async function remove(ctx: IHookFunctions): Promise<boolean> {
 export async function recoverMissedEvents(
 	ctx: IHookFunctions | IWebhookFunctions,
 	now = new Date(),
+	known: { since?: string; webhookId?: string } = {},
 ): Promise<string | undefined> {
 	const saved = ctx.getWorkflowStaticData('node') as TriggerState;
+	const since = known.since ?? saved.lastReceivedAt;
+	const webhookId = known.webhookId ?? saved.webhookId;
 	const enabled = ctx.getNodeParameter('options.recoverMissedEvents', true) as boolean;
-	if (!enabled || !saved.lastReceivedAt || !saved.webhookId) return undefined;
-	const window = replayWindow(new Date(saved.lastReceivedAt), now);
+	if (!enabled || !since || !webhookId) return undefined;
+	const window = replayWindow(new Date(since), now);
 	if (!window) return undefined;
 	const response = await platformRequestFull
 		.call(ctx, {
 			method: 'POST',
 			path: '/2/webhooks/replay',
-			body: { webhook_id: saved.webhookId, ...window },
+			body: { webhook_id: webhookId, ...window },
 			credentialType: BEARER,
 		})
-		.catch((error: Error & { httpCode?: string; message: string }) => {
-			if (/replay job is already running/.test(error.message)) {
+		.catch((error: Error & { httpCode?: string }) => {
+			// 409 is the service's "conflict": a replay job is already running for the webhook.
+			if (error.httpCode === '409') {
 				ctx.logger.info('Platform Trigger: a replay job is already running; its events will arrive as usual');
 				return undefined;
 			}

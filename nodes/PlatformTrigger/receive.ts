@@ -3,9 +3,9 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { CREDENTIAL_TYPES } from '../shared/transport';
 import { normalizeDelivery } from './events';
 import { crcResponseToken, DEFAULT_SIGNATURE_HEADER, isValidCrcToken, verifySignature } from './signature';
+import { recoverMissedEvents, selectedEventTypes } from './lifecycle';
 import type { TriggerState } from './state';
-import { recoverMissedEvents } from './lifecycle';
-import { seenBefore } from './state';
+import { claimNewIds, firstRecoveryInProcess, triggerKey } from './state';
 import { isStreamDelivery, normalizeStreamDelivery } from './stream';
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -15,26 +15,31 @@ export function processStartedAt(): number {
 	return Math.floor(performance.timeOrigin);
 }
 
+function keyOf(ctx: IWebhookFunctions): string {
+	return triggerKey(ctx.getWorkflow().id, ctx.getNode().id);
+}
+
 /**
  * Recovery after an n8n restart. n8n 2.40 calls no webhook method when it restarts with the
  * workflow still active (its webhook rows are kept, so checkExists and create are skipped), so the
  * gap is noticed here instead: the first CRC check or delivery this process handles, when the last
  * delivery is older than the process, asks the service to replay the gap (once per process start).
- * Replayed events that did arrive are dropped as duplicates. A failed request is logged and does not
- * fail the delivery or the CRC answer.
+ *
+ * It is started, never awaited: the service wants a CRC answer within 3 s and a delivery acknowledged
+ * within 10 s, and the replay request can take a minute (timeouts, rate-limit waits). Replayed events
+ * that did arrive are dropped as duplicates. A failure is logged with what to do.
  */
-export async function recoverAfterRestart(ctx: IWebhookFunctions, now: Date, startedAt: number): Promise<void> {
+export function startRecoveryAfterRestart(ctx: IWebhookFunctions, now: Date, startedAt: number): void {
 	const saved = ctx.getWorkflowStaticData('node') as TriggerState;
-	const last = saved.lastReceivedAt ? Date.parse(saved.lastReceivedAt) : NaN;
-	if (!(last < startedAt) || saved.recoveredAfterStart === startedAt) return;
-	saved.recoveredAfterStart = startedAt;
-	try {
-		await recoverMissedEvents(ctx, now);
-	} catch (error) {
+	const since = saved.lastReceivedAt;
+	const webhookId = saved.webhookId;
+	const last = since ? Date.parse(since) : NaN;
+	if (!(last < startedAt) || !webhookId || !firstRecoveryInProcess(keyOf(ctx))) return;
+	void recoverMissedEvents(ctx, now, { since, webhookId }).catch((error: Error) => {
 		ctx.logger.error(
-			`Platform Trigger: asking the service to replay the events missed while n8n was down failed (${(error as Error).message}); use Platform Posts → Admin → Replay Webhook for the window since ${saved.lastReceivedAt}`,
+			`Platform Trigger: asking the service to replay the events missed while n8n was down failed (${error.message}); run Platform Posts → Admin → Replay Webhook for webhook ${webhookId} from ${since} to ${now.toISOString()}`,
 		);
-	}
+	});
 }
 
 function respond(ctx: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
@@ -61,8 +66,9 @@ export async function answerCrc(
 		ctx.logger.error('Platform Trigger: cannot answer a CRC check: the credential has no consumer secret');
 		return respond(ctx, 500, { error: 'not configured' });
 	}
-	await recoverAfterRestart(ctx, now, startedAt);
-	return respond(ctx, 200, { response_token: crcResponseToken(secret, token) });
+	const answer = respond(ctx, 200, { response_token: crcResponseToken(secret, token) });
+	startRecoveryAfterRestart(ctx, now, startedAt);
+	return answer;
 }
 
 type RawRequest = { rawBody?: Buffer; readRawBody?: () => Promise<void>; body?: unknown };
@@ -105,30 +111,37 @@ export async function receiveDelivery(
 	}
 
 	const saved = ctx.getWorkflowStaticData('node') as TriggerState;
-	await recoverAfterRestart(ctx, now, startedAt);
-	saved.lastReceivedAt = now.toISOString();
 	const replayMode = ctx.getNodeParameter('options.replayStatus', 'emit') as string;
+	const mode = ctx.getNodeParameter('mode', 'activity') as string;
 	let events: Array<{ event_type: string; event_id: string }>;
-	if (ctx.getNodeParameter('mode', 'activity') === 'stream') {
+	if (mode === 'stream') {
 		// A matching post, or the status of a replay job; activity envelopes are not ours here.
 		const post = isStreamDelivery(body as IDataObject) ? normalizeStreamDelivery(body as IDataObject, now) : undefined;
 		events = post
 			? [post]
 			: normalizeDelivery(body as IDataObject, now).filter((e) => e.event_type.startsWith('replay.') && replayMode === 'emit');
 	} else {
-		const selected = ctx.getNodeParameter('events', []) as string[];
+		const selected = selectedEventTypes(ctx);
 		events = normalizeDelivery(body as IDataObject, now).filter((event) => {
 			if (event.event_type.startsWith('replay.')) return replayMode === 'emit';
 			return selected.includes('*') || selected.includes(event.event_type);
 		});
 	}
-	const fresh = events.filter((event) => !seenBefore(saved, event.event_id, now.getTime()));
-	if (!fresh.length) return { webhookResponse: { ok: true, events: 0 } };
+	// From here to the answer nothing is awaited: the duplicate check and its record are one step.
+	const fresh = claimNewIds(
+		keyOf(ctx),
+		saved,
+		events.map((e) => e.event_id),
+		now.getTime(),
+	);
+	const emitted = events.filter((event) => fresh.delete(event.event_id) || !event.event_id);
+	startRecoveryAfterRestart(ctx, now, startedAt);
+	saved.lastReceivedAt = now.toISOString();
+	if (!emitted.length) return { webhookResponse: { ok: true, events: 0 } };
 	// We answer before n8n starts the run. n8n saves the static data written here (dedupe ids, time of
 	// the last delivery) when it gets a response. With a response deferred until the run has started,
 	// the run re-wraps the same static data and clears its "changed" flag first, and nothing is saved
-	// (n8n 2.40: webhooks/webhook-helpers.js, executeWebhook, 'onReceived'). Answering ourselves keeps
-	// the save before the run.
-	respond(ctx, 200, { ok: true, events: fresh.length });
-	return { noWebhookResponse: true, workflowData: [fresh.map((json) => ({ json }))] };
+	// (n8n 2.40, executeWebhook with 'onReceived'). Answering ourselves keeps the save before the run.
+	respond(ctx, 200, { ok: true, events: emitted.length });
+	return { noWebhookResponse: true, workflowData: [emitted.map((json) => ({ json }))] };
 }

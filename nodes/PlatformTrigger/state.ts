@@ -1,34 +1,90 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/** Everything the trigger keeps lives in the workflow's static data (no module state: queue mode). */
+/**
+ * What the trigger keeps in the workflow's static data, so that any n8n process (and a restarted one)
+ * knows it. Static data is loaded per request and saved after the answer, so two deliveries handled at
+ * the same moment each read the same old copy: the duplicate check itself runs against a record in this
+ * process's memory (below), and the persisted ids only seed it.
+ */
 export interface TriggerState extends IDataObject {
 	webhookId?: string;
 	subscriptionIds?: string[];
 	ruleIds?: string[];
+	/** Account Activity mode: the account subscribed to the webhook (removed on deactivation). */
+	accountUserId?: string;
 	lastReceivedAt?: string;
-	/** Start time (ms) of the n8n process that last asked for the replay of a gap. */
-	recoveredAfterStart?: number;
 	seen?: Record<string, number>;
 }
 
 export const DEDUPE_MAX_IDS = 2000;
 export const DEDUPE_MAX_AGE_MS = 26 * 60 * 60 * 1000;
 
-/**
- * Returns true when the id was seen recently, and records it otherwise. The record keeps at most
- * DEDUPE_MAX_IDS ids younger than 26 hours.
- */
-export function seenBefore(state: TriggerState, id: string, now: number): boolean {
-	const seen = (state.seen ??= {});
-	if (id && seen[id] !== undefined && now - seen[id] <= DEDUPE_MAX_AGE_MS) return true;
-	if (id) seen[id] = now;
-	const entries = Object.entries(seen);
-	const fresh = entries.filter(([, at]) => now - at <= DEDUPE_MAX_AGE_MS);
-	if (fresh.length !== entries.length || fresh.length > DEDUPE_MAX_IDS) {
-		fresh.sort((a, b) => a[1] - b[1]);
-		state.seen = Object.fromEntries(fresh.slice(-DEDUPE_MAX_IDS));
+/** Event ids (with the time first seen) per trigger, for this n8n process; oldest first. */
+const claimed = new Map<string, Map<string, number>>();
+
+/** The key of one trigger node in one workflow. */
+export function triggerKey(workflowId: unknown, nodeId: unknown): string {
+	return `${String(workflowId ?? '')}:${String(nodeId ?? '')}`;
+}
+
+function prune(ids: Map<string, number>, now: number): void {
+	// Insertion order is arrival order, so the oldest entries come first.
+	for (const [id, at] of ids) {
+		if (ids.size <= DEDUPE_MAX_IDS && now - at <= DEDUPE_MAX_AGE_MS) break;
+		ids.delete(id);
 	}
-	return false;
+}
+
+/**
+ * Claims event ids for one trigger: returns the ids that were not seen before and records them, in
+ * one synchronous step, so that copies of an event handled at the same moment by this process cannot
+ * both pass (JavaScript runs no other request between the check and the record). The persisted ids
+ * (a restart, or another process's deliveries) are merged in first; the merged record, bounded to
+ * DEDUPE_MAX_IDS ids younger than 26 hours, is written back to the static data.
+ */
+export function claimNewIds(key: string, state: TriggerState, ids: string[], now: number): Set<string> {
+	let record = claimed.get(key);
+	if (!record) {
+		record = new Map();
+		claimed.set(key, record);
+	}
+	const persisted = Object.entries(state.seen ?? {}).filter(([id, at]) => !record.has(id) && now - at <= DEDUPE_MAX_AGE_MS);
+	if (persisted.length) {
+		const merged = [...record, ...persisted].sort((a, b) => a[1] - b[1]);
+		record.clear();
+		for (const [id, at] of merged) record.set(id, at);
+	}
+	const fresh = new Set<string>();
+	for (const id of ids) {
+		if (!id) {
+			fresh.add(id);
+			continue;
+		}
+		const at = record.get(id);
+		if (at !== undefined && now - at <= DEDUPE_MAX_AGE_MS) continue;
+		record.delete(id);
+		record.set(id, now);
+		fresh.add(id);
+	}
+	prune(record, now);
+	state.seen = Object.fromEntries(record);
+	return fresh;
+}
+
+/** Forgets one trigger's in-memory record (deactivation). */
+export function forgetTrigger(key: string): void {
+	claimed.delete(key);
+	recovered.delete(key);
+}
+
+/** Triggers whose restart recovery this process has already started (once per process start). */
+const recovered = new Set<string>();
+
+/** True the first time it is called for a trigger in this process. */
+export function firstRecoveryInProcess(key: string): boolean {
+	if (recovered.has(key)) return false;
+	recovered.add(key);
+	return true;
 }
 
 export function clearState(state: TriggerState): void {

@@ -7,7 +7,8 @@
  *   DELETE /_sandbox/requests               forget recorded requests
  *   POST   /_sandbox/reset                  empty every store
  *   POST   /_sandbox/options                {emitOnCreate, legacyShapes, allowInsecureWebhookUrls, webhookLimit}
- *   POST   /_sandbox/faults                 {latencyMs, rules:[{status:429|500|503, count, path?, method?, resetAfterS?}]}
+ *   POST   /_sandbox/faults                 {latencyMs, rules:[{status:429|500|503, count, path?, method?, resetAfterS?,
+ *                                            delayMs? (without status: answer normally after the delay)}]}
  *   DELETE /_sandbox/faults
  *   POST   /_sandbox/events                 {event_type, user_id?, text?, payload?, count?, forge?, unsigned?,
  *                                            webhook_id?, shape?: 'account_activity', negative_uuid?}
@@ -64,7 +65,11 @@ function install(sb) {
 	sb.route('POST', '/_sandbox/faults', C, ({ body }) => {
 		const b = body || {};
 		if (b.latencyMs !== undefined) sb.faults.latencyMs = Math.max(0, Number(b.latencyMs) || 0);
-		for (const r of b.rules || []) sb.faults.rules.push({ status: Number(r.status) || 503, remaining: Number(r.count) || 1, path: r.path, method: r.method, resetAfterS: r.resetAfterS });
+		for (const r of b.rules || []) {
+			const delayMs = Math.max(0, Number(r.delayMs) || 0);
+			const status = r.status !== undefined ? Number(r.status) || 503 : delayMs ? 0 : 503;
+			sb.faults.rules.push({ status, delayMs, remaining: Number(r.count) || 1, path: r.path, method: r.method, resetAfterS: r.resetAfterS });
+		}
 		return { body: { faults: sb.faults } };
 	});
 	sb.route('DELETE', '/_sandbox/faults', C, () => {

@@ -13,6 +13,8 @@ function install(sb) {
 			media: new Map(),
 			webhooks: new Map(),
 			subscriptions: new Map(),
+			/** Account Activity: webhook id -> Set of subscribed user ids. */
+			accountSubscriptions: new Map(),
 			/** Every event ever emitted, with its raw body and the webhooks it was for (the replay source). */
 			events: [],
 			deliveries: [],

@@ -184,15 +184,46 @@ function install(sb) {
 		}
 	}
 
+	const ACCOUNT_ACTIVITY_KINDS = {
+		'post.create': 'tweet_create_events',
+		'post.delete': 'tweet_delete_events',
+		favorite: 'favorite_events',
+		follow: 'follow_events',
+		unfollow: 'follow_events',
+		block: 'block_events',
+		unblock: 'block_events',
+		mute: 'mute_events',
+		unmute: 'mute_events',
+		'dm.message': 'direct_message_events',
+	};
+	/** One element of an Account Activity array, shaped like the service's (an id of its own). */
+	function accountActivityElement(type, payload, userId, id) {
+		const now = new Date();
+		const other = { id: '1000000002', id_str: '1000000002', screen_name: 'other_person' };
+		const me = { id: userId, id_str: userId, screen_name: sb.keys.username };
+		switch (type) {
+			case 'favorite':
+				return { id: String(id), created_at: now.toUTCString(), timestamp_ms: now.getTime(), favorited_status: { id_str: sb.newId(), text: payload && payload.text, user: me }, user: other };
+			case 'follow':
+			case 'unfollow':
+			case 'block':
+			case 'unblock':
+			case 'mute':
+			case 'unmute':
+				return { id: String(id), type, created_timestamp: String(now.getTime()), source: other, target: me };
+			case 'dm.message':
+				return { id: String(id), type: 'message_create', created_timestamp: String(now.getTime()), message_create: { sender_id: other.id, target: { recipient_id: userId }, message_data: { text: (payload && payload.text) || 'hello' } } };
+			default:
+				return payload;
+		}
+	}
+
 	function subscriptionMatches(sub, type, userId, payload, direction) {
 		if (normalizeType(sub.event_type) !== normalizeType(type)) return false;
 		const f = sub.filter || {};
 		if (f.user_id && String(f.user_id) !== String(userId)) return false;
 		if (f.keyword && !JSON.stringify(payload).toLowerCase().includes(String(f.keyword).toLowerCase())) return false;
-		if (f.direction && direction && !['both'].includes(f.direction)) {
-			const want = { inbound: 'received', received: 'received', outbound: 'sent', sent: 'sent' }[f.direction];
-			if (want !== direction) return false;
-		}
+		if (f.direction && direction && f.direction !== direction) return false;
 		return true;
 	}
 
@@ -214,6 +245,12 @@ function install(sb) {
 				const w = sb.db.webhooks.get(String(input.webhook_id));
 				if (!w) throw invalidRequest('WebhookIdInvalid', { webhook_id: [String(input.webhook_id)] });
 				targets.push({ webhook: w, sub: undefined });
+			} else if (input.shape === 'account_activity') {
+				// Account Activity deliveries go to every webhook the account is subscribed to.
+				for (const [webhookId, users] of sb.db.accountSubscriptions) {
+					const w = sb.db.webhooks.get(webhookId);
+					if (w && users.has(userId)) targets.push({ webhook: w, sub: undefined });
+				}
 			} else {
 				const subscribed = new Set();
 				for (const sub of sb.db.subscriptions.values()) {
@@ -229,8 +266,8 @@ function install(sb) {
 			for (const { webhook, sub } of targets) {
 				let envelope;
 				if (input.shape === 'account_activity') {
-					const kind = { 'post.create': 'tweet_create_events', 'post.delete': 'tweet_delete_events' }[normalizeType(type)] || 'tweet_create_events';
-					envelope = { for_user_id: userId, [kind]: [payload] };
+					const kind = ACCOUNT_ACTIVITY_KINDS[type] || ACCOUNT_ACTIVITY_KINDS[normalizeType(type)] || 'tweet_create_events';
+					envelope = { for_user_id: userId, [kind]: [input.payload !== undefined ? payload : accountActivityElement(type, payload, userId, event_uuid)] };
 				} else {
 					envelope = { data: { event_uuid, event_type: type, filter: sub ? sub.filter : { user_id: userId }, payload } };
 					if (sub && sub.tag) envelope.data.tag = sub.tag;
@@ -316,6 +353,7 @@ function install(sb) {
 		const w = findWebhook(params.id);
 		sb.db.webhooks.delete(w.id);
 		for (const [id, s] of sb.db.subscriptions) if (s.webhook_id === w.id) sb.db.subscriptions.delete(id);
+		sb.db.accountSubscriptions.delete(w.id);
 		return { body: wrap({ deleted: true }) };
 	});
 
@@ -370,7 +408,9 @@ function install(sb) {
 		if (!filter.user_id && !filter.keyword) throw invalidRequest('filter.user_id is required', { 'filter.user_id': [] });
 		if (filter.user_id && !/^[0-9]{1,19}$/.test(String(filter.user_id))) throw invalidRequest('filter.user_id must be 1-19 digits', { 'filter.user_id': [String(filter.user_id)] });
 		if (filter.keyword !== undefined && (String(filter.keyword).length < 1 || String(filter.keyword).length > 150)) throw invalidRequest('filter.keyword must be 1-150 characters', { 'filter.keyword': [String(filter.keyword)] });
-		if (filter.direction !== undefined && !['inbound', 'outbound', 'sent', 'received', 'both'].includes(filter.direction)) throw invalidRequest('filter.direction must be inbound or outbound', { 'filter.direction': [String(filter.direction)] });
+		// The service's vocabulary: sent or received; omitted for both.
+		if (filter.direction !== undefined && !['sent', 'received'].includes(filter.direction)) throw invalidRequest('filter.direction must be sent or received (omit it for both)', { 'filter.direction': [String(filter.direction)] });
+		if (filter.direction !== undefined && !(type.startsWith('dm.') || type.startsWith('chat.'))) throw invalidRequest('filter.direction applies to direct message and chat events only', { 'filter.direction': [String(filter.direction)] });
 		if (b.tag !== undefined && (String(b.tag).length < 1 || String(b.tag).length > 200)) throw invalidRequest('tag must be 1-200 characters', { tag: [String(b.tag)] });
 		if (b.webhook_id !== undefined && !sb.db.webhooks.has(String(b.webhook_id))) throw invalidRequest('WebhookIdInvalid: no webhook with this id', { webhook_id: [String(b.webhook_id)] });
 		const now = new Date().toISOString();
@@ -408,6 +448,41 @@ function install(sb) {
 		findSub(params.id);
 		sb.db.subscriptions.delete(params.id);
 		return { body: { data: { deleted: true } } };
+	});
+
+	// ---- Account Activity: whole accounts subscribed to a webhook ----
+	// Subscribing and checking act for the authenticating account (user context: OAuth 1.0a or an
+	// OAuth 2.0 user token); listing and removing accounts are the app's (app-only bearer).
+	const accountsOf = (webhookId) => {
+		const w = findWebhook(webhookId);
+		if (!sb.db.accountSubscriptions.has(w.id)) sb.db.accountSubscriptions.set(w.id, new Set());
+		return { webhook: w, users: sb.db.accountSubscriptions.get(w.id) };
+	};
+	sb.route('POST', '/2/account_activity/webhooks/:id/subscriptions/all', 'user', ({ params, auth }) => {
+		const { users } = accountsOf(params.id);
+		const userId = String(auth.userId);
+		if (users.has(userId)) throw problem(409, 'duplicate', 'Conflict', 'DuplicateSubscriptionFailed: this account is already subscribed to the webhook');
+		users.add(userId);
+		return { body: { data: { subscribed: true } } };
+	});
+	sb.route('GET', '/2/account_activity/webhooks/:id/subscriptions/all', 'user', ({ params, auth }) => {
+		const { users } = accountsOf(params.id);
+		return { body: { data: { subscribed: users.has(String(auth.userId)) } } };
+	});
+	sb.route('GET', '/2/account_activity/webhooks/:id/subscriptions/all/list', 'app', ({ params }) => {
+		const { webhook, users } = accountsOf(params.id);
+		return { body: { data: { application_id: '1000000000', webhook_id: webhook.id, webhook_url: webhook.url, subscriptions: [...users].map((user_id) => ({ user_id })) } } };
+	});
+	sb.route('DELETE', '/2/account_activity/webhooks/:id/subscriptions/:user_id/all', 'app', ({ params }) => {
+		const { users } = accountsOf(params.id);
+		if (!/^[0-9]{1,19}$/.test(params.user_id)) throw invalidRequest('user_id must be 1-19 digits', { user_id: [params.user_id] });
+		if (!users.has(params.user_id)) throw notFound('subscription', 'user_id', params.user_id);
+		users.delete(params.user_id);
+		return { body: { data: { subscribed: false } } };
+	});
+	sb.route('GET', '/2/account_activity/subscriptions/count', 'app', () => {
+		const all = [...sb.db.accountSubscriptions.values()].reduce((n, users) => n + users.size, 0);
+		return { body: { data: { account_name: 'sandbox', provisioned_count: '15', subscriptions_count_all: String(all), subscriptions_count_direct_messages: '0' } } };
 	});
 
 	// ---- Filtered stream rules and webhook links ----

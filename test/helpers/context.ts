@@ -171,6 +171,8 @@ export interface ContextOptions {
 	continueOnFail?: boolean;
 	staticData?: IDataObject;
 	nodeName?: string;
+	/** The workflow id (default: a new one per context, so that no two contexts share a trigger's memory). */
+	workflowId?: string;
 	/** Extra members merged into the context (webhook / hook functions). */
 	extra?: IDataObject;
 }
@@ -184,7 +186,10 @@ function getPath(obj: unknown, path: string): unknown {
 	return current;
 }
 
+let contextCount = 0;
+
 export function createContext(options: ContextOptions = {}) {
+	const workflowId = options.workflowId ?? `wf-${++contextCount}`;
 	const credentials = options.credentials ?? defaultCredentials();
 	const items: INodeExecutionData[] = options.items ?? [{ json: {} }];
 	const staticData = options.staticData ?? {};
@@ -279,6 +284,7 @@ export function createContext(options: ContextOptions = {}) {
 		getInputData: () => items,
 		continueOnFail: () => options.continueOnFail ?? false,
 		getWorkflowStaticData: () => staticData,
+		getWorkflow: () => ({ id: workflowId, name: 'Test Workflow', active: true }),
 		getCredentials: async (type: string) => {
 			const data = credentials[type];
 			if (!data) throw new Error(`Node does not have credentials of type ${type}`);

@@ -21,6 +21,8 @@ export function webhookContext(opts: {
 	parameters?: IDataObject;
 	staticData?: IDataObject;
 	secret?: string;
+	/** The same id for two calls = the same trigger in the same n8n process. */
+	workflowId?: string;
 }) {
 	const captured: Captured = {};
 	const response = {
@@ -36,6 +38,7 @@ export function webhookContext(opts: {
 	const built = createContext({
 		parameters: { events: ['post.create'], options: {}, ...(opts.parameters ?? {}) },
 		staticData: opts.staticData ?? {},
+		workflowId: opts.workflowId,
 		extra: {
 			getRequestObject: () => ({ rawBody: opts.raw }),
 			getResponseObject: () => response,
@@ -48,7 +51,10 @@ export function webhookContext(opts: {
 }
 
 /** A correctly signed delivery of this JSON body. */
-export function signedDelivery(body: IDataObject, opts: { parameters?: IDataObject; staticData?: IDataObject } = {}) {
+export function signedDelivery(
+	body: IDataObject,
+	opts: { parameters?: IDataObject; staticData?: IDataObject; workflowId?: string } = {},
+) {
 	const raw = Buffer.from(JSON.stringify(body));
 	return webhookContext({ raw, headers: { 'x-platform-webhooks-signature': sign(raw) }, ...opts });
 }

@@ -12,56 +12,97 @@ afterAll(() => nock.enableNetConnect());
 const STARTED = Date.parse('2026-11-22T12:00:00Z');
 const NOW = new Date('2026-11-22T12:05:30Z');
 
-function context(staticData: IDataObject, body?: IDataObject, query: IDataObject = {}) {
+function context(staticData: IDataObject, body?: IDataObject, query: IDataObject = {}, workflowId?: string) {
 	const raw = Buffer.from(JSON.stringify(body ?? {}));
-	return webhookContext({ raw, headers: { 'x-platform-webhooks-signature': sign(raw) }, query, staticData });
+	return webhookContext({ raw, headers: { 'x-platform-webhooks-signature': sign(raw) }, query, staticData, workflowId });
 }
 
 const event = (id: string) => ({ data: { event_uuid: id, event_type: 'post.create', payload: { id: '9' } } });
 
+/** Resolves with the body of the next replay request the node sends. */
+function replayRequested(reply: () => nock.Interceptor['reply'] extends (...a: infer A) => unknown ? A : never) {
+	let resolve!: (body: IDataObject) => void;
+	const seen = new Promise<IDataObject>((r) => (resolve = r));
+	nock(BASE)
+		.post('/2/webhooks/replay', (b) => (resolve(b as IDataObject), true))
+		.reply(...reply());
+	return seen;
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+	for (let i = 0; i < 500; i++) {
+		if (check()) return;
+		await new Promise((r) => setTimeout(r, 10));
+	}
+	throw new Error(`never happened: ${what}`);
+}
+
 describe('recovery after an n8n restart (no webhook method runs then)', () => {
 	it('the first delivery after the start asks for a replay of the gap, once per process start', async () => {
-		const replays: IDataObject[] = [];
-		nock(BASE)
-			.post('/2/webhooks/replay', (b) => (replays.push(b), true))
-			.reply(200, { data: { job_id: 'j1' } });
+		const replay = replayRequested(() => [200, { data: { job_id: 'j1' } }]);
 		const staticData: IDataObject = { webhookId: '111', lastReceivedAt: '2026-11-22T11:40:10Z' };
-		const first = context(staticData, event('1'));
+		const first = context(staticData, event('1'), {}, 'wf-restart-1');
 		const out = await receiveDelivery(first.context, NOW, STARTED);
 		expect(out.workflowData?.[0]).toHaveLength(1);
 		// Answered by the node before the run starts, so that n8n saves the static data first.
 		expect(out.noWebhookResponse).toBe(true);
 		expect(first.captured).toEqual({ status: 200, body: { ok: true, events: 1 } });
-		expect(replays).toEqual([{ webhook_id: '111', from_date: '202611221140', to_date: '202611221205' }]);
-		expect(staticData.recoveredAfterStart).toBe(STARTED);
-		const second = context(staticData, event('2'));
+		expect(await replay).toEqual({ webhook_id: '111', from_date: '202611221140', to_date: '202611221205' });
+		// The same trigger in the same process: no second replay, whatever its static data says.
+		const second = context({ webhookId: '111', lastReceivedAt: '2026-11-22T11:40:10Z' }, event('2'), {}, 'wf-restart-1');
 		await receiveDelivery(second.context, new Date('2026-11-22T12:06:00Z'), STARTED);
-		expect(replays).toHaveLength(1);
+		await new Promise((r) => setImmediate(r));
 		expect(second.requests).toHaveLength(0);
 	});
 
 	it('asks for nothing when the last delivery came after the process started', async () => {
 		const built = context({ webhookId: '111', lastReceivedAt: '2026-11-22T12:01:00Z' }, event('1'));
 		await receiveDelivery(built.context, NOW, STARTED);
+		await new Promise((r) => setImmediate(r));
 		expect(built.requests).toHaveLength(0);
 	});
 
 	it('a CRC check after the start asks for the replay too, and is still answered', async () => {
-		nock(BASE).post('/2/webhooks/replay').reply(200, { data: { job_id: 'j2' } });
+		const replay = replayRequested(() => [200, { data: { job_id: 'j2' } }]);
 		const staticData: IDataObject = { webhookId: '111', lastReceivedAt: '2026-11-22T10:00:00Z' };
 		const built = context(staticData, undefined, { crc_token: 'abcdefghijklmnopqrstuvwx' });
 		await answerCrc(built.context, NOW, STARTED);
 		expect(built.captured.status).toBe(200);
 		expect(String((built.captured.body as IDataObject | undefined)?.response_token)).toMatch(/^sha256=/);
-		expect(built.requests.map((r) => new URL(r.url).pathname)).toEqual(['/2/webhooks/replay']);
+		expect((await replay).webhook_id).toBe('111');
 	});
 
-	it('a refused replay is logged and the delivery still runs', async () => {
+	it('neither the CRC answer nor the delivery waits for the replay request', async () => {
+		// The service never answers the replay request: both answers must be given all the same.
+		const never = new Promise<never>(() => undefined);
+		for (const kind of ['crc', 'delivery'] as const) {
+			const built =
+				kind === 'crc'
+					? context({ webhookId: '111', lastReceivedAt: '2026-11-22T10:00:00Z' }, undefined, { crc_token: 'abcdefghijklmnopqrstuvwx' })
+					: context({ webhookId: '111', lastReceivedAt: '2026-11-22T10:00:00Z' }, event('held'));
+			const asked: string[] = [];
+			(built.context as unknown as { helpers: IDataObject }).helpers.httpRequestWithAuthentication = async (_t: string, o: { url: string }) => {
+				asked.push(o.url);
+				return await never;
+			};
+			const answered = kind === 'crc' ? answerCrc(built.context, NOW, STARTED) : receiveDelivery(built.context, NOW, STARTED);
+			await answered;
+			expect(built.captured.status).toBe(200);
+			// The request is still on its way (it never ends) after the answer was given.
+			await until(() => asked.length > 0, 'the replay request');
+			expect(asked).toEqual([`${BASE}/2/webhooks/replay`]);
+		}
+	});
+
+	it('a refused replay is logged with what to do, and the delivery still runs', async () => {
 		nock(BASE).post('/2/webhooks/replay').reply(400, { title: 'Invalid Request', detail: 'from_date is too old', type: 'about:blank' });
 		const built = context({ webhookId: '111', lastReceivedAt: '2026-11-22T11:00:00Z' }, event('1'));
 		const out = await receiveDelivery(built.context, NOW, STARTED);
 		expect(out.workflowData?.[0]).toHaveLength(1);
-		expect(built.logs.some((l) => l.level === 'error' && /replay the events missed/.test(l.message))).toBe(true);
+		await until(() => built.logs.some((l) => l.level === 'error'), 'an error log line');
+		const line = built.logs.find((l) => l.level === 'error')!.message;
+		expect(line).toMatch(/replay the events missed/);
+		expect(line).toMatch(/Admin → Replay Webhook for webhook 111 from 2026-11-22T11:00:00Z/);
 	});
 
 	it('knows when this process started', () => {

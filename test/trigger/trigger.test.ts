@@ -8,7 +8,7 @@ import { checkExists, create, recoverMissedEvents, remove } from '../../nodes/Pl
 import { answerCrc, receiveDelivery } from '../../nodes/PlatformTrigger/receive';
 import { crcResponseToken, verifySignature } from '../../nodes/PlatformTrigger/signature';
 import type { TriggerState } from '../../nodes/PlatformTrigger/state';
-import { DEDUPE_MAX_IDS, replayWindow, seenBefore } from '../../nodes/PlatformTrigger/state';
+import { claimNewIds, DEDUPE_MAX_IDS, replayWindow } from '../../nodes/PlatformTrigger/state';
 import { BASE, createContext, TEST_SECRETS } from '../helpers/context';
 import { sign, webhookContext } from './helpers';
 
@@ -214,10 +214,67 @@ describe('dedupe memory is bounded', () => {
 	it('keeps at most 2,000 ids and forgets ids older than 26 hours', () => {
 		const state: TriggerState = {};
 		const t0 = Date.parse('2026-01-01T00:00:00Z');
-		for (let i = 0; i < 2500; i++) seenBefore(state, `id-${i}`, t0 + i);
+		const seenBefore = (id: string, at: number) => !claimNewIds('bounded:node', state, [id], at).has(id);
+		for (let i = 0; i < 2500; i++) seenBefore(`id-${i}`, t0 + i);
 		expect(Object.keys(state.seen ?? {})).toHaveLength(DEDUPE_MAX_IDS);
-		expect(seenBefore(state, 'id-2499', t0 + 3000)).toBe(true);
-		expect(seenBefore(state, 'id-2499', t0 + 27 * 3600_000)).toBe(false);
+		expect(Object.keys(state.seen ?? {})[0]).toBe('id-500');
+		expect(seenBefore('id-2499', t0 + 3000)).toBe(true);
+		expect(seenBefore('id-0', t0 + 3000)).toBe(false);
+		expect(seenBefore('id-2499', t0 + 27 * 3600_000)).toBe(false);
+	});
+});
+
+describe('exactly once per event id, whatever the timing', () => {
+	const body = (id: string) => Buffer.from(JSON.stringify({ data: { event_uuid: id, event_type: 'post.create', payload: { id: '9' } } }));
+
+	it('five copies handled at the same moment, each with its own copy of the static data, run once', async () => {
+		// n8n loads the static data per request and saves it after the answer: every copy reads the
+		// same old record. Only the process's own record can tell them apart.
+		const raw = body('-42');
+		const headers = { 'x-platform-webhooks-signature': sign(raw) };
+		const copies = Array.from({ length: 5 }, () => webhookContext({ raw, headers, staticData: {}, workflowId: 'wf-concurrent' }));
+		const results = await Promise.all(copies.map((c) => receiveDelivery(c.context)));
+		expect(results.filter((r) => r.workflowData).length).toBe(1);
+		for (const c of copies) expect(c.captured.status ?? 200).toBe(200);
+	});
+
+	it('back-to-back copies with the stale static data of the first request run once', async () => {
+		const raw = body('43');
+		const headers = { 'x-platform-webhooks-signature': sign(raw) };
+		const runs: number[] = [];
+		for (let i = 0; i < 3; i++) {
+			const out = await receiveDelivery(webhookContext({ raw, headers, staticData: {}, workflowId: 'wf-b2b' }).context);
+			runs.push(out.workflowData?.[0].length ?? 0);
+		}
+		expect(runs).toEqual([1, 0, 0]);
+	});
+
+	it('another trigger (workflow) is not affected by this one\'s record', async () => {
+		const raw = body('44');
+		const headers = { 'x-platform-webhooks-signature': sign(raw) };
+		const a = await receiveDelivery(webhookContext({ raw, headers, workflowId: 'wf-a' }).context);
+		const b = await receiveDelivery(webhookContext({ raw, headers, workflowId: 'wf-b' }).context);
+		expect([a.workflowData?.[0].length, b.workflowData?.[0].length]).toEqual([1, 1]);
+	});
+
+	it('a new process (empty memory) still knows the ids persisted in static data', async () => {
+		const raw = body('45');
+		const headers = { 'x-platform-webhooks-signature': sign(raw) };
+		const staticData: IDataObject = {};
+		await receiveDelivery(webhookContext({ raw, headers, staticData, workflowId: 'wf-old-process' }).context);
+		expect(Object.keys((staticData as TriggerState).seen ?? {})).toContain('45');
+		const restarted = await receiveDelivery(webhookContext({ raw, headers, staticData, workflowId: 'wf-new-process' }).context);
+		expect(restarted.workflowData).toBeUndefined();
+	});
+
+	it('a forged copy does not claim the id of the real event', async () => {
+		const raw = body('46');
+		const forged = await receiveDelivery(
+			webhookContext({ raw, headers: { 'x-platform-webhooks-signature': sign(raw, 'not-the-secret') }, workflowId: 'wf-forged' }).context,
+		);
+		expect(forged.workflowData).toBeUndefined();
+		const real = await receiveDelivery(webhookContext({ raw, headers: { 'x-platform-webhooks-signature': sign(raw) }, workflowId: 'wf-forged' }).context);
+		expect(real.workflowData?.[0]).toHaveLength(1);
 	});
 });
 
