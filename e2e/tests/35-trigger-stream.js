@@ -7,6 +7,7 @@
  *   - deactivation (through n8n's REST API) unlinks the webhook and removes exactly our rules.
  */
 const F = require('../lib/fixtures');
+const { deactivate } = require('../lib/rest');
 
 const WF_ID = 'e2eTriggerStrm01';
 const SINK = 'trigger-stream';
@@ -26,21 +27,6 @@ function streamWorkflow(ctx) {
 
 function ourWebhook(ctx) {
 	return [...ctx.sandbox.db.webhooks.values()].find((w) => w.url.includes(`/webhook/${WEBHOOK_ID}`));
-}
-
-/** Deactivates a workflow through n8n's REST API (owner set up on first use, then a session cookie). */
-async function deactivate(ctx, workflowId) {
-	const base = `http://127.0.0.1:${ctx.inst.port}`;
-	const headers = { 'content-type': 'application/json', 'browser-id': 'e2e-browser' };
-	const owner = { email: 'e2e-owner@example.com', firstName: 'E2E', lastName: 'Owner', password: 'E2e-Owner-Password-1' };
-	let res = await fetch(`${base}/rest/owner/setup`, { method: 'POST', headers, body: JSON.stringify(owner) });
-	if (!res.ok) res = await fetch(`${base}/rest/login`, { method: 'POST', headers, body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }) });
-	if (!res.ok) throw new Error(`n8n owner setup / login failed: ${res.status} ${await res.text()}`);
-	const cookie = (res.headers.getSetCookie ? res.headers.getSetCookie() : [res.headers.get('set-cookie')]).map((c) => String(c).split(';')[0]).join('; ');
-	const wf = await fetch(`${base}/rest/workflows/${workflowId}`, { headers: Object.assign({ cookie }, headers) });
-	const versionId = wf.ok ? ((await wf.json()).data || {}).versionId : undefined;
-	const r = await fetch(`${base}/rest/workflows/${workflowId}/deactivate`, { method: 'POST', headers: Object.assign({ cookie }, headers), body: JSON.stringify(versionId ? { versionId } : {}) });
-	if (!r.ok) throw new Error(`deactivating ${workflowId} failed: ${r.status} ${(await r.text()).slice(0, 500)}`);
 }
 
 module.exports = [

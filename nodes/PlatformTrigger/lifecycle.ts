@@ -296,7 +296,7 @@ export async function remove(ctx: IHookFunctions): Promise<boolean> {
 export async function recoverMissedEvents(
 	ctx: IHookFunctions | IWebhookFunctions,
 	now = new Date(),
-	known: { since?: string; webhookId?: string } = {},
+	known: { since?: string; webhookId?: string; timeoutMs?: number } = {},
 ): Promise<string | undefined> {
 	const saved = ctx.getWorkflowStaticData('node') as TriggerState;
 	const since = known.since ?? saved.lastReceivedAt;
@@ -311,6 +311,9 @@ export async function recoverMissedEvents(
 			path: '/2/webhooks/replay',
 			body: { webhook_id: webhookId, ...window },
 			credentialType: BEARER,
+			timeoutMs: known.timeoutMs,
+			// A rate-limited replay is reported, not waited for: Admin → Replay Webhook can ask later.
+			maxRateLimitWait: known.timeoutMs === undefined ? undefined : 0,
 		})
 		.catch((error: Error & { httpCode?: string }) => {
 			// 409 is the service's "conflict": a replay job is already running for the webhook.

@@ -5,7 +5,7 @@ import { normalizeDelivery } from './events';
 import { crcResponseToken, DEFAULT_SIGNATURE_HEADER, isValidCrcToken, verifySignature } from './signature';
 import { recoverMissedEvents, selectedEventTypes } from './lifecycle';
 import type { TriggerState } from './state';
-import { claimNewIds, firstRecoveryInProcess, triggerKey } from './state';
+import { claimNewIds, firstRecoveryInProcess, persistClaimed, triggerKey } from './state';
 import { isStreamDelivery, normalizeStreamDelivery } from './stream';
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -25,22 +25,32 @@ function keyOf(ctx: IWebhookFunctions): string {
  * gap is noticed here instead: the first CRC check or delivery this process handles, when the last
  * delivery is older than the process, asks the service to replay the gap (once per process start).
  *
- * It is started, never awaited: the service wants a CRC answer within 3 s and a delivery acknowledged
- * within 10 s, and the replay request can take a minute (timeouts, rate-limit waits). Replayed events
- * that did arrive are dropped as duplicates. A failure is logged with what to do.
+ * Callers answer first and await this afterwards: the service wants a CRC answer within 3 s and a
+ * delivery acknowledged within 10 s, and the replay request can take up to its timeout. It cannot run
+ * after webhook() has returned: n8n releases the call's expression isolate then, and a credentialed
+ * request fails ("No bridge acquired"). Never rejects; a failure is logged with what to do.
  */
-export function startRecoveryAfterRestart(ctx: IWebhookFunctions, now: Date, startedAt: number): void {
-	const saved = ctx.getWorkflowStaticData('node') as TriggerState;
-	const since = saved.lastReceivedAt;
-	const webhookId = saved.webhookId;
+export async function recoverAfterRestart(
+	ctx: IWebhookFunctions,
+	now: Date,
+	startedAt: number,
+	since = (ctx.getWorkflowStaticData('node') as TriggerState).lastReceivedAt,
+): Promise<boolean> {
+	const webhookId = (ctx.getWorkflowStaticData('node') as TriggerState).webhookId;
 	const last = since ? Date.parse(since) : NaN;
-	if (!(last < startedAt) || !webhookId || !firstRecoveryInProcess(keyOf(ctx))) return;
-	void recoverMissedEvents(ctx, now, { since, webhookId }).catch((error: Error) => {
+	if (!(last < startedAt) || !webhookId || !firstRecoveryInProcess(keyOf(ctx))) return false;
+	try {
+		await recoverMissedEvents(ctx, now, { since, webhookId, timeoutMs: RECOVERY_TIMEOUT_MS });
+	} catch (error) {
 		ctx.logger.error(
-			`Platform Trigger: asking the service to replay the events missed while n8n was down failed (${error.message}); run Platform Posts → Admin → Replay Webhook for webhook ${webhookId} from ${since} to ${now.toISOString()}`,
+			`Platform Trigger: asking the service to replay the events missed while n8n was down failed (${(error as Error).message}); run Platform Posts → Admin → Replay Webhook for webhook ${webhookId} from ${since} to ${now.toISOString()}`,
 		);
-	});
+	}
+	return true;
 }
+
+/** The replay request after a restart holds back the run of the delivery that noticed the gap. */
+const RECOVERY_TIMEOUT_MS = 30_000;
 
 function respond(ctx: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
 	const res = ctx.getResponseObject();
@@ -67,7 +77,7 @@ export async function answerCrc(
 		return respond(ctx, 500, { error: 'not configured' });
 	}
 	const answer = respond(ctx, 200, { response_token: crcResponseToken(secret, token) });
-	startRecoveryAfterRestart(ctx, now, startedAt);
+	await recoverAfterRestart(ctx, now, startedAt);
 	return answer;
 }
 
@@ -135,13 +145,18 @@ export async function receiveDelivery(
 		now.getTime(),
 	);
 	const emitted = events.filter((event) => fresh.delete(event.event_id) || !event.event_id);
-	startRecoveryAfterRestart(ctx, now, startedAt);
+	const previous = saved.lastReceivedAt;
 	saved.lastReceivedAt = now.toISOString();
-	if (!emitted.length) return { webhookResponse: { ok: true, events: 0 } };
 	// We answer before n8n starts the run. n8n saves the static data written here (dedupe ids, time of
 	// the last delivery) when it gets a response. With a response deferred until the run has started,
 	// the run re-wraps the same static data and clears its "changed" flag first, and nothing is saved
 	// (n8n 2.40, executeWebhook with 'onReceived'). Answering ourselves keeps the save before the run.
 	respond(ctx, 200, { ok: true, events: emitted.length });
+	// The answer is on its way; a gap before this delivery (a restart) is recovered now.
+	if (await recoverAfterRestart(ctx, now, startedAt, previous)) {
+		// Ids claimed by other deliveries meanwhile go into this request's copy too (it is saved last).
+		persistClaimed(keyOf(ctx), saved);
+	}
+	if (!emitted.length) return { noWebhookResponse: true };
 	return { noWebhookResponse: true, workflowData: [emitted.map((json) => ({ json }))] };
 }

@@ -71,6 +71,12 @@ export function claimNewIds(key: string, state: TriggerState, ids: string[], now
 	return fresh;
 }
 
+/** Writes this process's record of a trigger into a copy of its static data. */
+export function persistClaimed(key: string, state: TriggerState): void {
+	const record = claimed.get(key);
+	if (record) state.seen = Object.fromEntries(record);
+}
+
 /** Forgets one trigger's in-memory record (deactivation). */
 export function forgetTrigger(key: string): void {
 	claimed.delete(key);

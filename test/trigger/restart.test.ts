@@ -72,25 +72,34 @@ describe('recovery after an n8n restart (no webhook method runs then)', () => {
 		expect((await replay).webhook_id).toBe('111');
 	});
 
-	it('neither the CRC answer nor the delivery waits for the replay request', async () => {
-		// The service never answers the replay request: both answers must be given all the same.
-		const never = new Promise<never>(() => undefined);
+	it('the CRC answer and the delivery acknowledgement are sent while the replay request is still open', async () => {
 		for (const kind of ['crc', 'delivery'] as const) {
 			const built =
 				kind === 'crc'
 					? context({ webhookId: '111', lastReceivedAt: '2026-11-22T10:00:00Z' }, undefined, { crc_token: 'abcdefghijklmnopqrstuvwx' })
 					: context({ webhookId: '111', lastReceivedAt: '2026-11-22T10:00:00Z' }, event('held'));
+			// The service holds the replay request until the test lets it fail.
+			let fail!: (e: Error) => void;
+			const held = new Promise<never>((_, reject) => (fail = reject));
 			const asked: string[] = [];
 			(built.context as unknown as { helpers: IDataObject }).helpers.httpRequestWithAuthentication = async (_t: string, o: { url: string }) => {
 				asked.push(o.url);
-				return await never;
+				return await held;
 			};
-			const answered = kind === 'crc' ? answerCrc(built.context, NOW, STARTED) : receiveDelivery(built.context, NOW, STARTED);
-			await answered;
-			expect(built.captured.status).toBe(200);
-			// The request is still on its way (it never ends) after the answer was given.
+			let finished = false;
+			const call = (kind === 'crc' ? answerCrc(built.context, NOW, STARTED) : receiveDelivery(built.context, NOW, STARTED)).then((r) => {
+				finished = true;
+				return r;
+			});
 			await until(() => asked.length > 0, 'the replay request');
+			// The answer went out before the replay request, which is still open.
+			expect(built.captured.status).toBe(200);
 			expect(asked).toEqual([`${BASE}/2/webhooks/replay`]);
+			expect(finished).toBe(false);
+			fail(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+			const out = await call;
+			if (kind === 'delivery') expect(out.workflowData?.[0]).toHaveLength(1);
+			expect(built.logs.some((l) => l.level === 'error' && /Replay Webhook/.test(l.message))).toBe(true);
 		}
 	});
 

@@ -1,0 +1,63 @@
+'use strict';
+/**
+ * n8n's own REST API, as the editor uses it: an owner account (set up on first use, then logged in)
+ * and a session cookie; activation and deactivation of workflows the way a user toggles them.
+ */
+const OWNER = { email: 'e2e-owner@example.com', firstName: 'E2E', lastName: 'Owner', password: 'E2e-Owner-Password-1' };
+const HEADERS = { 'content-type': 'application/json', 'browser-id': 'e2e-browser' };
+
+async function session(port) {
+	const base = `http://127.0.0.1:${port}`;
+	let res = await fetch(`${base}/rest/owner/setup`, { method: 'POST', headers: HEADERS, body: JSON.stringify(OWNER) });
+	if (!res.ok) res = await fetch(`${base}/rest/login`, { method: 'POST', headers: HEADERS, body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }) });
+	if (!res.ok) throw new Error(`n8n owner setup / login failed: ${res.status} ${await res.text()}`);
+	const cookie = (res.headers.getSetCookie ? res.headers.getSetCookie() : [res.headers.get('set-cookie')]).map((c) => String(c).split(';')[0]).join('; ');
+	const headers = Object.assign({ cookie }, HEADERS);
+	return {
+		async versionId(workflowId) {
+			const wf = await fetch(`${base}/rest/workflows/${workflowId}`, { headers });
+			return wf.ok ? ((await wf.json()).data || {}).versionId : undefined;
+		},
+		/** The activation error n8n shows on the workflow (null when none). */
+		async activationError(workflowId) {
+			const r = await fetch(`${base}/rest/active-workflows/error/${workflowId}`, { headers });
+			if (!r.ok) throw new Error(`reading the activation error of ${workflowId} failed: ${r.status}`);
+			const body = await r.json();
+			return body && body.data !== undefined ? body.data : body;
+		},
+		/** POST /rest/workflows/:id/<action>; returns {ok, status, text}. */
+		async toggle(workflowId, action) {
+			const versionId = await this.versionId(workflowId);
+			const r = await fetch(`${base}/rest/workflows/${workflowId}/${action}`, { method: 'POST', headers, body: JSON.stringify(versionId ? { versionId } : {}) });
+			return { ok: r.ok, status: r.status, text: await r.text() };
+		},
+	};
+}
+
+/** Activates a workflow like the editor's toggle; returns n8n's answer (activation errors included). */
+async function activate(ctx, workflowId) {
+	return (await session(ctx.inst.port)).toggle(workflowId, 'activate');
+}
+
+/**
+ * The error n8n shows for a workflow whose activation failed. n8n 2.40 activates through its
+ * publication service in the background: the toggle answers 200, and the node's error appears here.
+ */
+async function activationError(ctx, workflowId, { timeoutMs = 60000 } = {}) {
+	const s = await session(ctx.inst.port);
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const error = await s.activationError(workflowId);
+		if (error || Date.now() > deadline) return error;
+		await new Promise((r) => setTimeout(r, 500));
+	}
+}
+
+/** Deactivates a workflow like the editor's toggle; throws when n8n refuses. */
+async function deactivate(ctx, workflowId) {
+	const r = await (await session(ctx.inst.port)).toggle(workflowId, 'deactivate');
+	if (!r.ok) throw new Error(`deactivating ${workflowId} failed: ${r.status} ${r.text.slice(0, 500)}`);
+	return r;
+}
+
+module.exports = { activate, activationError, deactivate };
