@@ -146,7 +146,7 @@ function describe(binary: Pick<IBinaryData, 'fileName'>, itemIndex: number, fiel
 	return `${name}${field ? ` (${field})` : ''} in item ${itemIndex + 1}`;
 }
 
-const megabytes = (bytes: number) => `${Math.round((bytes / MB) * 10) / 10} MB`;
+const megabytes = (bytes: number) => `${Math.round(bytes / MB)} MB`;
 
 /** The checks that need no request: type, kind for the field, size, video duration. */
 export function checkMedia(
@@ -172,7 +172,9 @@ export function checkMedia(
 	if (!data.length) throw refuse(`${what} is empty`);
 	const limit = SIZE_LIMITS[kind];
 	if (limit !== undefined && data.length > limit) {
-		throw refuse(`${what} is ${megabytes(data.length)}; ${kind === 'gif' ? 'GIFs' : `${kind}s`} can be at most ${megabytes(limit)}`);
+		throw refuse(
+			`${what} is larger than ${megabytes(limit)}, the limit for ${kind === 'gif' ? 'GIFs' : `${kind}s`} (${data.length.toLocaleString('en-US')} bytes)`,
+		);
 	}
 	if (kind === 'video') {
 		const seconds = videoDurationSeconds(data);

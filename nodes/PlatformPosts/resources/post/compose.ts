@@ -288,7 +288,7 @@ export async function composeBody(
 		mediaIds.push(uploaded.id);
 		attached?.push({
 			id: uploaded.id,
-			media_key: uploaded.media_key,
+			...(uploaded.media_key ? { media_key: uploaded.media_key } : {}),
 			type: uploaded.type,
 			binary_property: property,
 			...(binary.fileName ? { file_name: binary.fileName } : {}),
