@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { attachedMedia } from './media';
+
 /** Activity API event types (dot names) the node can subscribe to. */
 export const ACTIVITY_EVENT_TYPES = [
 	'post.create',
@@ -103,6 +105,7 @@ export function normalizeDelivery(body: IDataObject, receivedAt: Date): Platform
 				payload: (data.payload as IDataObject) ?? null,
 				includes: (data.includes as IDataObject) ?? null,
 				received_at,
+				...attachedMedia(data.payload, data.includes),
 			},
 		];
 	}
