@@ -17,17 +17,21 @@ const FIELDS: Array<{ field: 'media_key' | 'poster_media_key'; option: string; l
 ];
 
 export function binaryFieldProperty(option: 'videoBinaryPropertyName' | 'posterBinaryPropertyName', extra: Partial<INodeProperties> = {}): INodeProperties {
-	const video = option === 'videoBinaryPropertyName';
-	return {
-		displayName: video ? 'Video Input Binary Field' : 'Poster Input Binary Field',
-		name: option,
+	const video: INodeProperties = {
+		displayName: 'Video Input Binary Field',
+		name: 'videoBinaryPropertyName',
 		type: 'string',
-		default: video ? 'data' : '',
-		description: video
-			? "The input binary field holding the 16:9 video: uploaded as an ad video, added to the account's media library, and used as the card's video"
-			: "Instead of Poster Media Key: the input binary field holding the poster image, uploaded and added to the account's media library",
-		...extra,
-	} as INodeProperties;
+		default: 'data',
+		description: "The input binary field holding the 16:9 video: uploaded as an ad video, added to the account's media library, and used as the card's video",
+	};
+	const poster: INodeProperties = {
+		displayName: 'Poster Input Binary Field',
+		name: 'posterBinaryPropertyName',
+		type: 'string',
+		default: '',
+		description: "Instead of Poster Media Key: the input binary field holding the poster image, uploaded and added to the account's media library",
+	};
+	return { ...(option === 'videoBinaryPropertyName' ? video : poster), ...extra } as INodeProperties;
 }
 
 export interface CardBinaries {
