@@ -5,7 +5,7 @@
  *
  *   node sandbox/cli.js serve [--port 5680] [--legacy] [--strict-urls] [--emit-on-create] [--quiet]
  *   node sandbox/cli.js emit <event_type> [--text "..."] [--user-id 1000000001] [--count N]
- *                                         [--forge] [--unsigned] [--webhook-id ID] [--account-activity]
+ *                                         [--forge] [--unsigned] [--webhook-id ID] [--account-activity] [--media]
  *   node sandbox/cli.js replay [--webhook-id ID] [--from yyyymmddhhmm] [--to yyyymmddhhmm]
  *   node sandbox/cli.js crc <webhook_id>          run a CRC check now
  *   node sandbox/cli.js webhooks | subscriptions | deliveries | state
@@ -82,6 +82,7 @@ async function main() {
 			if (flag('forge')) body.forge = true;
 			if (flag('unsigned')) body.unsigned = true;
 			if (flag('account-activity')) body.shape = 'account_activity';
+			if (flag('media')) body.media = true;
 			const { events } = await call('POST', '/_sandbox/events', body);
 			for (const e of events) {
 				const d = e.deliveries.map((x) => (x.skipped ? `${x.webhook_id}: skipped (${x.skipped})` : `${x.url} -> ${x.error || x.status}`));

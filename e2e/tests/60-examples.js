@@ -4,6 +4,7 @@
  * at the sandbox): the schedule / manual ones run with `n8n execute --id --rawOutput`, the trigger one is
  * activated and fired with a signed event.
  */
+const crypto = require('node:crypto');
 const path = require('node:path');
 const F = require('../lib/fixtures');
 const H = require('../lib/host');
@@ -49,7 +50,7 @@ module.exports = [
 ];
 
 module.exports.push({
-	name: 'examples: new post -> website card -> scheduled ad post (trigger example, signed event)',
+	name: "examples: new post with an image -> card built from the post's own image -> scheduled ad post (trigger example, signed event)",
 	needs: ['platformTrigger', 'adsCreatives:card.create', 'adsCreatives:scheduledPost.create'],
 	modes: ['regular'],
 	workflows: (ctx) => [byId(ctx, 'exPostToAdPost01')].filter(Boolean),
@@ -61,7 +62,7 @@ module.exports.push({
 		const hook = await ctx.waitFor('the example trigger to register its webhook', () => [...sandbox.db.webhooks.values()].find((w) => w.url.includes(webhookId) && [...sandbox.db.subscriptions.values()].some((s) => s.webhook_id === w.id)), { timeoutMs: 60000 });
 		const since = ctx.seq();
 		const before = sandbox.db.ads.scheduled.size;
-		const [e] = await sandbox.emit({ event_type: 'post.create', text: 'Our autumn collection is here', webhook_id: hook.id });
+		const [e] = await sandbox.emit({ event_type: 'post.create', text: 'Our autumn collection is here', webhook_id: hook.id, media: true });
 		assert.equal(e.deliveries[0].status, 200);
 		const scheduled = await ctx.waitFor('the scheduled ad post', () => sandbox.db.ads.scheduled.size > before && [...sandbox.db.ads.scheduled.values()].pop(), { timeoutMs: 60000 });
 		assert.equal(scheduled.text, 'Our autumn collection is here');
@@ -71,8 +72,62 @@ module.exports.push({
 		assert.ok(card, `the scheduled post carries the new card's URI (${scheduled.card_uri})`);
 		assert.equal(card.card_type, 'IMAGE_WEBSITE');
 		assert.equal(card.components.find((c) => c.type === 'DETAILS').destination.url, 'https://shop.example.com/new');
+		// The card's media key was issued by the sandbox for bytes it received: the post's own image,
+		// downloaded from includes.media, uploaded and added to the media library (not the post's key).
+		const key = card.components.find((c) => c.type === 'MEDIA').media_key;
+		const postKey = JSON.parse(sandbox.db.events[sandbox.db.events.length - 1].raw).data.payload.attachments.media_keys[0];
+		assert.notEqual(key, postKey);
+		const upload = [...sandbox.db.media.values()].find((m) => m.media_key === key);
+		assert.ok(upload && upload.state === 'succeeded', `the card's key ${key} is a finished upload: ${JSON.stringify(upload)}`);
+		assert.equal(upload.sha256, crypto.createHash('sha256').update(sandbox.samplePng).digest('hex'), 'the uploaded bytes are the post image');
+		assert.equal(upload.media_category, 'tweet_image');
+		assert.ok(sandbox.db.ads.mediaLibrary.has(key), 'the image was added to the media library');
 		const rows = ctx.records(since).filter((r) => r.path.startsWith('/12/'));
 		assert.ok(rows.length >= 2, 'card and scheduled post requests');
 		for (const r of rows) assert.ok(r.auth && r.auth.valid && r.auth.kind === 'oauth1', `#${r.seq} ${r.method} ${r.path}: ${JSON.stringify(r.auth)}`);
+	},
+});
+
+const { T, CRED, node, chain, workflow, webhookStart, credRef } = require('../lib/fixtures');
+
+const videoWorkflows = (ctx) => [
+	workflow('e2eVideoCardBin1', 'e2e video card from a binary video', [
+		webhookStart('e2e-video-card-binary'),
+		node('Download Video', 'n8n-nodes-base.httpRequest', 4.2, { url: `${ctx.sandboxUrl}/_sandbox/sample.mp4`, options: { response: { response: { responseFormat: 'file', outputPropertyName: 'data' } } } }, [250, 0]),
+		node('Video Card', T.creatives, 1, {
+			authentication: 'platformOAuth1Api',
+			accountId: { __rl: true, mode: 'id', value: "={{ $('Start').first().json.body.accountId }}" },
+			resource: 'videoConversationCard',
+			operation: 'create',
+			videoSource: 'binary',
+			videoBinaryPropertyName: 'data',
+			name: 'E2E binary video card',
+			first_cta: '#Yes',
+			first_cta_tweet: 'Yes please',
+			thank_you_text: 'Thanks!',
+			title: 'Like it?',
+			additionalFields: {},
+		}, [500, 0], { credentials: credRef(CRED.oauth1) }),
+	], chain(['Start', 'Download Video', 'Video Card']), { active: true }),
+];
+
+module.exports.push({
+	name: 'media: a video conversation card built from a binary video (uploaded as amplify_video, added to the media library)',
+	needs: ['adsCreatives:videoConversationCard.create'],
+	modes: ['regular'],
+	workflows: videoWorkflows,
+	publish: (ctx) => videoWorkflows(ctx).map((w) => w.id),
+	timeoutMs: 180000,
+	async run(ctx) {
+		const { assert, sandbox } = ctx;
+		const [card] = await ctx.call('e2e-video-card-binary', { accountId: sandbox.keys.adsAccountId });
+		assert.ok(card && card.card_uri, `the card was created: ${JSON.stringify(card).slice(0, 400)}`);
+		const stored = [...sandbox.db.ads.vcCards.values()].find((c) => c.name === 'E2E binary video card');
+		assert.ok(stored, 'the video conversation card exists');
+		const upload = [...sandbox.db.media.values()].find((m) => m.media_key === stored.media_key);
+		assert.ok(upload && upload.state === 'succeeded', `the card's video key is a finished upload: ${JSON.stringify(upload)}`);
+		assert.equal(upload.media_category, 'amplify_video');
+		assert.equal(upload.sha256, crypto.createHash('sha256').update(sandbox.sampleMp4).digest('hex'), 'the uploaded bytes are the downloaded video');
+		assert.ok(sandbox.db.ads.mediaLibrary.has(stored.media_key), 'the video was added to the media library');
 	},
 });

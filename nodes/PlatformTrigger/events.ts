@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPES } from '../shared/transport';
+import { attachedMedia } from './media';
 
 /** Activity API event types (dot names) the node can subscribe to. */
 export const ACTIVITY_EVENT_TYPES = [
@@ -133,6 +134,7 @@ export function normalizeDelivery(body: IDataObject, receivedAt: Date): Platform
 				payload: (data.payload as IDataObject) ?? null,
 				includes: (data.includes as IDataObject) ?? null,
 				received_at,
+				...attachedMedia(data.payload, data.includes),
 			},
 		];
 	}

@@ -1,21 +1,53 @@
 'use strict';
 /** Media upload, v2: chunked (initialize / append / finalize / STATUS), one-shot, and alt text metadata. */
+const crypto = require('node:crypto');
 const { invalidRequest, notFound, problem } = require('../lib/http');
 
 const MB = 1024 * 1024;
 const CATEGORIES = ['tweet_image', 'tweet_gif', 'tweet_video', 'amplify_video', 'dm_image', 'dm_gif', 'dm_video', 'subtitles'];
+
+/** Duration (ms) from an MP4 / QuickTime movie header (moov → mvhd); undefined when absent. */
+function mp4DurationMs(buf) {
+	const walk = (start, end, want) => {
+		for (let o = start; o + 8 <= end; ) {
+			const size = buf.readUInt32BE(o);
+			const type = buf.toString('latin1', o + 4, o + 8);
+			if (size < 8 || o + size > end) return undefined;
+			if (type === want) return [o + 8, o + size];
+			o += size;
+		}
+		return undefined;
+	};
+	try {
+		const moov = walk(0, buf.length, 'moov');
+		const mvhd = moov && walk(moov[0], moov[1], 'mvhd');
+		if (!mvhd) return undefined;
+		const v1 = buf.readUInt8(mvhd[0]) === 1;
+		const scale = buf.readUInt32BE(mvhd[0] + (v1 ? 20 : 12));
+		const duration = v1 ? Number(buf.readBigUInt64BE(mvhd[0] + 24)) : buf.readUInt32BE(mvhd[0] + 16);
+		return scale ? Math.round((duration * 1000) / scale) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Longest video per category (ms): 140 s in posts and direct messages, 10 minutes as an ad video. */
+const MAX_DURATION_MS = { tweet_video: 140000, dm_video: 140000, amplify_video: 600000 };
+/** Bytes that make processing fail, so that clients' failure handling can be exercised. */
+const FAIL_MARKER = 'SANDBOX-FAIL-PROCESSING';
 
 function install(sb) {
 	const store = () => sb.db.media;
 
 	function typeOf(mediaType, category) {
 		const t = String(mediaType || '').toLowerCase();
+		if (category === 'subtitles') return 'subtitles';
 		if (t === 'image/gif' || /gif/.test(category || '')) return 'animated_gif';
 		if (t.startsWith('video/') || /video/.test(category || '')) return 'video';
 		return 'photo';
 	}
 	function keyPrefix(type) {
-		return { photo: '3', animated_gif: '16', video: '13' }[type] || '3';
+		return { photo: '3', animated_gif: '16', video: '13', subtitles: '3' }[type] || '3';
 	}
 	function newMedia({ media_type, total_bytes, media_category }) {
 		const id = sb.newId();
@@ -28,8 +60,24 @@ function install(sb) {
 	}
 	const view = (m, extra = {}) => Object.assign({ id: m.id, media_key: m.media_key, size: m.received || m.total_bytes, expires_after_secs: 86400 }, extra);
 
+	// Media types the service takes, and which categories each kind may use.
+	const IMAGE_TYPES = ['image/jpeg', 'image/jpg', 'image/pjpeg', 'image/png', 'image/webp', 'image/bmp'];
+	const VIDEO_TYPES = ['video/mp4', 'video/quicktime'];
+	const SUBTITLE_TYPES = ['application/x-subrip', 'text/srt', 'application/srt', 'text/plain'];
+	const CATEGORY_TYPES = {
+		tweet_image: IMAGE_TYPES, dm_image: IMAGE_TYPES,
+		tweet_gif: ['image/gif'], dm_gif: ['image/gif'],
+		tweet_video: VIDEO_TYPES, dm_video: VIDEO_TYPES, amplify_video: VIDEO_TYPES,
+		subtitles: SUBTITLE_TYPES,
+	};
+
 	function validateInit(b) {
 		if (!b.media_type) throw invalidRequest('media_type is required', { media_type: [] });
+		const mediaType = String(b.media_type).toLowerCase();
+		if (![...IMAGE_TYPES, 'image/gif', ...VIDEO_TYPES, ...SUBTITLE_TYPES].includes(mediaType)) throw invalidRequest(`media_type ${b.media_type} is not supported`, { media_type: [String(b.media_type)] });
+		const category = b.media_category && String(b.media_category).toLowerCase();
+		if (category && CATEGORY_TYPES[category] && !CATEGORY_TYPES[category].includes(mediaType)) throw invalidRequest(`media_category ${category} does not take ${mediaType}`, { media_category: [category] });
+		if (!category && SUBTITLE_TYPES.includes(mediaType) && mediaType !== 'text/plain') throw invalidRequest('subtitle files need media_category subtitles', { media_category: [] });
 		const total = Number(b.total_bytes);
 		if (!Number.isInteger(total) || total < 1) throw invalidRequest('total_bytes must be a positive integer', { total_bytes: [String(b.total_bytes)] });
 		if (b.media_category && !CATEGORIES.includes(String(b.media_category).toLowerCase())) throw invalidRequest(`media_category must be one of ${CATEGORIES.join(', ')}`, { media_category: [String(b.media_category)] });
@@ -46,6 +94,17 @@ function install(sb) {
 		const m = newMedia({ media_type: b.media_type, total_bytes: b.total_bytes, media_category: b.media_category && String(b.media_category).toLowerCase() });
 		return { body: { data: { id: m.id, media_key: m.media_key, expires_after_secs: 86400 } } };
 	});
+
+	// What processing will decide about the received bytes: too long for the category, or marked to fail.
+	function judgeBytes(m, bytes) {
+		if (m.type === 'video') {
+			const ms = mp4DurationMs(bytes);
+			if (ms !== undefined) m.duration_ms = ms;
+			const max = MAX_DURATION_MS[m.media_category];
+			if (ms !== undefined && max && ms > max) m.failure = { code: 3, name: 'InvalidMedia', message: `Video too long: ${Math.round(ms / 1000)} s, at most ${max / 1000} s for ${m.media_category}` };
+		}
+		if (bytes.includes(FAIL_MARKER)) m.failure = { code: 1, name: 'InvalidMedia', message: 'Unsupported video format' };
+	}
 
 	function getMedia(id) {
 		const m = store().get(String(id));
@@ -72,7 +131,9 @@ function install(sb) {
 		if (!Number.isInteger(i) || i < 0 || i > 999) throw invalidRequest('segment_index must be an integer 0-999', { segment_index: [String(index)] });
 		if (bytes.length > 5 * MB) throw invalidRequest('A segment can be at most 5 MB', { media: [] });
 		if (!bytes.length) throw invalidRequest('The segment is empty', { media: [] });
-		m.segments.set(i, bytes.length);
+		const before = [...m.segments.entries()].reduce((a, [k, v]) => a + (k === i ? 0 : v.length), 0);
+		if (before + bytes.length > m.total_bytes) throw invalidRequest(`The segments hold more than total_bytes (${m.total_bytes})`, { media: [] });
+		m.segments.set(i, bytes);
 		return { status: 200, body: { data: { expires_at: Math.floor(Date.now() / 1000) + 86400 } } };
 	});
 
@@ -82,9 +143,14 @@ function install(sb) {
 		const indexes = [...m.segments.keys()].sort((a, b) => a - b);
 		if (!indexes.length) throw invalidRequest('No segments were appended', { media_id: [m.id] });
 		if (indexes.some((v, i) => v !== i)) throw invalidRequest(`Segments are missing (got ${indexes.join(',')})`, { media_id: [m.id] });
-		m.received = [...m.segments.values()].reduce((a, b) => a + b, 0);
+		m.received = [...m.segments.values()].reduce((a, b) => a + b.length, 0);
 		if (m.received !== m.total_bytes) throw invalidRequest(`File size mismatch: total_bytes ${m.total_bytes}, received ${m.received}`, { media_id: [m.id] });
-		if (m.type === 'photo') {
+		// The bytes in segment order: what the media key now stands for.
+		const bytes = Buffer.concat(indexes.map((k) => m.segments.get(k)));
+		m.sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
+		judgeBytes(m, bytes);
+		m.segments = new Map(indexes.map((k) => [k, { length: m.segments.get(k).length }]));
+		if (m.type === 'photo' || m.type === 'subtitles') {
 			m.state = 'succeeded';
 			return { body: { data: view(m, { image: { image_type: m.media_type, w: m.width, h: m.height } }) } };
 		}
@@ -96,15 +162,15 @@ function install(sb) {
 	sb.route('GET', '/2/media/upload', 'user', ({ q }) => {
 		if (q.command !== 'STATUS') throw invalidRequest('command must be STATUS', { command: [String(q.command)] });
 		const m = getMedia(q.media_id);
-		if (m.type === 'photo') throw invalidRequest('STATUS is only for asynchronous media (video, GIF)', { media_id: [m.id] });
+		if (m.type === 'photo' || m.type === 'subtitles') throw invalidRequest('STATUS is only for asynchronous media (video, GIF)', { media_id: [m.id] });
 		if (m.state === 'initialized') throw invalidRequest('The upload was not finalized', { media_id: [m.id] });
 		if (m.state !== 'succeeded' && m.state !== 'failed') {
 			m.polls++;
-			m.state = m.failOnProcess ? 'failed' : m.polls >= 2 ? 'succeeded' : 'in_progress';
+			m.state = m.failure ? 'failed' : m.polls >= 2 ? 'succeeded' : 'in_progress';
 		}
 		const info = { state: m.state };
 		if (m.state === 'in_progress') Object.assign(info, { check_after_secs: 1, progress_percent: 50 });
-		if (m.state === 'failed') info.error = { code: 1, name: 'InvalidMedia', message: 'Unsupported video format' };
+		if (m.state === 'failed') info.error = m.failure;
 		return { body: { data: view(m, { processing_info: info }) } };
 	});
 
@@ -128,7 +194,9 @@ function install(sb) {
 		validateInit({ media_type: mediaType || 'image/png', total_bytes: bytes.length, media_category: category });
 		const m = newMedia({ media_type: mediaType || 'image/png', total_bytes: bytes.length, media_category: category && String(category).toLowerCase() });
 		m.received = bytes.length;
-		if (m.type === 'photo') {
+		m.sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
+		judgeBytes(m, bytes);
+		if (m.type === 'photo' || m.type === 'subtitles') {
 			m.state = 'succeeded';
 			return { body: { data: view(m, { image: { image_type: m.media_type, w: m.width, h: m.height } }) } };
 		}
@@ -149,4 +217,4 @@ function install(sb) {
 	});
 }
 
-module.exports = { install };
+module.exports = { install, mp4DurationMs, FAIL_MARKER };

@@ -156,6 +156,15 @@ function install(sb) {
 		return negative ? '-' + n : n;
 	}
 
+	/** An image attached to an emitted post: its media object as `includes.media` carries it. */
+	function postMedia() {
+		if (!sb.db.postMedia) sb.db.postMedia = new Map();
+		const key = `3_${sb.newId()}`;
+		const media = { media_key: key, type: 'photo', url: `${sb.url}/_sandbox/post-media/${key}`, width: 64, height: 64, alt_text: 'Sandbox sample image' };
+		sb.db.postMedia.set(key, media);
+		return media;
+	}
+
 	function buildPayload(type, input, userId) {
 		if (input.payload !== undefined) return input.payload;
 		const now = new Date().toISOString();
@@ -163,7 +172,9 @@ function install(sb) {
 		switch (normalizeType(type)) {
 			case 'post.create': {
 				const id = input.post_id || sb.newId();
-				return { id, text, author_id: userId, created_at: now, edit_history_tweet_ids: [id], lang: 'en' };
+				const post = { id, text, author_id: userId, created_at: now, edit_history_tweet_ids: [id], lang: 'en' };
+				if (input.media) post.attachments = { media_keys: [postMedia().media_key] };
+				return post;
 			}
 			case 'post.delete':
 				return { id: input.post_id || sb.newId(), author_id: userId };
@@ -272,6 +283,8 @@ function install(sb) {
 					envelope = { data: { event_uuid, event_type: type, filter: sub ? sub.filter : { user_id: userId }, payload } };
 					if (sub && sub.tag) envelope.data.tag = sub.tag;
 					if (input.includes) envelope.data.includes = input.includes;
+					const keys = (payload && payload.attachments && payload.attachments.media_keys) || [];
+					if (!input.includes && keys.length && sb.db.postMedia) envelope.data.includes = { media: keys.map((k) => sb.db.postMedia.get(k)).filter(Boolean) };
 				}
 				const raw = input.rawBody || JSON.stringify(envelope);
 				const event = { event_uuid, event_type: type, webhook_id: webhook.id, subscription_id: sub ? sub.subscription_id : undefined, created_at: new Date().toISOString(), raw, forged: !!input.forge };

@@ -1,7 +1,7 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { MAX_STATUS_POLLS, SEGMENT_BYTES } from '../../nodes/PlatformPosts/media';
+import { MAX_STATUS_POLLS, SEGMENT_BYTES } from '../../nodes/shared/media';
 import { BASE } from '../helpers/context';
 import { PNG, binaryItem, run, runFailing, setupNock } from './helpers';
 
@@ -64,7 +64,12 @@ describe('media upload', () => {
 		]);
 		expect(slept).toEqual([3000, 5000]);
 		expect(requests.filter((r) => r.method === 'GET')).toHaveLength(2);
-		expect(output).toEqual([{ json: { id: '2', text: 'v' }, pairedItem: { item: 0 } }]);
+		expect(output).toEqual([
+			{
+				json: { id: '2', text: 'v', attached_media: [{ id: '7', media_key: '13_7', type: 'video', binary_property: 'data', file_name: 'file.mp4' }] },
+				pairedItem: { item: 0 },
+			},
+		]);
 		expect(nock.isDone()).toBe(true);
 	});
 
@@ -102,7 +107,7 @@ describe('media upload', () => {
 			});
 		const post = nock(BASE).post('/2/tweets').reply(201, { data: { id: 'never' } });
 		const { error } = await runFailing(createWith('data'), [binaryItem(PNG, 'video/mp4')]);
-		expect(error.message).toBe('The service could not process the media "file.mp4": InvalidMedia: Unsupported video format');
+		expect(error.message).toBe('The service could not process the media "file.mp4" (data) in item 1: InvalidMedia: Unsupported video format');
 		expect(error.description).toContain('Media ID 8');
 		expect(post.isDone()).toBe(false);
 	});

@@ -90,7 +90,7 @@ describe('Post → Create', () => {
 	it('attaches existing media ids', async () => {
 		nock(BASE).post('/2/tweets', { text: 'm', media: { media_ids: ['11', '12'] } }).reply(201, { data: { id: '3' } });
 		const { output } = await run(create('m', { mediaIds: '11, 12' }));
-		expect(output[0].json).toEqual({ id: '3' });
+		expect(output[0].json).toEqual({ id: '3', attached_media: [{ id: '11' }, { id: '12' }] });
 	});
 
 	it('uploads an image from the binary input (initialize, append, finalize) and attaches it', async () => {
@@ -125,7 +125,12 @@ describe('Post → Create', () => {
 			'POST /2/media/upload/900/finalize',
 			'POST /2/tweets',
 		]);
-		expect(output[0].json).toEqual({ id: '1', text: 'pic' });
+		// The output says what was attached (issue: a user could not see the image was attached).
+		expect(output[0].json).toEqual({
+			id: '1',
+			text: 'pic',
+			attached_media: [{ id: '900', media_key: '3_900', type: 'image', binary_property: 'data', file_name: 'file.png' }],
+		});
 	});
 
 	it('uploads two images and posts them without text', async () => {
@@ -142,7 +147,11 @@ describe('Post → Create', () => {
 		const item = binaryItem(PNG, 'image/png');
 		item.binary!.second = { ...item.binary!.data };
 		const { output } = await run(create('', { binaryProperties: 'data, second' }), [item]);
-		expect(output[0].json).toEqual({ id: '5' });
+		expect(output[0].json.id).toBe('5');
+		expect((output[0].json.attached_media as Array<{ id: string; binary_property: string }>).map((m) => [m.id, m.binary_property])).toEqual([
+			['1', 'data'],
+			['2', 'second'],
+		]);
 	});
 
 	it.each([

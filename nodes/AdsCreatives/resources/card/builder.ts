@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { showFor } from '../../../shared/router';
 import { splitList } from '../../shared/fields';
+import { addToLibrary, mediaSourceProperty, readMediaBinary } from '../../shared/media';
 
 /**
  * The card builder of Create and Update: one media component (MEDIA or SWIPEABLE_MEDIA) plus
@@ -50,15 +51,27 @@ export const builderProperties: INodeProperties[] = [
 			{ name: 'Swipeable Carousel (SWIPEABLE_MEDIA)', value: 'SWIPEABLE_MEDIA' },
 		],
 	},
+	mediaSourceProperty('mediaSource', builder()),
 	{
 		displayName: 'Media Keys',
 		name: 'mediaKeys',
 		type: 'string',
 		default: '',
 		required: true,
-		displayOptions: builder(),
+		displayOptions: builder({ mediaSource: ['mediaKey'] }),
 		placeholder: '3_1234567890',
 		description: "One media key for MEDIA, 2-6 comma-separated for SWIPEABLE_MEDIA (media of the account's library)",
+	},
+	{
+		displayName: 'Input Binary Fields',
+		name: 'mediaBinaryProperties',
+		type: 'string',
+		default: 'data',
+		required: true,
+		displayOptions: builder({ mediaSource: ['binary'] }),
+		placeholder: 'data, image2',
+		description:
+			"The input binary fields holding the images or videos: one for MEDIA, 2-6 comma-separated for SWIPEABLE_MEDIA. Each is uploaded (videos as ad videos), added to the account's media library, and its media key used.",
 	},
 	{
 		displayName: 'Action',
@@ -117,8 +130,23 @@ export const builderProperties: INodeProperties[] = [
 	},
 ];
 
+/** The binary properties the builder's media comes from; empty when it takes media keys. */
+export function cardBinaryProperties(ctx: IExecuteFunctions, itemIndex: number): string[] {
+	const mode = ctx.getNodeParameter('mode', itemIndex, 'builder') as string;
+	if (mode !== 'builder' || ctx.getNodeParameter('mediaSource', itemIndex, 'mediaKey') !== 'binary') return [];
+	const properties = splitList(ctx.getNodeParameter('mediaBinaryProperties', itemIndex, '')) ?? [];
+	if (!properties.length) {
+		throw new NodeOperationError(ctx.getNode(), `Invalid input in item ${itemIndex + 1}: Input Binary Fields: give at least one input binary field`, { itemIndex });
+	}
+	return properties;
+}
+
+/** Stand-in keys (never sent) so that the card is validated before anything is uploaded. */
+const placeholderKeys = (count: number) => Array.from({ length: count }, (_, i) => `0_${i + 1}`);
+
 function builtComponents(ctx: IExecuteFunctions, itemIndex: number): IDataObject[] {
-	const keys = splitList(ctx.getNodeParameter('mediaKeys', itemIndex, '')) ?? [];
+	const binaries = cardBinaryProperties(ctx, itemIndex);
+	const keys = binaries.length ? placeholderKeys(binaries.length) : (splitList(ctx.getNodeParameter('mediaKeys', itemIndex, '')) ?? []);
 	const mediaType = ctx.getNodeParameter('mediaType', itemIndex, 'MEDIA') as string;
 	// A MEDIA component with several keys is passed on as one string, so validation names it.
 	const media: IDataObject =
@@ -153,4 +181,28 @@ export function cardContent(ctx: IExecuteFunctions, itemIndex: number): IDataObj
 		throw new NodeOperationError(ctx.getNode(), `Invalid input in item ${itemIndex + 1}: Card JSON must be an object with "components" or "slides"`, { itemIndex });
 	}
 	return parsed as IDataObject;
+}
+
+/**
+ * Uploads the builder's binary media (all files checked first), adds each to the media library and
+ * puts the media keys into the validated card's media component.
+ */
+export async function useUploadedMedia(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	card: IDataObject,
+	properties: string[],
+): Promise<IDataObject[]> {
+	const pending = [];
+	for (const property of properties) {
+		pending.push(await readMediaBinary(ctx, itemIndex, property, 'Input Binary Fields', ['image', 'video']));
+	}
+	const added = [];
+	for (const file of pending) added.push(await addToLibrary(ctx, itemIndex, file));
+	const keys = added.map((a) => a.media_key);
+	for (const component of (card.components as IDataObject[] | undefined) ?? []) {
+		if (component.type === 'MEDIA') component.media_key = keys[0];
+		if (component.type === 'SWIPEABLE_MEDIA') component.media_keys = keys;
+	}
+	return added.map((a) => ({ media_key: a.media_key, media_id: a.id }));
 }

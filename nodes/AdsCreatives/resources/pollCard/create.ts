@@ -6,7 +6,9 @@ import type { ItemOperation } from '../../../shared/router';
 import { showFor } from '../../../shared/router';
 import { validateInput } from '../../../shared/validation';
 import { accountPath, adsRequest, compact, single } from '../../common';
+import { maxProcessingWaitOption } from '../../../shared/media';
 import { mediaKey, objectName } from '../../shared/fields';
+import { libraryKeyFromBinary, mediaSourceProperty } from '../../shared/media';
 
 const choice = z.string().max(25, 'at most 25 characters');
 
@@ -58,22 +60,34 @@ const properties: INodeProperties[] = [
 	{ displayName: 'Second Choice', name: 'secondChoice', type: 'string', default: '', required: true, displayOptions: show, description: 'At most 25 characters' },
 	{ displayName: 'Third Choice', name: 'thirdChoice', type: 'string', default: '', displayOptions: show, description: 'Optional, at most 25 characters' },
 	{ displayName: 'Fourth Choice', name: 'fourthChoice', type: 'string', default: '', displayOptions: show, description: 'Optional, only with a third choice' },
+	mediaSourceProperty('mediaSource', show),
 	{
 		displayName: 'Media Key',
 		name: 'mediaKey',
 		type: 'string',
 		default: '',
 		placeholder: '3_1234567890',
-		displayOptions: show,
+		displayOptions: showFor('pollCard', 'create', { mediaSource: ['mediaKey'] }),
 		description: 'Optional image (at least 800 px wide, 1.91:1) or video of the media library; polls with media need the PROMOTED_MEDIA_POLLS account feature',
 	},
-	optionsCollection('pollCard', 'create'),
+	{
+		displayName: 'Input Binary Field',
+		name: 'mediaBinaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		displayOptions: showFor('pollCard', 'create', { mediaSource: ['binary'] }),
+		description:
+			"The input binary field holding the image (at least 800 px wide, 1.91:1) or video: uploaded, added to the account's media library, and shown with the poll. Needs the PROMOTED_MEDIA_POLLS account feature.",
+	},
+	optionsCollection('pollCard', 'create', [maxProcessingWaitOption]),
 ];
 
 export const create: ItemOperation = {
 	option: { name: 'Create', value: 'create', description: 'Create a poll card (it cannot be edited afterwards)', action: 'Create a poll card' },
 	properties,
 	async execute(this: IExecuteFunctions, itemIndex: number) {
+		const fromBinary = this.getNodeParameter('mediaSource', itemIndex, 'mediaKey') === 'binary';
 		const text = (name: string) => (this.getNodeParameter(name, itemIndex, '') as string) || undefined;
 		const input = compact({
 			name: text('name') ?? '',
@@ -82,9 +96,14 @@ export const create: ItemOperation = {
 			second_choice: text('secondChoice') ?? '',
 			third_choice: text('thirdChoice'),
 			fourth_choice: text('fourthChoice'),
-			media_key: text('mediaKey')?.trim(),
+			media_key: fromBinary ? undefined : text('mediaKey')?.trim(),
 		});
 		const qs = validateInput(this.getNode(), pollCardSchema, input, itemIndex, LABELS);
+		if (fromBinary) {
+			const property = String(this.getNodeParameter('mediaBinaryPropertyName', itemIndex, 'data') ?? '');
+			accountPath(this, itemIndex, '');
+			qs.media_key = await libraryKeyFromBinary(this, itemIndex, property, 'Input Binary Field', ['image', 'video']);
+		}
 		return single(await adsRequest(this, itemIndex, { method: 'POST', path: accountPath(this, itemIndex, '/cards/poll'), qs }));
 	},
 };

@@ -5,6 +5,9 @@ import type { ItemOperation } from '../../../shared/router';
 import { showFor } from '../../../shared/router';
 import { validateInput } from '../../../shared/validation';
 import { accountPath, adsRequest, compact, single } from '../../common';
+import { maxProcessingWaitOption } from '../../../shared/media';
+import { mediaSourceProperty } from '../../shared/media';
+import { binaryFieldProperty, takeBinaryFields, uploadCardBinaries } from './media';
 import { ALL_FIELDS, LABELS, REQUIRED_ON_CREATE, createSchema, fieldProperty } from './schema';
 
 const show = showFor('videoConversationCard', 'create');
@@ -18,7 +21,17 @@ export const create: ItemOperation = {
 		action: 'Create a video conversation card',
 	},
 	properties: [
-		...TOP_LEVEL.map((f) => fieldProperty(f, { required: REQUIRED_ON_CREATE.includes(f), displayOptions: show })),
+		{ ...mediaSourceProperty('videoSource', show), displayName: 'Video Source' },
+		...TOP_LEVEL.map((f) =>
+			fieldProperty(f, {
+				required: REQUIRED_ON_CREATE.includes(f),
+				displayOptions: f === 'media_key' ? showFor('videoConversationCard', 'create', { videoSource: ['mediaKey'] }) : show,
+			}),
+		),
+		binaryFieldProperty('videoBinaryPropertyName', {
+			required: true,
+			displayOptions: showFor('videoConversationCard', 'create', { videoSource: ['binary'] }),
+		}),
 		{
 			displayName: 'Additional Fields',
 			name: 'additionalFields',
@@ -26,15 +39,23 @@ export const create: ItemOperation = {
 			placeholder: 'Add Field',
 			default: {},
 			displayOptions: show,
-			options: ALL_FIELDS.filter((f) => !TOP_LEVEL.includes(f)).map((f) => fieldProperty(f)),
+			options: [
+				...ALL_FIELDS.filter((f) => !TOP_LEVEL.includes(f)).map((f) => fieldProperty(f)),
+				binaryFieldProperty('posterBinaryPropertyName'),
+			].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 		},
-		optionsCollection('videoConversationCard', 'create'),
+		optionsCollection('videoConversationCard', 'create', [maxProcessingWaitOption]),
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const input: IDataObject = { ...(this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject) };
-		for (const f of TOP_LEVEL) input[f] = this.getNodeParameter(f, itemIndex, '');
+		const fromBinary = this.getNodeParameter('videoSource', itemIndex, 'mediaKey') === 'binary';
+		for (const f of TOP_LEVEL) if (f !== 'media_key' || !fromBinary) input[f] = this.getNodeParameter(f, itemIndex, '');
+		if (fromBinary) input.videoBinaryPropertyName = this.getNodeParameter('videoBinaryPropertyName', itemIndex, 'data');
+		const binaries = takeBinaryFields(this, itemIndex, input);
 		const qs = validateInput(this.getNode(), createSchema, compact(input), itemIndex, LABELS);
 		const path = accountPath(this, itemIndex, '/cards/video_conversation');
-		return single(await adsRequest(this, itemIndex, { method: 'POST', path, qs }));
+		const uploaded = binaries.pending.length ? await uploadCardBinaries(this, itemIndex, qs, binaries) : undefined;
+		const card = single(await adsRequest(this, itemIndex, { method: 'POST', path, qs }));
+		return uploaded ? { ...card, uploaded_media: uploaded } : card;
 	},
 };

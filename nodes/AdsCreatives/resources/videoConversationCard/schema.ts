@@ -26,12 +26,17 @@ const fields = {
 	fourth_cta_tweet: text,
 	thank_you_text: short.min(1, 'is required'),
 	thank_you_url: z.string().url('must be a URL'),
-	poster_media_key: z.string().regex(/^\d+(_\d+)?$/, 'a media key such as 3_1234567890'),
+	// The service takes the poster as a long: the media ID, which is the digits after the media key's "_".
+	poster_media_key: z
+		.string()
+		.regex(/^(\d+_)?\d{1,19}$/, 'a media key such as 3_1234567890, or the numeric media ID')
+		.transform((v) => v.slice(v.indexOf('_') + 1)),
 	unlocked_image_media_key: mediaKey,
 	unlocked_video_media_key: mediaKey,
 };
 
 type Card = Partial<Record<keyof typeof fields, string>>;
+
 
 function ctaRules(card: Card, ctx: z.RefinementCtx) {
 	for (const n of ['second', 'third', 'fourth'] as const) {
@@ -106,7 +111,7 @@ const DESCRIPTIONS: Record<string, string> = {
 	third_cta: 'A hashtag, at most 20 characters',
 	fourth_cta: 'A hashtag, at most 20 characters',
 	thank_you_text: 'At most 23 characters',
-	poster_media_key: 'Poster image; the first frame of the video when unset',
+	poster_media_key: 'Poster image: its media key (e.g. 3_1234567890) or numeric media ID; the first frame of the video when unset',
 	unlocked_image_media_key: 'Image of the media library shown after a choice',
 	unlocked_video_media_key: 'Video of the media library shown after a choice',
 };

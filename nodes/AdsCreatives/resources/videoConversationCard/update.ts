@@ -5,6 +5,8 @@ import type { ItemOperation } from '../../../shared/router';
 import { showFor } from '../../../shared/router';
 import { validateInput } from '../../../shared/validation';
 import { KINDS, accountPath, adsRequest, compact, objectId, objectLocator, single } from '../../common';
+import { maxProcessingWaitOption } from '../../../shared/media';
+import { binaryFieldProperty, takeBinaryFields, uploadCardBinaries } from './media';
 import { ALL_FIELDS, LABELS, fieldProperty, updateSchema } from './schema';
 
 export const update: ItemOperation = {
@@ -23,15 +25,22 @@ export const update: ItemOperation = {
 			placeholder: 'Add Field',
 			default: {},
 			displayOptions: showFor('videoConversationCard', 'update'),
-			options: ALL_FIELDS.map((f) => fieldProperty(f)),
+			options: [
+				...ALL_FIELDS.map((f) => fieldProperty(f)),
+				binaryFieldProperty('videoBinaryPropertyName', { default: '', description: "Instead of Video Media Key: the input binary field holding the 16:9 video, uploaded as an ad video and added to the account's media library" }),
+				binaryFieldProperty('posterBinaryPropertyName'),
+			].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 		},
-		optionsCollection('videoConversationCard', 'update'),
+		optionsCollection('videoConversationCard', 'update', [maxProcessingWaitOption]),
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const id = objectId(this, itemIndex, KINDS.videoConversationCard);
-		const input = compact(this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject);
+		const input = compact({ ...(this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject) });
+		const binaries = takeBinaryFields(this, itemIndex, input);
 		const qs = validateInput(this.getNode(), updateSchema, input, itemIndex, LABELS);
 		const path = accountPath(this, itemIndex, `/cards/video_conversation/${id}`);
-		return single(await adsRequest(this, itemIndex, { method: 'PUT', path, qs }));
+		const uploaded = binaries.pending.length ? await uploadCardBinaries(this, itemIndex, qs, binaries) : undefined;
+		const card = single(await adsRequest(this, itemIndex, { method: 'PUT', path, qs }));
+		return uploaded ? { ...card, uploaded_media: uploaded } : card;
 	},
 };

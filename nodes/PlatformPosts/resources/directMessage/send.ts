@@ -5,7 +5,7 @@ import type { ExecutionState, ItemOperation } from '../../../shared/router';
 import { showFor } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
 import { optionsCollection, postsRequest, requireUserContext } from '../../common';
-import { uploadMedia } from '../../media';
+import { maxProcessingWaitOption, uploadBinaryProperty } from '../../../shared/media';
 import { userLocator, userRefParameter } from '../user/get';
 import { resolveUserId } from '../user/ids';
 
@@ -62,7 +62,7 @@ export const send: ItemOperation = {
 			displayOptions: showFor('directMessage', 'send', { attachment: ['mediaId'] }),
 			description: 'The ID of media uploaded earlier (1-19 digits)',
 		},
-		optionsCollection('directMessage', 'send'),
+		optionsCollection('directMessage', 'send', [maxProcessingWaitOption]),
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number, state: ExecutionState) {
 		requireUserContext(this, itemIndex, 'Sending a direct message');
@@ -73,6 +73,7 @@ export const send: ItemOperation = {
 		if (!text.trim() && attachment === 'none') throw invalid('Text: a message needs text or an attachment');
 		if (text.length > MAX_TEXT) throw invalid(`Text: at most ${MAX_TEXT} characters (got ${text.length})`);
 		let mediaId: string | undefined;
+		let mediaKey: string | undefined;
 		if (attachment === 'mediaId') {
 			mediaId = String(this.getNodeParameter('mediaId', itemIndex, '')).trim();
 			if (!/^\d{1,19}$/.test(mediaId)) throw invalid(`Media ID: "${mediaId}" is not a media ID (1-19 digits)`);
@@ -80,9 +81,9 @@ export const send: ItemOperation = {
 		const participant = await resolveUserId.call(this, itemIndex, state, userRefParameter(this, 'participant', itemIndex));
 		if (attachment === 'binary') {
 			const property = String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
-			const binary = this.helpers.assertBinaryData(itemIndex, property);
-			const data = await this.helpers.getBinaryDataBuffer(itemIndex, property);
-			mediaId = await uploadMedia.call(this, itemIndex, data, binary, 'dm');
+			const uploaded = await uploadBinaryProperty.call(this, itemIndex, property, { purpose: 'dm' });
+			mediaId = uploaded.id;
+			mediaKey = uploaded.media_key || undefined;
 		}
 		const body: IDataObject = {};
 		if (text.trim()) body.text = text;
@@ -93,6 +94,6 @@ export const send: ItemOperation = {
 			body,
 			unsafeFailureHint: 'The message may have been sent: check the conversation before sending it again.',
 		});
-		return { ...(unwrapData<IDataObject>(response) ?? {}), participant_id: participant, ...(mediaId ? { media_id: mediaId } : {}) };
+		return { ...(unwrapData<IDataObject>(response) ?? {}), participant_id: participant, ...(mediaId ? { media_id: mediaId } : {}), ...(mediaKey ? { media_key: mediaKey } : {}) };
 	},
 };

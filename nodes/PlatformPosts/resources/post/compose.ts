@@ -3,10 +3,10 @@ import { NodeApiError } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { locatorValue, postIdFrom, postLocator } from '../../../shared/locators';
+import { checkMedia, mediaKind, mediaTypeOf, uploadMedia } from '../../../shared/media';
 import { asNodeError } from '../../../shared/transport';
 import { validateInput } from '../../../shared/validation';
 import { postsRequest, splitList } from '../../common';
-import { mediaKind, uploadMedia } from '../../media';
 import { MAX_ALT_TEXT, setAltText } from '../media/setAltText';
 
 /**
@@ -29,7 +29,7 @@ export const composeSchema = z
 			.max(10080, 'at most 10,080 minutes (7 days)')
 			.optional(),
 		mediaIds: z.array(z.string().regex(/^\d{1,19}$/, 'a media ID is 1-19 digits')).optional(),
-		binaryKinds: z.array(z.enum(['image', 'gif', 'video'])),
+		binaryKinds: z.array(z.enum(['image', 'gif', 'video', 'subtitles'])),
 		cardUri: z.string().regex(/^card:\/\/\d+$/, 'a card URI looks like card://123').optional(),
 		communityId: z.string().regex(/^\d{1,19}$/, 'a community ID is 1-19 digits').optional(),
 		shareWithFollowers: z.boolean().optional(),
@@ -118,7 +118,7 @@ export function attachmentFields(): INodeProperties[] {
 					displayName: 'Alt Text',
 					name: 'altText',
 					values: [
-						{ displayName: 'Binary Property', name: 'property', type: 'string', default: 'data', description: 'One of the Binary Properties above' },
+						{ displayName: 'Binary Property', name: 'property', type: 'string', default: 'data', description: 'One of the names given in Binary Properties' },
 						{ displayName: 'Text', name: 'text', type: 'string', default: '', description: 'What the image shows, up to 1,000 characters' },
 					],
 				},
@@ -221,9 +221,14 @@ function hasLocatorValue(raw: unknown): boolean {
 
 /**
  * Reads text and Additional Fields, validates them, uploads binary media and returns the body of
- * POST /2/tweets. Nothing is sent before the whole input has been validated.
+ * POST /2/tweets. Nothing is sent before the whole input has been validated. `attached` receives
+ * what the post carries (media ids; for uploads also the media key, binary property and alt text).
  */
-export async function composeBody(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export async function composeBody(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	attached?: IDataObject[],
+): Promise<IDataObject> {
 	const node = this.getNode();
 	const text = String(this.getNodeParameter('text', itemIndex, '') ?? '');
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
@@ -255,7 +260,8 @@ export async function composeBody(this: IExecuteFunctions, itemIndex: number): P
 			pollOptions,
 			pollDuration: pollOptions ? Number(fields.pollDuration ?? 1440) : undefined,
 			mediaIds: String(fields.mediaIds ?? '').trim() ? splitList(fields.mediaIds) : undefined,
-			binaryKinds: binaries.map((b) => mediaKind(b.binary.mimeType)),
+			// An unsupported type is refused by name when the files are checked below.
+			binaryKinds: binaries.map((b) => mediaKind(mediaTypeOf(b.binary)) ?? 'image'),
 			cardUri: String(fields.cardUri ?? '').trim() ? String(fields.cardUri).trim() : undefined,
 			communityId: String(fields.communityId ?? '').trim() ? String(fields.communityId).trim() : undefined,
 			shareWithFollowers: fields.shareWithFollowers === true ? true : undefined,
@@ -266,13 +272,28 @@ export async function composeBody(this: IExecuteFunctions, itemIndex: number): P
 		COMPOSE_LABELS,
 	);
 
-	const mediaIds = [...(input.mediaIds ?? [])];
+	// Every file is read and checked (type, size, duration) before the first upload.
+	const files = [];
 	for (const { property, binary } of binaries) {
 		const data = await this.helpers.getBinaryDataBuffer(itemIndex, property);
-		const mediaId = await uploadMedia.call(this, itemIndex, data, binary);
+		checkMedia(this, itemIndex, data, binary, { purpose: 'post', field: property });
+		files.push({ property, binary, data });
+	}
+	const mediaIds = [...(input.mediaIds ?? [])];
+	for (const id of mediaIds) attached?.push({ id });
+	for (const { property, binary, data } of files) {
+		const uploaded = await uploadMedia.call(this, itemIndex, data, binary, { purpose: 'post', field: property });
 		const alt = input.altTexts?.find((a) => a.property === property);
-		if (alt) await setAltText.call(this, itemIndex, mediaId, alt.text);
-		mediaIds.push(mediaId);
+		if (alt) await setAltText.call(this, itemIndex, uploaded.id, alt.text);
+		mediaIds.push(uploaded.id);
+		attached?.push({
+			id: uploaded.id,
+			...(uploaded.media_key ? { media_key: uploaded.media_key } : {}),
+			type: uploaded.type,
+			binary_property: property,
+			...(binary.fileName ? { file_name: binary.fileName } : {}),
+			...(alt ? { alt_text: alt.text } : {}),
+		});
 	}
 
 	const body: IDataObject = {};

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { ItemOperation } from '../../../shared/router';
 import { showFor } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
+import { maxProcessingWaitOption } from '../../../shared/media';
 import { optionsCollection, requireUserContext } from '../../common';
 import { attachmentFields, composeBody, replyFields, sendPost, sorted } from './compose';
 
@@ -35,13 +36,16 @@ export const create: ItemOperation = {
 			displayOptions: show,
 			options: sorted([...attachmentFields(), ...replyFields()]),
 		},
-		optionsCollection('post', 'create'),
+		optionsCollection('post', 'create', [maxProcessingWaitOption]),
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		requireUserContext(this, itemIndex, 'Creating a post');
-		const body = await composeBody.call(this, itemIndex);
+		const attached: IDataObject[] = [];
+		const body = await composeBody.call(this, itemIndex, attached);
 		// Never retried: a create is not idempotent (see sendPost).
 		const response = await sendPost.call(this, itemIndex, body, 'create');
-		return unwrapData<IDataObject>(response);
+		const post = unwrapData<IDataObject>(response);
+		// The service answers with the id and text only: say what the post carries.
+		return attached.length ? { ...post, attached_media: attached } : post;
 	},
 };
