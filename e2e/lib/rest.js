@@ -18,12 +18,21 @@ async function session(port) {
 			const wf = await fetch(`${base}/rest/workflows/${workflowId}`, { headers });
 			return wf.ok ? ((await wf.json()).data || {}).versionId : undefined;
 		},
-		/** The activation error n8n shows on the workflow (null when none). */
+		/**
+		 * The activation error n8n shows on the workflow, as text (null when none yet): the publication
+		 * status when n8n's publication service runs (the default in 2.40), else the activation error.
+		 */
 		async activationError(workflowId) {
+			const status = await fetch(`${base}/rest/workflows/${workflowId}/publication-status`, { headers });
+			if (status.ok) {
+				const text = await status.text();
+				return /"status":"failed"|errorMessage":"[^"]/.test(text) ? text : null;
+			}
 			const r = await fetch(`${base}/rest/active-workflows/error/${workflowId}`, { headers });
 			if (!r.ok) throw new Error(`reading the activation error of ${workflowId} failed: ${r.status}`);
 			const body = await r.json();
-			return body && body.data !== undefined ? body.data : body;
+			const error = body && body.data !== undefined ? body.data : body;
+			return error ? JSON.stringify(error) : null;
 		},
 		/** POST /rest/workflows/:id/<action>; returns {ok, status, text}. */
 		async toggle(workflowId, action) {

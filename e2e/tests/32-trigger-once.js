@@ -121,14 +121,20 @@ module.exports = [
 			sandbox.faults.rules.push({ status: 0, delayMs: 20000, remaining: 1, path: '^/2/webhooks/replay$', method: 'POST' });
 			const jobsBefore = sandbox.db.replayJobs.length;
 			await inst.start();
+			// n8n's first webhook call after a start pays for its own warm-up (database, expression
+			// isolates): take it on another trigger's CRC, which has no gap to recover.
+			const other = hookOf(ctx, AA);
+			if (other) await ctx.waitFor('n8n to answer webhook calls again', async () => (await sandbox.crc(other, { reason: 'e2e-warm-up' })).ok, { timeoutMs: 60000, intervalMs: 500 });
 			const crc = await ctx.waitFor('n8n to answer the CRC check again', async () => {
 				const c = await sandbox.crc(hook, { reason: 'e2e-after-restart' });
 				return c.status && c.status !== 404 && c;
 			}, { timeoutMs: 60000, intervalMs: 500 });
 			assert.equal(crc.ok, true, `CRC after the restart: ${crc.why}`);
+			ctx.H.log(`CRC after the restart answered in ${crc.ms} ms (replay held 20 s)`);
 			assert.ok(crc.ms < 1000, `CRC answered in ${crc.ms} ms`);
 			const [after] = await sandbox.emit({ event_type: 'post.create', text: 'sent after the restart', webhook_id: hook.id });
 			assert.equal(after.deliveries[0].status, 200);
+			ctx.H.log(`delivery after the restart answered in ${after.deliveries[0].ms} ms`);
 			assert.ok(after.deliveries[0].ms < 1000, `delivery answered in ${after.deliveries[0].ms} ms`);
 			await ctx.waitFor('the replay request to arrive (it is held 20 s)', () => sandbox.faults.rules.some((r) => r.delayMs === 20000 && r.remaining === 0), { timeoutMs: 10000 });
 			const job = await ctx.waitFor('the held replay job to be created and to finish', () => {
