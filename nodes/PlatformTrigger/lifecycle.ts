@@ -97,8 +97,21 @@ function plannedSubscriptions(ctx: IHookFunctions): Array<{ eventType: string; c
 	return types.map((eventType) => ({ eventType, credentialType: needsUserContext(eventType) ? user! : BEARER }));
 }
 
+/**
+ * Refuses, before the first request, what the service would refuse anyway: subscriptions that need a
+ * user credential when none is chosen. n8n calls checkExists before create, so both start with it.
+ */
+function refuseEarly(ctx: IHookFunctions) {
+	const mode = modeOf(ctx);
+	return {
+		planned: mode === 'activity' ? plannedSubscriptions(ctx) : [],
+		accountCredential: mode === 'accountActivity' ? requireUserCredential(ctx, 'Account Activity subscriptions') : undefined,
+	};
+}
+
 /** Our webhook exists (by stored id, else by exact URL) and our subscriptions are recorded. */
 export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
+	refuseEarly(ctx);
 	const saved = state(ctx);
 	const url = webhookUrl(ctx);
 	const hooks = await listWebhooks(ctx);
@@ -189,9 +202,7 @@ async function deleteWebhook(ctx: IHookFunctions, webhookId: string): Promise<vo
 export async function create(ctx: IHookFunctions): Promise<boolean> {
 	await requireConsumerSecret(ctx);
 	const mode = modeOf(ctx);
-	// Everything that can be refused without asking the service is refused before the first request.
-	const planned = mode === 'activity' ? plannedSubscriptions(ctx) : [];
-	const accountCredential = mode === 'accountActivity' ? requireUserCredential(ctx, 'Account Activity subscriptions') : undefined;
+	const { planned, accountCredential } = refuseEarly(ctx);
 	const saved = state(ctx);
 	const url = webhookUrl(ctx);
 	const existing = (await listWebhooks(ctx)).find((h) => h.url === url);

@@ -148,3 +148,15 @@ describe('Account Activity mode', () => {
 		expect(onlyFollows.workflowData).toBeUndefined();
 	});
 });
+
+describe('n8n calls checkExists before create', () => {
+	it('checkExists refuses DM events without a user credential before any request too', async () => {
+		const { context, requests } = createContext({
+			parameters: { mode: 'activity', events: ['dm.sent'], user: '12', userAuthentication: 'none', options: {} },
+			workflowId: 'wf1',
+			extra: { getNodeWebhookUrl: () => URL_ },
+		});
+		await expect(checkExists(context)).rejects.toThrow(/need a user credential/);
+		expect(requests).toHaveLength(0);
+	});
+});
