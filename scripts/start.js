@@ -119,8 +119,10 @@ async function main() {
 				const wfFile = path.join(RUN, 'examples.json');
 				fs.writeFileSync(wfFile, JSON.stringify(examples, null, 2));
 				await H.cli(host, env, ['import:workflow', `--input=${wfFile}`]);
-				// Activate the examples that start with the Platform Trigger (they register a webhook at the sandbox).
-				for (const wf of examples.filter((w) => w.nodes.some((n) => n.type === F.T.trigger))) await H.cli(host, env, ['publish:workflow', `--id=${wf.id}`]);
+				// Activate the examples that start with the Platform Trigger (they register a webhook at the
+				// sandbox), and the webhook watchdog that re-validates their webhooks when they turn invalid.
+				const live = (w) => w.nodes.some((n) => n.type === F.T.trigger || (n.type === F.T.posts && n.parameters.operation === 'revalidateWebhooks'));
+				for (const wf of examples.filter(live)) await H.cli(host, env, ['publish:workflow', `--id=${wf.id}`]);
 			}
 		});
 
