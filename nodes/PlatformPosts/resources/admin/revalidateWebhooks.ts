@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 import type { ItemOperation } from '../../../shared/router';
 import { showFor } from '../../../shared/router';
-import { unwrapData } from '../../../shared/transport';
+import { asNodeError, unwrapData } from '../../../shared/transport';
 import { validateInput } from '../../../shared/validation';
 import { optionsCollection } from '../../common';
 import { adminRequest, BEARER_NOTE, listOf } from './common';
@@ -83,7 +83,7 @@ export const revalidateWebhooks: ItemOperation = {
 				// The older answer says only that a check was attempted; the current one says valid.
 				Object.assign(row, { action: 'revalidated', valid: answer.valid ?? answer.attempted === true });
 			} catch (error) {
-				if (!(error instanceof NodeApiError)) throw error;
+				if (!(error instanceof NodeApiError)) throw asNodeError(this, error, itemIndex);
 				out.push({ ...row, action: 'still_invalid', valid: false, error: error.message, http_code: error.httpCode ?? null });
 				continue;
 			}
@@ -125,6 +125,6 @@ async function replay(this: IExecuteFunctions, itemIndex: number, webhookId: str
 		if (error instanceof NodeApiError && String(error.httpCode) === '409') {
 			return { ...window, skipped: 'a replay job is already running for the app' };
 		}
-		throw error;
+		throw asNodeError(this, error, itemIndex);
 	}
 }
