@@ -178,6 +178,45 @@ async function selftest() {
 		r = await call('POST', '/2/tweets', { auth: 'oauth', body: { text: 'with video', media: { media_ids: [id] } } });
 		assert.equal(r.status, 201, JSON.stringify(r.body));
 		assert.equal((await call('POST', '/2/tweets', { auth: 'oauth', body: { text: 'with video', media: { media_ids: [id] }, poll: { options: ['a', 'b'], duration_minutes: 10 } } })).status, 400, 'media and poll are exclusive');
+		// A webhook is invalidated only when its CRC check fails; one that answers stays valid (409).
+		crcMode = 'right';
+		r = await call('POST', '/2/webhooks', { body: { url: `${hookUrl}/heal` } });
+		assert.equal(r.status, 200, JSON.stringify(r.body));
+		const healId = r.body.data.id;
+		r = await call('POST', `/_sandbox/webhooks/${healId}/invalidate`, { auth: 'none' });
+		assert.equal(r.status, 409, 'a webhook that answers its CRC check is not invalidated');
+		assert.equal(sb.db.webhooks.get(healId).valid, true);
+		crcMode = 'wrong';
+		r = await call('POST', `/_sandbox/webhooks/${healId}/invalidate`, { auth: 'none' });
+		assert.equal(r.status, 200);
+		assert.equal(sb.db.webhooks.get(healId).valid, false);
+		const [missed] = await sb.emit({ event_type: 'post.create', text: 'while invalid', webhook_id: healId });
+		assert.deepEqual(missed.deliveries, [{ webhook_id: healId, skipped: 'webhook invalid' }], 'an invalid webhook gets no delivery');
+		assert.ok(sb.db.events.some((e) => e.event_uuid === missed.event_uuid), 'the event is recorded for replay');
+		crcMode = 'right';
+		// Saved state survives a restart: webhooks (validity included), subscriptions, account
+		// subscriptions, stream rules and links, events; new ids are issued above the loaded ones.
+		const persist = require('../sandbox/lib/persist');
+		sb.db.accountSubscriptions.set(healId, new Set([K.userId]));
+		sb.db.streamRules.set('1799999999999999990', { id: '1799999999999999990', value: 'kept' });
+		sb.db.streamLinks.set(healId, { webhook_id: healId, fields: [], created_at: new Date().toISOString() });
+		const stateFile = require('node:path').join(require('node:os').tmpdir(), `sandbox-selftest-${process.pid}.json`);
+		persist.save(sb, stateFile);
+		const again = createSandbox({ quiet: true });
+		try {
+			const loaded = persist.persistTo(again, stateFile);
+			assert.equal(loaded.webhooks, sb.db.webhooks.size);
+			assert.deepEqual(again.db.webhooks.get(healId), sb.db.webhooks.get(healId));
+			assert.deepEqual([...again.db.subscriptions.keys()], [...sb.db.subscriptions.keys()]);
+			assert.deepEqual([...again.db.accountSubscriptions.get(healId)], [K.userId]);
+			assert.equal(again.db.streamRules.get('1799999999999999990').value, 'kept');
+			assert.equal(again.db.streamLinks.get(healId).webhook_id, healId);
+			assert.equal(again.db.events.find((e) => e.event_uuid === missed.event_uuid).raw, sb.db.events.find((e) => e.event_uuid === missed.event_uuid).raw);
+			assert.ok(BigInt(again.newId()) > 1799999999999999990n, 'new ids are issued above the loaded ones');
+			assert.throws(() => persist.load(again, __filename), /not a sandbox state|Unexpected/, 'a file that is not a saved state is refused');
+		} finally {
+			require('node:fs').rmSync(stateFile, { force: true });
+		}
 		void crypto;
 	} finally {
 		receiver.close();

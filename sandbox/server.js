@@ -80,10 +80,12 @@ function createSandbox(options = {}) {
 		sb.timers.add(t);
 		return t;
 	};
-	sb.newId = (() => {
-		let n = 1790000000000000000n;
-		return () => String((n += BigInt(1 + Math.floor(Math.random() * 1000))));
-	})();
+	let lastId = 1790000000000000000n;
+	sb.newId = () => String((lastId += BigInt(1 + Math.floor(Math.random() * 1000))));
+	/** Ids loaded from a saved state: new ids are issued above them, never again. */
+	sb.reserveId = (id) => {
+		if (/^[0-9]{1,19}$/.test(String(id)) && BigInt(id) > lastId) lastId = BigInt(id);
+	};
 	sb.shortId = (prefix = '') => prefix + crypto.randomBytes(4).toString('hex').slice(0, 6 - prefix.length + 2);
 	sb.now = () => new Date();
 
@@ -247,6 +249,8 @@ function createSandbox(options = {}) {
 		}
 		record.status = status;
 		record.ms = Date.now() - started;
+		// Anything but a read may have changed what a restart must keep (see lib/persist.js).
+		if (req.method !== 'GET' && sb.onChange) sb.onChange();
 		if (!url.pathname.startsWith('/_sandbox')) {
 			record.response = responseBody;
 			sb.records.push(record);

@@ -7,9 +7,10 @@
  * the sandbox and the example workflows, activates the trigger example, and prints the editor URL and
  * how to fire a sample event. Ctrl-C stops everything.
  *
- * Options: --skip-build (reuse dist/), --fresh (forget .n8n-run/ first), --prepare-only (build and prepare
+ * Options: --skip-build (reuse dist/), --fresh (forget .n8n-run/ first: n8n's data and the sandbox's saved
+ * webhooks, subscriptions, rules and events), --prepare-only (build and prepare
  * n8n, then exit: what CI uses to prove the cold path), --port <n8n port, default
- * 5678 when free>, --sandbox-port <port, default 5680 when free>. Environment: N8N_PORT, SANDBOX_PORT.
+ * 5678 when free>, --sandbox-port <port, default 5680 when free>. Environment: N8N_PORT, SANDBOX_PORT, PLATFORM_RUN_DIR (the run folder, default .n8n-run/).
  */
 const fs = require('node:fs');
 const net = require('node:net');
@@ -18,8 +19,10 @@ const path = require('node:path');
 const H = require('../e2e/lib/host');
 const F = require('../e2e/lib/fixtures');
 const { createSandbox } = require('../sandbox/server');
+const { persistTo } = require('../sandbox/lib/persist');
 
-const RUN = path.join(H.ROOT, '.n8n-run');
+/** The run folder: n8n's user folder, logs and the sandbox's saved state. PLATFORM_RUN_DIR overrides it. */
+const RUN = path.resolve(process.env.PLATFORM_RUN_DIR || path.join(H.ROOT, '.n8n-run'));
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
 	const i = args.indexOf(`--${name}`);
@@ -93,7 +96,12 @@ async function main() {
 		}
 
 		const sandboxPort = await pickPort(Number(opt('sandbox-port', process.env.SANDBOX_PORT || 5680)));
-		sandbox = await P.run('start the platform sandbox', () => createSandbox({ quiet: false }).listen(sandboxPort));
+		sandbox = createSandbox({ quiet: false });
+		// The service keeps webhooks and subscriptions while n8n restarts, and n8n (which keeps its
+		// webhook rows) registers nothing again: the sandbox keeps them too, until --fresh.
+		const restored = persistTo(sandbox, path.join(RUN, 'sandbox-state.json'));
+		if (restored) console.log(`  sandbox state restored from ${restored.savedAt}: ${restored.webhooks} webhooks, ${restored.subscriptions} subscriptions, ${restored.streamRules} stream rules, ${restored.events} events (start with --fresh to forget them)`);
+		await P.run('start the platform sandbox', () => sandbox.listen(sandboxPort));
 		sandbox.seedCatalog(); // the merchant's existing catalog, for the "nightly product push" example
 		fs.writeFileSync(path.join(RUN, 'sandbox.json'), JSON.stringify({ url: sandbox.url, pid: process.pid }, null, 2));
 
@@ -111,8 +119,10 @@ async function main() {
 				const wfFile = path.join(RUN, 'examples.json');
 				fs.writeFileSync(wfFile, JSON.stringify(examples, null, 2));
 				await H.cli(host, env, ['import:workflow', `--input=${wfFile}`]);
-				// Activate the examples that start with the Platform Trigger (they register a webhook at the sandbox).
-				for (const wf of examples.filter((w) => w.nodes.some((n) => n.type === F.T.trigger))) await H.cli(host, env, ['publish:workflow', `--id=${wf.id}`]);
+				// Activate the examples that start with the Platform Trigger (they register a webhook at the
+				// sandbox), and the webhook watchdog that re-validates their webhooks when they turn invalid.
+				const live = (w) => w.nodes.some((n) => n.type === F.T.trigger || (n.type === F.T.posts && n.parameters.operation === 'revalidateWebhooks'));
+				for (const wf of examples.filter(live)) await H.cli(host, env, ['publish:workflow', `--id=${wf.id}`]);
 			}
 		});
 

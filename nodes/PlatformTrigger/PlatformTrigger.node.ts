@@ -7,9 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPES } from '../shared/transport';
 import { triggerProperties } from './description';
-import { USER_CREDENTIAL_TYPES } from './events';
 import { checkExists, create, remove } from './lifecycle';
 import { answerCrc, receiveDelivery } from './receive';
 
@@ -27,13 +25,24 @@ export class PlatformTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: CREDENTIAL_TYPES.appOnly, required: true },
+			{ name: 'platformBearerApi', required: true },
 			// The account's own credential, for subscriptions the service takes only in user context.
-			...USER_CREDENTIAL_TYPES.map((name) => ({
-				name,
+			// Written out (not mapped from USER_CREDENTIAL_TYPES): n8n-node lint reads this array literally.
+			{
+				name: 'platformOAuth2Api',
 				required: true,
-				displayOptions: { show: { userAuthentication: [name], mode: ['activity', 'accountActivity'] } },
-			})),
+				displayOptions: { show: { userAuthentication: ['platformOAuth2Api'], mode: ['activity', 'accountActivity'] } },
+			},
+			{
+				name: 'platformOAuth1Api',
+				required: true,
+				displayOptions: { show: { userAuthentication: ['platformOAuth1Api'], mode: ['activity', 'accountActivity'] } },
+			},
+			{
+				name: 'platformOAuth1ConnectApi',
+				required: true,
+				displayOptions: { show: { userAuthentication: ['platformOAuth1ConnectApi'], mode: ['activity', 'accountActivity'] } },
+			},
 		],
 		webhooks: [
 			{ name: 'setup', httpMethod: 'GET', responseMode: 'onReceived', path: 'webhook' },

@@ -26,7 +26,7 @@ const ACCOUNT_ACTIVITY_LABELS: Record<(typeof ACCOUNT_ACTIVITY_EVENT_TYPES)[numb
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'The workflow must be reachable at a public HTTPS URL without a port (set WEBHOOK_URL, or put a reverse proxy or tunnel in front of n8n). The credential must hold the app consumer secret.',
+			"The service registers only public HTTPS webhook URLs without a port: for it, n8n's WEBHOOK_URL must be such a URL (a reverse proxy or tunnel in front of n8n). A local sandbox may accept others. The credential must hold the app consumer secret.",
 		name: 'notice',
 		type: 'notice',
 		default: '',

@@ -98,6 +98,20 @@ function install(sb) {
 		if (!w) throw invalidRequest('WebhookIdInvalid', { webhook_id: [params.id] });
 		return { body: { check: await sb.crc(w, { reason: 'control', nonce: true }), webhook: w } };
 	});
+	/**
+	 * What the service does after its CRC checks of a webhook have failed for long enough: it marks the
+	 * webhook invalid and stops delivering to it (events keep being recorded for replay). The sandbox
+	 * sends one CRC check now and, only when it fails, marks the webhook invalid at once (the service's
+	 * 28 hours of failures, compressed). A webhook that answers its check is not invalidated: 409.
+	 */
+	sb.route('POST', '/_sandbox/webhooks/:id/invalidate', C, async ({ params }) => {
+		const w = sb.db.webhooks.get(params.id);
+		if (!w) throw invalidRequest('WebhookIdInvalid', { webhook_id: [params.id] });
+		const check = await sb.crc(w, { reason: 'invalidate', nonce: true });
+		if (check.ok) return { status: 409, body: { error: 'the webhook answered its CRC check; the service does not invalidate it', check, webhook: w } };
+		w.valid = false;
+		return { body: { check, webhook: w } };
+	});
 	sb.route('POST', '/_sandbox/replay', C, ({ body }) => {
 		const b = body || {};
 		const hooks = [...sb.db.webhooks.values()];

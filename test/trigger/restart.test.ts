@@ -1,5 +1,6 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { answerCrc, processStartedAt, receiveDelivery } from '../../nodes/PlatformTrigger/receive';
 import { BASE } from '../helpers/context';
@@ -32,7 +33,7 @@ function replayRequested(reply: () => nock.Interceptor['reply'] extends (...a: i
 async function until(check: () => boolean, what: string): Promise<void> {
 	for (let i = 0; i < 500; i++) {
 		if (check()) return;
-		await new Promise((r) => setTimeout(r, 10));
+		await sleep(10);
 	}
 	throw new Error(`never happened: ${what}`);
 }
@@ -51,14 +52,14 @@ describe('recovery after an n8n restart (no webhook method runs then)', () => {
 		// The same trigger in the same process: no second replay, whatever its static data says.
 		const second = context({ webhookId: '111', lastReceivedAt: '2026-11-22T11:40:10Z' }, event('2'), {}, 'wf-restart-1');
 		await receiveDelivery(second.context, new Date('2026-11-22T12:06:00Z'), STARTED);
-		await new Promise((r) => setImmediate(r));
+		await sleep(0);
 		expect(second.requests).toHaveLength(0);
 	});
 
 	it('asks for nothing when the last delivery came after the process started', async () => {
 		const built = context({ webhookId: '111', lastReceivedAt: '2026-11-22T12:01:00Z' }, event('1'));
 		await receiveDelivery(built.context, NOW, STARTED);
-		await new Promise((r) => setImmediate(r));
+		await sleep(0);
 		expect(built.requests).toHaveLength(0);
 	});
 

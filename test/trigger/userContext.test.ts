@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { checkExists, create, remove } from '../../nodes/PlatformTrigger/lifecycle';
 import { receiveDelivery } from '../../nodes/PlatformTrigger/receive';
+import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
 import { BASE, createContext, TEST_SECRETS } from '../helpers/context';
 import { sign, webhookContext } from './helpers';
 
@@ -36,7 +37,7 @@ describe('subscriptions that need a user-context token', () => {
 				made.push({ type: String(body.event_type), auth: String(this.req.headers.authorization), filter: body.filter as IDataObject });
 				return [200, { data: { subscription_id: `s-${String(body.event_type)}` } }];
 			});
-		const { context, staticData } = hookContext({ events: ['*'], userAuthentication: 'platformOAuth2Api', direction: 'received' });
+		const { context, staticData } = hookContext({ events: ['*'], userAuthentication: CREDENTIAL_TYPES.pkce, direction: 'received' });
 		await create(context);
 		expect(made).toHaveLength(12);
 		for (const m of made) expect(m.auth).toBe(m.type.startsWith('dm.') ? USER : BEARER);
@@ -63,7 +64,7 @@ describe('subscriptions that need a user-context token', () => {
 		nock(BASE).post('/2/activity/subscriptions').reply(200, { data: { subscription_id: 's1' } });
 		nock(BASE).post('/2/activity/subscriptions').reply(403, { type: 'https://api.x.com/2/problems/unsupported-authentication', title: 'Unsupported Authentication', detail: 'no' });
 		const undo = nock(BASE).delete('/2/activity/subscriptions/s1').reply(200, { data: { deleted: true } }).delete('/2/webhooks/111').reply(200, { data: { deleted: true } });
-		const { context, staticData } = hookContext({ events: ['post.create', 'dm.sent'], userAuthentication: 'platformOAuth2Api' });
+		const { context, staticData } = hookContext({ events: ['post.create', 'dm.sent'], userAuthentication: CREDENTIAL_TYPES.pkce });
 		await expect(create(context)).rejects.toThrow();
 		expect(undo.isDone()).toBe(true);
 		expect(staticData.webhookId).toBeUndefined();
@@ -71,7 +72,7 @@ describe('subscriptions that need a user-context token', () => {
 });
 
 describe('Account Activity mode', () => {
-	const params = { mode: 'accountActivity', accountEvents: ['*'], userAuthentication: 'platformOAuth1Api' };
+	const params = { mode: 'accountActivity', accountEvents: ['*'], userAuthentication: CREDENTIAL_TYPES.hmac };
 
 	it('activation subscribes the account of the user credential (user context) and records it', async () => {
 		nock(BASE).get('/2/webhooks').reply(200, { data: [] });

@@ -11,6 +11,7 @@ import { listRules } from './listRules';
 import { listSubscriptions } from './listSubscriptions';
 import { listWebhooks } from './listWebhooks';
 import { replayWebhook } from './replayWebhook';
+import { revalidateWebhooks } from './revalidateWebhooks';
 import { updateSubscription } from './updateSubscription';
 import { validateWebhook } from './validateWebhook';
 
@@ -23,6 +24,7 @@ export const admin: Resource = {
 		validateWebhook,
 		deleteWebhook,
 		replayWebhook,
+		revalidateWebhooks,
 		listSubscriptions,
 		updateSubscription,
 		deleteSubscription,

@@ -1,0 +1,157 @@
+'use strict';
+/**
+ * The trigger heals itself (regular mode):
+ *   - the shipped watchdog example (Schedule Trigger every minute → Platform Posts → Admin → Re-Validate
+ *     Invalid Webhooks) is published beside a Platform Trigger workflow;
+ *   - n8n stops; the service's CRC check fails and the webhook is marked invalid; events keep being
+ *     recorded for it, none is delivered;
+ *   - n8n starts again (n8n itself calls nothing on the trigger); within one watchdog interval the
+ *     webhook is valid again, and every event sent while n8n was down has run exactly once (the
+ *     re-validation CRC reaches the trigger, which asks for the replay of its own gap).
+ *   - `npm start` twice (the second without --fresh): an emitted event runs the trigger example once.
+ */
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const F = require('../lib/fixtures');
+const H = require('../lib/host');
+const { activate, deactivate } = require('../lib/rest');
+
+const HEAL = { id: 'e2eTriggerHeal01', sink: 'trigger-heal', hook: F.uuidFrom('e2e-trigger-heal') };
+const WATCHDOG_ID = 'exWebhookWatch01';
+const WATCHDOG_INTERVAL_MS = 60000;
+
+function watchdogExample() {
+	const wf = F.loadExamples(path.join(H.ROOT, 'examples')).find((w) => w.id === WATCHDOG_ID);
+	if (!wf) throw new Error(`examples/ has no workflow ${WATCHDOG_ID}`);
+	delete wf.file;
+	return wf;
+}
+
+function triggerWorkflow(ctx) {
+	const trigger = F.node('Platform Trigger', F.T.trigger, 1, { mode: 'activity', events: ['post.create'], user: ctx.keys.userId, options: {} }, [0, 0], {
+		webhookId: HEAL.hook,
+		credentials: F.credRef(F.CRED.bearer),
+	});
+	return F.workflow(HEAL.id, 'e2e trigger heal', [trigger, F.sinkNode('Record Run', ctx.sandboxUrl, HEAL.sink, [300, 0])], F.chain(['Platform Trigger', 'Record Run']));
+}
+
+const hookOf = (ctx) => [...ctx.sandbox.db.webhooks.values()].find((w) => w.url.includes(`/webhook/${HEAL.hook}`));
+
+function runCounts(ctx, sink) {
+	const counts = {};
+	for (const item of ctx.sink(sink)) {
+		const id = F.eventIdOf(item.body);
+		counts[id] = (counts[id] || 0) + 1;
+	}
+	return counts;
+}
+
+async function control(ctx, method, p, body) {
+	const r = await fetch(`${ctx.sandboxUrl}${p}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+	return { status: r.status, body: await r.json() };
+}
+
+/** Runs `node scripts/start.js --skip-build` until its banner; returns the child and the sandbox URL. */
+async function npmStart({ runDir, port, sandboxPort, label }) {
+	const logFile = path.join(runDir, `start-${label}.log`);
+	const child = H.startProcess(`npm start (${label})`, process.execPath, [path.join(H.ROOT, 'scripts', 'start.js'), '--skip-build', '--port', String(port), '--sandbox-port', String(sandboxPort)], {
+		env: Object.assign({}, process.env, { PLATFORM_RUN_DIR: runDir }),
+		logFile,
+		cwd: H.ROOT,
+	});
+	await H.waitForLog(child, /Press Ctrl-C to stop n8n and the sandbox/, 300000);
+	return { child, logFile, sandboxUrl: `http://127.0.0.1:${sandboxPort}` };
+}
+
+module.exports = [
+	{
+		name: 'trigger heal: webhook invalidated while n8n was down; the watchdog example re-validates it within one interval and every missed event runs once',
+		needs: ['platformTrigger', 'platformPosts'],
+		modes: ['regular'],
+		workflows: (ctx) => [triggerWorkflow(ctx), watchdogExample()],
+		publish: () => [HEAL.id],
+		timeoutMs: 330000,
+		async run(ctx) {
+			const { assert, sandbox, inst } = ctx;
+			const hook = await ctx.waitFor('the trigger to register its webhook', () => hookOf(ctx), { timeoutMs: 60000 });
+			ctx.clearSink(HEAL.sink);
+			const [before] = await sandbox.emit({ event_type: 'post.create', text: 'before the outage', webhook_id: hook.id });
+			await ctx.waitFor('the run of the event sent before the outage', () => runCounts(ctx, HEAL.sink)[before.event_uuid] === 1, { timeoutMs: 60000 });
+			// The watchdog is published like a user would: with the editor's toggle, before the outage.
+			const published = await activate(ctx, WATCHDOG_ID);
+			assert.ok(published.ok, `publishing the watchdog: ${published.status} ${published.text.slice(0, 300)}`);
+
+			await inst.stopN8n();
+			const invalidated = await control(ctx, 'POST', `/_sandbox/webhooks/${hook.id}/invalidate`);
+			assert.equal(invalidated.status, 200, JSON.stringify(invalidated.body));
+			assert.equal(hook.valid, false, 'the service marked the webhook invalid');
+			const missed = [];
+			for (const text of ['missed one', 'missed two', 'missed three']) {
+				const [e] = await sandbox.emit({ event_type: 'post.create', text, webhook_id: hook.id });
+				assert.deepEqual(e.deliveries.map((d) => d.skipped), ['webhook invalid'], 'recorded, not delivered');
+				missed.push(e.event_uuid);
+			}
+			// Restart in a later minute than the last delivery: the replay covers whole minutes since it.
+			const nextMinute = (Math.floor(Date.now() / 60000) + 1) * 60000;
+			await ctx.sleep(Math.max(0, nextMinute - Date.now()) + 1000);
+			const seq = sandbox.seq;
+			await inst.start();
+			const ready = Date.now();
+			await ctx.waitFor('the watchdog to re-validate the webhook', () => hook.valid === true, { timeoutMs: WATCHDOG_INTERVAL_MS + 30000, intervalMs: 500 });
+			const healedAfter = Date.now() - ready;
+			const puts = ctx.records(seq, `/2/webhooks/${hook.id}`).filter((r) => r.method === 'PUT');
+			assert.ok(puts.length >= 1 && puts[0].status === 200 && puts[0].auth.kind === 'app', `the watchdog's PUT: ${JSON.stringify(puts.map((r) => [r.status, r.auth]))}`);
+			assert.ok(healedAfter <= WATCHDOG_INTERVAL_MS + 15000, `valid again ${healedAfter} ms after n8n was ready (one interval: ${WATCHDOG_INTERVAL_MS} ms, plus the run itself)`);
+			await ctx.waitFor('a run of every event sent while n8n was down', () => missed.every((id) => runCounts(ctx, HEAL.sink)[id] >= 1), { timeoutMs: 60000 });
+			await ctx.sleep(4000); // a second run would arrive within this window
+			const counts = runCounts(ctx, HEAL.sink);
+			for (const id of [before.event_uuid, ...missed]) assert.equal(counts[id], 1, `event ${id} ran ${counts[id]} times: ${JSON.stringify(counts)}`);
+			const replays = ctx.records(seq, '/2/webhooks/replay').filter((r) => r.method === 'POST' && r.status === 200);
+			assert.equal(replays.length, 1, 'one replay, asked for by the trigger itself');
+			await deactivate(ctx, WATCHDOG_ID);
+		},
+	},
+	{
+		name: 'npm start twice (the second without --fresh): the sandbox keeps the webhook and an emitted event runs the trigger example once',
+		needs: ['platformTrigger'],
+		modes: ['regular'],
+		timeoutMs: 420000,
+		async run(ctx) {
+			const { assert } = ctx;
+			const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-start-'));
+			const port = await H.freePort();
+			const sandboxPort = await H.freePort();
+			let started;
+			try {
+				started = await npmStart({ runDir, port, sandboxPort, label: 'first' });
+				const first = JSON.parse(fs.readFileSync(path.join(runDir, 'sandbox-state.json'), 'utf8'));
+				assert.equal(first.webhooks.length, 1, `the example registered its webhook: ${JSON.stringify(first.webhooks)}`);
+				await H.stopProcess(started.child, { signal: 'SIGINT', graceMs: 30000 });
+				started = await npmStart({ runDir, port, sandboxPort, label: 'second' });
+				assert.match(fs.readFileSync(started.logFile, 'utf8'), /sandbox state restored .*1 webhooks/);
+				const emitted = await fetch(`${started.sandboxUrl}/_sandbox/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ event_type: 'post.create', text: 'after the second start' }) });
+				const [event] = (await emitted.json()).events;
+				assert.deepEqual(event.deliveries.map((d) => d.status), [200], `delivered to the example: ${JSON.stringify(event.deliveries)}`);
+				// One run of the example: its trigger saw the event once (n8n's executions of that workflow).
+				const owner = JSON.parse(fs.readFileSync(path.join(runDir, 'owner.json'), 'utf8'));
+				const login = await fetch(`http://127.0.0.1:${port}/rest/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'browser-id': 'e2e' }, body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }) });
+				assert.ok(login.ok, `login as the demo owner: ${login.status}`);
+				const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+				const example = F.loadExamples(path.join(H.ROOT, 'examples')).find((w) => w.nodes.some((n) => n.type === F.T.trigger));
+				const executions = async () => {
+					const r = await fetch(`http://127.0.0.1:${port}/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: example.id }))}`, { headers: { cookie, 'browser-id': 'e2e' } });
+					const body = await r.json();
+					return (body.data && body.data.results) || [];
+				};
+				await ctx.waitFor('the example to run', async () => (await executions()).length >= 1, { timeoutMs: 60000 });
+				await ctx.sleep(4000);
+				assert.equal((await executions()).length, 1, 'exactly one run of the trigger example');
+			} finally {
+				if (started) await H.stopProcess(started.child, { signal: 'SIGINT', graceMs: 30000 });
+				fs.rmSync(runDir, { recursive: true, force: true });
+			}
+		},
+	},
+];
