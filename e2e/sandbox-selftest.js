@@ -122,6 +122,20 @@ async function selftest() {
 		assert.deepEqual(r.body.data.products_response.map((x) => x.status), ['CREATE_SUCCESS', 'ERROR', 'ERROR', 'ERROR']);
 		r = await call('PUT', `/12/product_catalogs/${catalog.id}/products`, { auth: 'oauth', body: { products: [product(1), Object.assign(product(4), { title: 'changed' })] } });
 		assert.deepEqual(r.body.data.products_response.map((x) => x.status), ['NO_CHANGE', 'CREATE_SUCCESS']);
+		// Revoking the app bearer token: OAuth 1.0a user context only, access_token as a form body
+		// that is part of the signature.
+		sb.bearers['selftest-extra-bearer'] = { kind: 'app' };
+		const revoke = { access_token: 'selftest-extra-bearer' };
+		const revokeUrl = `${sb.url}/oauth2/invalidate_token`;
+		r = await fetch(revokeUrl, { method: 'POST', headers: { authorization: oauth1.authorizationHeader({ method: 'POST', url: revokeUrl }, K), 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(revoke).toString() });
+		assert.equal(r.status, 401, 'form parameters left out of the signature are refused');
+		assert.equal((await call('POST', '/oauth2/invalidate_token', { auth: 'oauth', body: revoke })).status, 400, 'a JSON body is refused');
+		assert.equal((await call('POST', '/oauth2/invalidate_token', { auth: 'bearer', form: revoke })).status, 403, 'the app bearer cannot revoke itself');
+		assert.equal((await call('POST', '/oauth2/invalidate_token', { auth: 'badsig', form: revoke })).status, 401, 'wrong signature');
+		r = await call('POST', '/oauth2/invalidate_token', { auth: 'oauth', form: revoke });
+		assert.equal(r.status, 200, JSON.stringify(r.body));
+		assert.equal(sb.bearers['selftest-extra-bearer'], undefined, 'the token is revoked');
+		assert.equal((await call('POST', '/oauth2/invalidate_token', { auth: 'oauth', form: revoke })).status, 401, 'an unknown token');
 		// Faults: 429 with reset headers.
 		sb.faults.rules.push({ status: 429, remaining: 1, path: '^/2/users/me$' });
 		const res = await fetch(`${sb.url}/2/users/me`, { headers: { authorization: oauth1.authorizationHeader({ method: 'GET', url: `${sb.url}/2/users/me` }, K) } });

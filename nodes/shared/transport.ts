@@ -124,6 +124,25 @@ export function rateLimitReset(headers: Record<string, string>): Date | undefine
 	return new Date(seconds * 1000);
 }
 
+/** Form body fields as encoded pairs; arrays repeat the key, empty values are left out. */
+function formPairs(body: IDataObject | IDataObject[]): Array<[string, string]> {
+	const pairs: Array<[string, string]> = [];
+	if (Array.isArray(body)) return pairs;
+	for (const [key, value] of Object.entries(body)) {
+		if (value === undefined || value === null) continue;
+		const values = Array.isArray(value) ? value : [value];
+		for (const v of values) pairs.push([key, typeof v === 'object' ? JSON.stringify(v) : String(v)]);
+	}
+	return pairs;
+}
+
+/** The form fields for n8n's OAuth 1.0a signer, which takes an object (a repeated key keeps its last value there). */
+function signableForm(pairs: Array<[string, string]>): Record<string, string> {
+	const form: Record<string, string> = {};
+	for (const [key, value] of pairs) form[key] = value;
+	return form;
+}
+
 function clampWait(seconds: number | undefined): number {
 	const value = seconds === undefined || !Number.isFinite(seconds) ? DEFAULT_MAX_RATE_LIMIT_WAIT_S : seconds;
 	return Math.min(Math.max(value, 0), MAX_RATE_LIMIT_WAIT_S);
@@ -195,8 +214,18 @@ export async function platformRequestFull<T = unknown>(
 	const headers: IDataObject = { ...(request.headers ?? {}) };
 	if (request.body !== undefined) {
 		if (request.form) {
+			const pairs = formPairs(request.body);
 			headers['Content-Type'] = 'application/x-www-form-urlencoded';
-			options.body = request.body;
+			// A URLSearchParams body keeps its form encoding even when the headers are replaced: n8n's
+			// own OAuth 1.0a signer (the connect credential) swaps all headers for the Authorization
+			// header, and n8n then sets the form content type from the body's type.
+			options.body = new URLSearchParams(pairs);
+			if (credentialType === CREDENTIAL_TYPES.connect) {
+				// n8n's OAuth 1.0a signer signs the query and the `form` property, never `body`: without
+				// this the form parameters would be missing from the signature base string and the
+				// service would refuse the request (code 89).
+				(options as IHttpRequestOptions & { form?: Record<string, string> }).form = signableForm(pairs);
+			}
 		} else {
 			options.body = request.body;
 		}

@@ -384,11 +384,23 @@ function install(sb) {
 	// ---- OAuth ----
 	sb.route('POST', '/oauth2/token', 'basic', ({ body, bodyKind }) => {
 		if (bodyKind !== 'form' || !body || body.grant_type !== 'client_credentials') throw legacyError(403, 99, 'Missing required parameter: grant_type (only client_credentials)');
+		// One bearer token per app: the same one until it is invalidated, then a new one.
+		if (!sb.bearers[sb.keys.bearerToken]) {
+			sb.keys.bearerToken = 'sandbox-app-bearer-' + crypto.randomBytes(8).toString('hex');
+			sb.bearers[sb.keys.bearerToken] = { kind: 'app' };
+		}
 		return { body: { token_type: 'bearer', access_token: sb.keys.bearerToken } };
 	});
-	sb.route('POST', '/oauth2/invalidate_token', 'basic', ({ body }) => {
-		const token = body && body.access_token;
-		if (!token || !sb.bearers[token]) throw legacyError(401, 89, 'Invalid or expired token.');
+	// Revoking the app bearer token: OAuth 1.0a signed with the app's keys and the app owner's access
+	// token; `access_token` is a form parameter, so it is part of the verified signature base string.
+	sb.route('POST', '/oauth2/invalidate_token', 'user', ({ auth, body, bodyKind }) => {
+		if (auth.kind !== 'oauth1')
+			throw problem(403, 'unsupported-authentication', 'Unsupported Authentication', 'Authenticating with OAuth 2.0 is forbidden for this endpoint.  Supported authentication types are [OAuth 1.0a User Context].');
+		if (auth.userId !== sb.keys.userId) throw legacyError(403, 220, 'Your credentials do not allow access to this resource (only the app owner may invalidate the app token).');
+		if (bodyKind !== 'form' || !body || !body.access_token) throw legacyError(400, 38, 'access_token parameter is missing (a form body is expected).');
+		const token = String(body.access_token);
+		if (!sb.bearers[token] || sb.bearers[token].kind !== 'app') throw legacyError(401, 89, 'Invalid or expired token.');
+		delete sb.bearers[token];
 		return { body: { access_token: token } };
 	});
 	sb.route('POST', '/oauth/request_token', 'none', () => {
