@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { apiError } from './errors';
+import { apiError, rateLimitOf } from './errors';
 
 /**
  * The one transport every node uses: credential choice, base URLs, JSON and form bodies through
@@ -116,13 +116,6 @@ function lowerHeaders(headers: unknown): Record<string, string> {
 	return out;
 }
 
-/** When the rate limit resets, from the headers (ads account limits preferred). */
-export function rateLimitReset(headers: Record<string, string>): Date | undefined {
-	const raw = headers['x-account-rate-limit-reset'] ?? headers['x-rate-limit-reset'];
-	const seconds = Number(raw);
-	if (!raw || !Number.isFinite(seconds) || seconds <= 0) return undefined;
-	return new Date(seconds * 1000);
-}
 
 /** Form body fields as encoded pairs; arrays repeat the key, empty values are left out. */
 function formPairs(body: IDataObject | IDataObject[]): Array<[string, string]> {
@@ -289,14 +282,18 @@ export async function platformRequestFull<T = unknown>(
 
 		if (statusCode === 429) {
 			// A 429 means the request was refused, not carried out: retrying it is safe for every method.
-			const resetAt = rateLimitReset(responseHeaders);
-			const waitMs = resetAt ? Math.max(resetAt.getTime() - Date.now(), 0) + 250 : BACKOFF_BASE_MS * 2 ** rateLimitRetries;
-			if (rateLimitRetries < MAX_RATE_LIMIT_RETRIES && waitMs <= maxWait * 1000) {
+			const rateLimit = rateLimitOf(responseHeaders, raw.body);
+			const resetAt = rateLimit.resetAt;
+			let waitMs: number | undefined = resetAt ? Math.max(resetAt.getTime() - Date.now(), 0) + 250 : undefined;
+			// Only the 15-minute window is retried without a reset time (short backoff); a daily cap or a
+			// usage cap lasts hours, so it is waited for only when its reset is within Max Rate Limit Wait.
+			if (waitMs === undefined && rateLimit.kind === 'window') waitMs = BACKOFF_BASE_MS * 2 ** rateLimitRetries;
+			if (waitMs !== undefined && rateLimitRetries < MAX_RATE_LIMIT_RETRIES && waitMs <= maxWait * 1000) {
 				rateLimitRetries++;
 				await sleep(waitMs);
 				continue;
 			}
-			throw apiError(this.getNode(), statusCode, raw.body, { itemIndex, resetAt });
+			throw apiError(this.getNode(), statusCode, raw.body, { itemIndex, rateLimit });
 		}
 
 		if (statusCode >= 500 && retryTransient && transientRetries < MAX_TRANSIENT_RETRIES) {
