@@ -122,6 +122,9 @@ async function selftest() {
 		assert.deepEqual(r.body.data.products_response.map((x) => x.status), ['CREATE_SUCCESS', 'ERROR', 'ERROR', 'ERROR']);
 		r = await call('PUT', `/12/product_catalogs/${catalog.id}/products`, { auth: 'oauth', body: { products: [product(1), Object.assign(product(4), { title: 'changed' })] } });
 		assert.deepEqual(r.body.data.products_response.map((x) => x.status), ['NO_CHANGE', 'CREATE_SUCCESS']);
+		// https is required for the product pages only; images may be http.
+		r = await call('PUT', `/12/product_catalogs/${catalog.id}/products`, { auth: 'oauth', body: { products: [Object.assign(product(5), { image_link: 'http://cdn.example/5.png', additional_image_link: 'http://cdn.example/5b.png' }), Object.assign(product(6), { link: 'http://shop.example/p' }), Object.assign(product(7), { mobile_link: 'http://m.shop.example/p' }), Object.assign(product(8), { image_link: 'cdn.example/8.png' })] } });
+		assert.deepEqual(r.body.data.products_response.map((x) => x.status), ['CREATE_SUCCESS', 'ERROR', 'ERROR', 'ERROR']);
 		// Revoking the app bearer token: OAuth 1.0a user context only, access_token as a form body
 		// that is part of the signature.
 		sb.bearers['selftest-extra-bearer'] = { kind: 'app' };
