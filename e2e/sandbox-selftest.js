@@ -125,6 +125,15 @@ async function selftest() {
 		// https is required for the product pages only; images may be http.
 		r = await call('PUT', `/12/product_catalogs/${catalog.id}/products`, { auth: 'oauth', body: { products: [Object.assign(product(5), { image_link: 'http://cdn.example/5.png', additional_image_link: 'http://cdn.example/5b.png' }), Object.assign(product(6), { link: 'http://shop.example/p' }), Object.assign(product(7), { mobile_link: 'http://m.shop.example/p' }), Object.assign(product(8), { image_link: 'cdn.example/8.png' })] } });
 		assert.deepEqual(r.body.data.products_response.map((x) => x.status), ['CREATE_SUCCESS', 'ERROR', 'ERROR', 'ERROR']);
+		// with_total_count: only where the endpoint takes it, true/false, never with a cursor.
+		const acct = `/12/accounts/${K.adsAccountId}`;
+		r = await call('GET', `${acct}/cards/poll?with_total_count=true`, { auth: 'oauth' });
+		assert.equal(r.status, 200, JSON.stringify(r.body));
+		assert.equal(typeof r.body.total_count, 'number');
+		assert.equal((await call('GET', `${acct}/cards/poll?with_total_count=true&cursor=abc`, { auth: 'oauth' })).status, 400, 'exclusive with cursor');
+		assert.equal((await call('GET', `${acct}/preroll_call_to_actions?with_total_count=yes`, { auth: 'oauth' })).status, 400, 'a boolean');
+		assert.equal((await call('GET', `${acct}/cards?with_total_count=true`, { auth: 'oauth' })).status, 400, 'cards do not take it');
+		assert.equal((await call('GET', `${acct}/media_library?with_total_count=true`, { auth: 'oauth' })).status, 400, 'media library does not take it');
 		// Revoking the app bearer token: OAuth 1.0a user context only, access_token as a form body
 		// that is part of the signature.
 		sb.bearers['selftest-extra-bearer'] = { kind: 'app' };

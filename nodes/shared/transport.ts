@@ -335,6 +335,8 @@ export interface PaginateOptions {
 	maxPages?: number;
 	/** Called with each page's body, e.g. to collect `includes`. */
 	onPage?: (body: IDataObject) => void;
+	/** Query parameters sent with the first request only (those the service refuses together with a cursor). */
+	firstPageQs?: IDataObject;
 }
 
 /** Return All / Limit over `data` arrays. */
@@ -350,7 +352,7 @@ export async function paginate(
 	const maxPages = options.maxPages ?? 10_000;
 	let token: string | undefined;
 	for (let page = 0; page < maxPages; page++) {
-		const qs: IDataObject = { ...(request.qs ?? {}) };
+		const qs: IDataObject = { ...(request.qs ?? {}), ...(page === 0 ? (options.firstPageQs ?? {}) : {}) };
 		if (options.pageSizeParam && options.maxPageSize) {
 			const wanted = Math.min(options.maxPageSize, limit - results.length);
 			qs[options.pageSizeParam] = Math.max(options.minPageSize ?? 1, wanted);
