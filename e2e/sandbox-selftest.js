@@ -134,6 +134,14 @@ async function selftest() {
 		assert.equal((await call('GET', `${acct}/preroll_call_to_actions?with_total_count=yes`, { auth: 'oauth' })).status, 400, 'a boolean');
 		assert.equal((await call('GET', `${acct}/cards?with_total_count=true`, { auth: 'oauth' })).status, 400, 'cards do not take it');
 		assert.equal((await call('GET', `${acct}/media_library?with_total_count=true`, { auth: 'oauth' })).status, 400, 'media library does not take it');
+		// Posting as the ad account: tweet_mode is compat or extended; extended answers with full_text.
+		const long = 'x'.repeat(200);
+		r = await call('POST', `${acct}/tweet?as_user_id=${K.userId}&text=${long}&tweet_mode=extended`, { auth: 'oauth' });
+		assert.equal(r.status, 200, JSON.stringify(r.body));
+		assert.equal(r.body.data.full_text, long);
+		r = await call('POST', `${acct}/tweet?as_user_id=${K.userId}&text=${long}&tweet_mode=compat`, { auth: 'oauth' });
+		assert.equal(r.body.data.truncated, true);
+		assert.equal((await call('POST', `${acct}/tweet?as_user_id=${K.userId}&text=hi&tweet_mode=full`, { auth: 'oauth' })).status, 400, 'tweet_mode enum');
 		// Revoking the app bearer token: OAuth 1.0a user context only, access_token as a form body
 		// that is part of the signature.
 		sb.bearers['selftest-extra-bearer'] = { kind: 'app' };

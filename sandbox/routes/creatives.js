@@ -525,10 +525,22 @@ function install(sb) {
 		const f = postFields(ctx, b, false);
 		if (b.conversation_settings !== undefined && !['EVERYONE', 'FOLLOWING', 'MENTIONED_USERS'].includes(b.conversation_settings)) throw invalid('conversation_settings', 'conversation_settings must be EVERYONE, FOLLOWING or MENTIONED_USERS', b.conversation_settings);
 		if (b.video_cta !== undefined && !['VISIT_SITE', 'WATCH_NOW'].includes(b.video_cta)) throw invalid('video_cta', 'video_cta must be VISIT_SITE or WATCH_NOW', b.video_cta);
+		if (b.tweet_mode !== undefined && !['compat', 'extended'].includes(b.tweet_mode)) throw invalid('tweet_mode', 'tweet_mode must be compat or extended', b.tweet_mode);
 		if (f.nullcast === false && f.user_id !== ctx.auth.userId) throw invalid('nullcast', 'organic posts are only for the authenticated user');
 		const t = Object.assign({ account_id: ctx.params.account, id: sb.newId(), created: Date.now(), nullcast: true, conversation_settings: b.conversation_settings }, f);
 		ads().adTweets.set(t.id, t);
-		return sb.adsEnvelope(ctx, legacyPost(t, false));
+		const out = legacyPost(t, false);
+		if (b.tweet_mode === 'extended') {
+			// Extended mode: the whole text in full_text with its display range, no text / truncated.
+			out.full_text = out.text;
+			out.display_text_range = [0, String(out.text || '').length];
+			delete out.text;
+			delete out.truncated;
+		} else if (String(out.text || '').length > 140) {
+			out.text = String(out.text).slice(0, 139) + '…';
+			out.truncated = true;
+		}
+		return sb.adsEnvelope(ctx, out);
 	});
 	sb.route('PUT', `${A}/tweets/:id/name`, 'ads', (ctx) => {
 		account(ctx);
