@@ -173,6 +173,14 @@ async function selftest() {
 		r = await call('POST', '/2/tweets', { auth: 'oauth', body: { text: 'with video', media: { media_ids: [id] } } });
 		assert.equal(r.status, 201, JSON.stringify(r.body));
 		assert.equal((await call('POST', '/2/tweets', { auth: 'oauth', body: { text: 'with video', media: { media_ids: [id] }, poll: { options: ['a', 'b'], duration_minutes: 10 } } })).status, 400, 'media and poll are exclusive');
+		// media.tagged_user_ids and reply.exclude_reply_user_ids: lists of user ids, nothing else in media / reply.
+		r = await call('POST', '/2/tweets', { auth: 'oauth', body: { text: 'tagged', media: { media_ids: [id], tagged_user_ids: [K.userId] } } });
+		assert.equal(r.status, 201, JSON.stringify(r.body));
+		const parent = r.body.data.id;
+		assert.equal((await call('POST', '/2/tweets', { auth: 'oauth', body: { text: 'tagged', media: { media_ids: [id], tagged_user_ids: ['@someone'] } } })).status, 400, 'tagged ids are user ids');
+		assert.equal((await call('POST', '/2/tweets', { auth: 'oauth', body: { text: 'tagged', media: { media_ids: [id], tagged: [K.userId] } } })).status, 400, 'unknown media field');
+		assert.equal((await call('POST', '/2/tweets', { auth: 'oauth', body: { text: 'reply', reply: { in_reply_to_tweet_id: parent, exclude_reply_user_ids: [K.userId] } } })).status, 201, 'exclude_reply_user_ids');
+		assert.equal((await call('POST', '/2/tweets', { auth: 'oauth', body: { text: 'reply', reply: { in_reply_to_tweet_id: parent, exclude_reply_user_ids: 'x' } } })).status, 400, 'exclude_reply_user_ids is a list');
 		void crypto;
 	} finally {
 		receiver.close();

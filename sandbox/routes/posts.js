@@ -68,7 +68,13 @@ function install(sb) {
 		if (!text && !b.media) throw invalidRequest('Post text is required unless media is attached', { text: [] });
 		if ([...text].length > 25000) throw invalidRequest('Post text is longer than 25,000 characters', { text: [] });
 		let mediaKeys;
+		const userIds = (value, name) => {
+			if (!Array.isArray(value) || value.length < 1 || value.some((x) => !/^\d{1,19}$/.test(String(x)))) throw invalidRequest(`${name} must be a list of user ids`, { [name]: [] });
+		};
 		if (b.media) {
+			const extra = Object.keys(b.media).filter((k) => !['media_ids', 'tagged_user_ids'].includes(k));
+			if (extra.length) throw invalidRequest(`media takes media_ids and tagged_user_ids, not ${extra.join(', ')}`, Object.fromEntries(extra.map((k) => [`media.${k}`, []])));
+			if (b.media.tagged_user_ids !== undefined) userIds(b.media.tagged_user_ids, 'media.tagged_user_ids');
 			const ids = b.media.media_ids;
 			if (!Array.isArray(ids) || ids.length < 1 || ids.length > 4) throw invalidRequest('media.media_ids must hold 1 to 4 ids', { 'media.media_ids': [] });
 			mediaKeys = [];
@@ -89,6 +95,9 @@ function install(sb) {
 		}
 		if (b.reply_settings !== undefined && !REPLY_SETTINGS.includes(b.reply_settings)) throw invalidRequest(`reply_settings must be one of ${REPLY_SETTINGS.join(', ')}`, { reply_settings: [String(b.reply_settings)] });
 		if (b.reply) {
+			const extra = Object.keys(b.reply).filter((k) => !['in_reply_to_tweet_id', 'exclude_reply_user_ids'].includes(k));
+			if (extra.length) throw invalidRequest(`reply takes in_reply_to_tweet_id and exclude_reply_user_ids, not ${extra.join(', ')}`, Object.fromEntries(extra.map((k) => [`reply.${k}`, []])));
+			if (b.reply.exclude_reply_user_ids !== undefined) userIds(b.reply.exclude_reply_user_ids, 'reply.exclude_reply_user_ids');
 			requireId(b.reply.in_reply_to_tweet_id, 'reply.in_reply_to_tweet_id');
 			if (!db().tweets.has(String(b.reply.in_reply_to_tweet_id))) throw notFound('tweet', 'reply.in_reply_to_tweet_id', b.reply.in_reply_to_tweet_id);
 		}
