@@ -161,6 +161,40 @@ async function selftest() {
 		assert.deepEqual(r.body.data.products_response.map((x) => x.status), ['CREATE_SUCCESS', 'ERROR', 'ERROR', 'ERROR']);
 		r = await call('PUT', `/12/product_catalogs/${catalog.id}/products`, { auth: 'oauth', body: { products: [product(1), Object.assign(product(4), { title: 'changed' })] } });
 		assert.deepEqual(r.body.data.products_response.map((x) => x.status), ['NO_CHANGE', 'CREATE_SUCCESS']);
+		// https is required for the product pages only; images may be http.
+		r = await call('PUT', `/12/product_catalogs/${catalog.id}/products`, { auth: 'oauth', body: { products: [Object.assign(product(5), { image_link: 'http://cdn.example/5.png', additional_image_link: 'http://cdn.example/5b.png' }), Object.assign(product(6), { link: 'http://shop.example/p' }), Object.assign(product(7), { mobile_link: 'http://m.shop.example/p' }), Object.assign(product(8), { image_link: 'cdn.example/8.png' })] } });
+		assert.deepEqual(r.body.data.products_response.map((x) => x.status), ['CREATE_SUCCESS', 'ERROR', 'ERROR', 'ERROR']);
+		// with_total_count: only where the endpoint takes it, true/false, never with a cursor.
+		const acct = `/12/accounts/${K.adsAccountId}`;
+		r = await call('GET', `${acct}/cards/poll?with_total_count=true`, { auth: 'oauth' });
+		assert.equal(r.status, 200, JSON.stringify(r.body));
+		assert.equal(typeof r.body.total_count, 'number');
+		assert.equal((await call('GET', `${acct}/cards/poll?with_total_count=true&cursor=abc`, { auth: 'oauth' })).status, 400, 'exclusive with cursor');
+		assert.equal((await call('GET', `${acct}/preroll_call_to_actions?with_total_count=yes`, { auth: 'oauth' })).status, 400, 'a boolean');
+		assert.equal((await call('GET', `${acct}/cards?with_total_count=true`, { auth: 'oauth' })).status, 400, 'cards do not take it');
+		assert.equal((await call('GET', `${acct}/media_library?with_total_count=true`, { auth: 'oauth' })).status, 400, 'media library does not take it');
+		// Posting as the ad account: tweet_mode is compat or extended; extended answers with full_text.
+		const long = 'x'.repeat(200);
+		r = await call('POST', `${acct}/tweet?as_user_id=${K.userId}&text=${long}&tweet_mode=extended`, { auth: 'oauth' });
+		assert.equal(r.status, 200, JSON.stringify(r.body));
+		assert.equal(r.body.data.full_text, long);
+		r = await call('POST', `${acct}/tweet?as_user_id=${K.userId}&text=${long}&tweet_mode=compat`, { auth: 'oauth' });
+		assert.equal(r.body.data.truncated, true);
+		assert.equal((await call('POST', `${acct}/tweet?as_user_id=${K.userId}&text=hi&tweet_mode=full`, { auth: 'oauth' })).status, 400, 'tweet_mode enum');
+		// Revoking the app bearer token: OAuth 1.0a user context only, access_token as a form body
+		// that is part of the signature.
+		sb.bearers['selftest-extra-bearer'] = { kind: 'app' };
+		const revoke = { access_token: 'selftest-extra-bearer' };
+		const revokeUrl = `${sb.url}/oauth2/invalidate_token`;
+		r = await fetch(revokeUrl, { method: 'POST', headers: { authorization: oauth1.authorizationHeader({ method: 'POST', url: revokeUrl }, K), 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(revoke).toString() });
+		assert.equal(r.status, 401, 'form parameters left out of the signature are refused');
+		assert.equal((await call('POST', '/oauth2/invalidate_token', { auth: 'oauth', body: revoke })).status, 400, 'a JSON body is refused');
+		assert.equal((await call('POST', '/oauth2/invalidate_token', { auth: 'bearer', form: revoke })).status, 403, 'the app bearer cannot revoke itself');
+		assert.equal((await call('POST', '/oauth2/invalidate_token', { auth: 'badsig', form: revoke })).status, 401, 'wrong signature');
+		r = await call('POST', '/oauth2/invalidate_token', { auth: 'oauth', form: revoke });
+		assert.equal(r.status, 200, JSON.stringify(r.body));
+		assert.equal(sb.bearers['selftest-extra-bearer'], undefined, 'the token is revoked');
+		assert.equal((await call('POST', '/oauth2/invalidate_token', { auth: 'oauth', form: revoke })).status, 401, 'an unknown token');
 		// Faults: 429 with reset headers.
 		sb.faults.rules.push({ status: 429, remaining: 1, path: '^/2/users/me$' });
 		const res = await fetch(`${sb.url}/2/users/me`, { headers: { authorization: oauth1.authorizationHeader({ method: 'GET', url: `${sb.url}/2/users/me` }, K) } });
@@ -178,6 +212,14 @@ async function selftest() {
 		r = await call('POST', '/2/tweets', { auth: 'oauth', body: { text: 'with video', media: { media_ids: [id] } } });
 		assert.equal(r.status, 201, JSON.stringify(r.body));
 		assert.equal((await call('POST', '/2/tweets', { auth: 'oauth', body: { text: 'with video', media: { media_ids: [id] }, poll: { options: ['a', 'b'], duration_minutes: 10 } } })).status, 400, 'media and poll are exclusive');
+		// media.tagged_user_ids and reply.exclude_reply_user_ids: lists of user ids, nothing else in media / reply.
+		r = await call('POST', '/2/tweets', { auth: 'oauth', body: { text: 'tagged', media: { media_ids: [id], tagged_user_ids: [K.userId] } } });
+		assert.equal(r.status, 201, JSON.stringify(r.body));
+		const parent = r.body.data.id;
+		assert.equal((await call('POST', '/2/tweets', { auth: 'oauth', body: { text: 'tagged', media: { media_ids: [id], tagged_user_ids: ['@someone'] } } })).status, 400, 'tagged ids are user ids');
+		assert.equal((await call('POST', '/2/tweets', { auth: 'oauth', body: { text: 'tagged', media: { media_ids: [id], tagged: [K.userId] } } })).status, 400, 'unknown media field');
+		assert.equal((await call('POST', '/2/tweets', { auth: 'oauth', body: { text: 'reply', reply: { in_reply_to_tweet_id: parent, exclude_reply_user_ids: [K.userId] } } })).status, 201, 'exclude_reply_user_ids');
+		assert.equal((await call('POST', '/2/tweets', { auth: 'oauth', body: { text: 'reply', reply: { in_reply_to_tweet_id: parent, exclude_reply_user_ids: 'x' } } })).status, 400, 'exclude_reply_user_ids is a list');
 		// A webhook is invalidated only when its CRC check fails; one that answers stays valid (409).
 		crcMode = 'right';
 		r = await call('POST', '/2/webhooks', { body: { url: `${hookUrl}/heal` } });

@@ -98,6 +98,18 @@ function httpsProblem(value: string): string | undefined {
 	return undefined;
 }
 
+/** Image URLs may use http or https: the catalog requires https only for the product pages. */
+function webUrlProblem(value: string): string | undefined {
+	let url: URL;
+	try {
+		url = new URL(value.trim());
+	} catch {
+		return `"${value}" is not a URL`;
+	}
+	if (url.protocol !== 'https:' && url.protocol !== 'http:') return `"${value}" must be an http or https URL`;
+	return undefined;
+}
+
 const TIMESTAMP_SOURCE = '\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(?::\\d{2})?(?:Z|[+-]\\d{2}:?\\d{2})';
 const DATE_RANGE = new RegExp(`^${TIMESTAMP_SOURCE}/${TIMESTAMP_SOURCE}$`);
 
@@ -116,8 +128,9 @@ export function imageList(value: string): string[] {
  */
 const PRICE = new RegExp(`^\\d+(?:\\.\\d+)? (?:${[...ISO_4217].join('|')})$`);
 const HTTPS_URL = /^https:\/\/[^\s/?#@]+(?:[/?#]\S*)?$/;
+const WEB_URL = /^https?:\/\/[^\s/?#@]+(?:[/?#]\S*)?$/;
 const IMAGE_LIST = new RegExp(
-	`^\\s*https://[^\\s,/?#@]+(?:[/?#][^\\s,]*)?(?:\\s*,\\s*https://[^\\s,/?#@]+(?:[/?#][^\\s,]*)?){0,${MAX_ADDITIONAL_IMAGES - 1}}\\s*,?\\s*$`,
+	`^\\s*https?://[^\\s,/?#@]+(?:[/?#][^\\s,]*)?(?:\\s*,\\s*https?://[^\\s,/?#@]+(?:[/?#][^\\s,]*)?){0,${MAX_ADDITIONAL_IMAGES - 1}}\\s*,?\\s*$`,
 );
 const NO_MARKUP = /^(?![\s\S]*(?:<\/?[a-z][a-z0-9]*(?:\s[^<>]*)?\/?>|&(?:[a-z]+|#\d+);))/i;
 const NOT_HEX = /^(?!#?(?:[0-9a-f]{3}|[0-9a-f]{6})$)/i;
@@ -148,6 +161,9 @@ const text = () => z.string().trim().min(1, 'must not be empty');
 const httpsUrl = (field: string) =>
 	z.string({ errorMap: explained(field, (v) => httpsProblem(String(v)) ?? `"${String(v)}" is not a valid https URL`) }).regex(HTTPS_URL);
 
+const imageUrl = (field: string) =>
+	z.string({ errorMap: explained(field, (v) => webUrlProblem(String(v)) ?? `"${String(v)}" is not a valid image URL`) }).regex(WEB_URL);
+
 const price = (field: string) =>
 	z.string({ errorMap: explained(field, (v) => priceProblem(String(v)) ?? `"${String(v)}" is not a valid price`) }).regex(PRICE);
 
@@ -155,10 +171,10 @@ function imagesProblem(value: unknown): string {
 	const urls = imageList(String(value));
 	if (urls.length > MAX_ADDITIONAL_IMAGES) return `holds ${urls.length} images: at most ${MAX_ADDITIONAL_IMAGES} are allowed`;
 	for (const url of urls) {
-		const problem = httpsProblem(url);
+		const problem = webUrlProblem(url);
 		if (problem) return problem;
 	}
-	return 'must be https image URLs separated by commas';
+	return 'must be image URLs (http or https) separated by commas';
 }
 
 function enumOf<T extends readonly [string, ...string[]]>(field: string, values: T) {
@@ -177,7 +193,7 @@ export const productSchema = z
 		condition: enumOf('condition', CONDITION),
 		price: price('price'),
 		link: httpsUrl('link'),
-		image_link: httpsUrl('image_link'),
+		image_link: imageUrl('image_link'),
 		brand: text().optional(),
 		gtin: text().optional(),
 		mpn: text().optional(),

@@ -12,7 +12,8 @@ import { CREDENTIAL_TYPES, chosenCredentialType, paginate, platformRequest } fro
 
 export { optionsCollection, readOptions } from '../shared/descriptions';
 
-function maxWait(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
+/** Max Rate Limit Wait from the operation's Options (undefined: the transport default). */
+export function maxWait(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
 	const value = readOptions(ctx, itemIndex).maxRateLimitWait;
 	return value === undefined || value === '' ? undefined : Number(value);
 }

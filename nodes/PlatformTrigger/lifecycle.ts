@@ -1,6 +1,7 @@
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { createSubscription, registerWebhook, resolveUserId, subscriptionIdOf } from '../shared/activity';
 import type { PlatformCredentialType } from '../shared/transport';
 import { asNodeError, CREDENTIAL_TYPES, platformRequest, platformRequestFull, unwrapData } from '../shared/transport';
 import { ACTIVITY_EVENT_TYPES, needsUserContext, USER_CREDENTIAL_TYPES } from './events';
@@ -127,23 +128,6 @@ export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 	return true;
 }
 
-async function resolveUserId(ctx: IHookFunctions, raw: string): Promise<string | undefined> {
-	const value = raw.trim().replace(/^@/, '');
-	if (!value) return undefined;
-	if (/^\d{1,19}$/.test(value)) return value;
-	if (!/^\w{1,15}$/.test(value)) {
-		throw new NodeOperationError(ctx.getNode(), `"User" is not a user ID or @username: "${raw}"`);
-	}
-	const body = await platformRequest.call(ctx, {
-		method: 'GET',
-		path: `/2/users/by/username/${encodeURIComponent(value)}`,
-		credentialType: BEARER,
-	});
-	const user = unwrapData<IDataObject>(body);
-	if (!user?.id) throw new NodeOperationError(ctx.getNode(), `The user @${value} was not found`);
-	return String(user.id);
-}
-
 async function deleteSubscriptions(ctx: IHookFunctions, ids: string[]): Promise<void> {
 	for (const id of ids) {
 		await platformRequest.call(ctx, {
@@ -212,13 +196,7 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 		ctx.logger.info(`Platform Trigger: adopting the registered webhook ${webhookId} with this URL`);
 		if (existing.valid === false) await revalidate(ctx, webhookId);
 	} else {
-		const body = await platformRequest.call(ctx, {
-			method: 'POST',
-			path: '/2/webhooks',
-			body: { url },
-			credentialType: BEARER,
-		});
-		webhookId = String(unwrapData<Webhook>(body).id);
+		webhookId = String((await registerWebhook.call(ctx, url)).id);
 	}
 	saved.webhookId = webhookId;
 	/** Leaves nothing half-made: a webhook this activation registered goes when a later step fails. */
@@ -254,15 +232,8 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 		for (const { eventType, credentialType } of planned) {
 			const eventFilter = { ...filter };
 			if (direction && needsUserContext(eventType)) eventFilter.direction = direction;
-			const body = await platformRequest.call(ctx, {
-				method: 'POST',
-				path: '/2/activity/subscriptions',
-				body: { event_type: eventType, filter: eventFilter, tag: subscriptionTag(ctx), webhook_id: webhookId },
-				credentialType,
-			});
-			const data = unwrapData<IDataObject>(body);
-			const subscription = ((data?.subscription as IDataObject) ?? data) as IDataObject;
-			created.push(String(subscription.subscription_id ?? subscription.id));
+			const input = { event_type: eventType, filter: eventFilter, tag: subscriptionTag(ctx), webhook_id: webhookId };
+			created.push(subscriptionIdOf(await createSubscription.call(ctx, input, { credentialType })));
 		}
 	} catch (error) {
 		ctx.logger.error(

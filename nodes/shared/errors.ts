@@ -2,7 +2,8 @@ import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 /**
- * Translates every error shape the service sends (conventions.md) into a NodeApiError whose
+ * Translates every error shape the service sends (Problem objects, legacy codes, advertising CAPS
+ * codes, webhook failure reasons) into a NodeApiError whose
  * message says what happened and whose description says what to do. Only the response body is
  * ever passed on: request options (and so credentials) never reach an error.
  */
@@ -143,19 +144,122 @@ function explainProblem(problem: IDataObject, status: number): Explained {
 		case 'client-disconnected':
 			return { message: 'The client disconnected', description: detail };
 		default:
-			if (status === 429) return rateLimitExplained(undefined);
+			if (status === 429) return rateLimitExplained({ kind: 'window' });
 			return { message: detail || `Request failed with status ${status}`, description: undefined };
 	}
 }
 
-function rateLimitExplained(resetAt: Date | undefined): Explained {
-	return {
-		message: resetAt
-			? `Rate limit reached; it resets at ${resetAt.toISOString()}`
-			: 'Rate limit reached (the service named no reset time)',
-		description:
-			'Run the workflow again after the reset, or raise "Max Rate Limit Wait" in the node options so that the node waits for it.',
-	};
+/**
+ * Which limit refused a request (429):
+ * - window: the endpoint's 15-minute window (`x-rate-limit-*`, `x-account-rate-limit-*` on ads calls);
+ * - userDaily / appDaily: the 24-hour cap of the authenticated user or of the whole app
+ *   (`x-user-limit-24hour-*`, `x-app-limit-24hour-*`, remaining 0);
+ * - usageCap: the plan's usage cap (the `usage-capped` problem, Daily or Monthly).
+ * Only the window is worth retrying after a short wait; the others reset hours or days later.
+ */
+export type RateLimitKind = 'window' | 'userDaily' | 'appDaily' | 'usageCap';
+
+export interface RateLimitInfo {
+	kind: RateLimitKind;
+	resetAt?: Date;
+	/** The limit's size in requests, when the service sent it. */
+	limit?: number;
+	/** usageCap only: the period and scope the service named (Daily / Monthly, Account / Product). */
+	period?: string;
+	scope?: string;
+}
+
+function resetHeader(raw: string | undefined): Date | undefined {
+	const seconds = Number(raw);
+	if (!raw || !Number.isFinite(seconds) || seconds <= 0) return undefined;
+	return new Date(seconds * 1000);
+}
+
+function exhaustedDaily(headers: Record<string, string>, prefix: string): { resetAt?: Date; limit?: number } | undefined {
+	const remaining = headers[`${prefix}-remaining`];
+	if (remaining === undefined || remaining === '' || Number(remaining) > 0) return undefined;
+	const limit = Number(headers[`${prefix}-limit`]);
+	return { resetAt: resetHeader(headers[`${prefix}-reset`]), limit: Number.isFinite(limit) && limit > 0 ? limit : undefined };
+}
+
+/** When the 15-minute window resets, from the headers (the ads account limit preferred). */
+export function windowReset(headers: Record<string, string>): Date | undefined {
+	return resetHeader(headers['x-account-rate-limit-reset'] ?? headers['x-rate-limit-reset']);
+}
+
+/** Classifies a 429 from its (lower-case) headers and body. */
+export function rateLimitOf(headers: Record<string, string>, body: unknown): RateLimitInfo {
+	const user = exhaustedDaily(headers, 'x-user-limit-24hour');
+	const app = exhaustedDaily(headers, 'x-app-limit-24hour');
+	const obj = (body && typeof body === 'object' ? body : {}) as IDataObject;
+	const errors = Array.isArray(obj.errors) ? (obj.errors as IDataObject[]) : [];
+	const capped = [obj, ...errors].find((e) => problemSuffix(e.type) === 'usage-capped');
+	// When both daily caps are used up the later reset is the one that matters.
+	const daily =
+		user && app
+			? (app.resetAt?.getTime() ?? 0) > (user.resetAt?.getTime() ?? 0)
+				? { kind: 'appDaily' as const, ...app }
+				: { kind: 'userDaily' as const, ...user }
+			: user
+				? { kind: 'userDaily' as const, ...user }
+				: app
+					? { kind: 'appDaily' as const, ...app }
+					: undefined;
+	if (capped) {
+		return { kind: 'usageCap', resetAt: daily?.resetAt, limit: daily?.limit, period: str(capped.period) || undefined, scope: str(capped.scope) || undefined };
+	}
+	if (daily) return daily;
+	return { kind: 'window', resetAt: windowReset(headers) };
+}
+
+/** "in about 3 h 20 min", "in about 12 min", "in under a minute". */
+function fromNow(at: Date): string {
+	const minutes = Math.round((at.getTime() - Date.now()) / 60_000);
+	if (minutes < 1) return 'in under a minute';
+	if (minutes < 60) return `in about ${minutes} min`;
+	const hours = Math.floor(minutes / 60);
+	const rest = minutes % 60;
+	return `in about ${hours} h${rest ? ` ${rest} min` : ''}`;
+}
+
+function resetsAt(resetAt: Date | undefined): string {
+	return resetAt ? `it resets at ${resetAt.toISOString()} (${fromNow(resetAt)})` : 'the service named no reset time';
+}
+
+function rateLimitExplained(info: RateLimitInfo | undefined): Explained {
+	const resetAt = info?.resetAt;
+	const size = info?.limit ? ` of ${info.limit} requests` : '';
+	switch (info?.kind) {
+		case 'userDaily':
+			return {
+				message: `Daily request cap of the connected account reached (its 24-hour limit${size}); ${resetsAt(resetAt)}`,
+				description:
+					'This is the 24-hour allowance of the account whose credential the node uses, not the 15-minute window: waiting a few minutes does not help. Run the workflow after the reset or use another account\'s credential; "Max Rate Limit Wait" makes the node wait only when the reset is at most that far away.',
+			};
+		case 'appDaily':
+			return {
+				message: `Daily request cap of the app reached (the app's 24-hour limit${size}, shared by every account using it); ${resetsAt(resetAt)}`,
+				description:
+					'Every request the app makes, with any credential, counts against this cap: waiting a few minutes does not help. Run the workflow after the reset, or raise the app\'s cap in the developer portal; "Max Rate Limit Wait" makes the node wait only when the reset is at most that far away.',
+			};
+		case 'usageCap': {
+			const period = info.period ? info.period.toLowerCase() : '';
+			const scope = info.scope ? info.scope.toLowerCase() : 'account';
+			const next = ({ daily: 'day', monthly: 'month' } as Record<string, string>)[period] ?? 'period';
+			return {
+				message: `Usage cap exceeded (${info.period ?? 'period not stated'}, ${info.scope ?? 'scope not stated'}); ${resetsAt(resetAt)}`,
+				description: `The ${scope} used up its ${period ? `${period} ` : ''}allowance: retrying does not help. Wait for the next ${next} or raise the plan's cap.`,
+			};
+		}
+		default:
+			return {
+				message: resetAt
+					? `Rate limit reached (15-minute window); ${resetsAt(resetAt)}`
+					: 'Rate limit reached (the service named no reset time)',
+				description:
+					'Run the workflow again after the reset, or raise "Max Rate Limit Wait" in the node options so that the node waits for it.',
+			};
+	}
 }
 
 function explainLegacy(error: IDataObject, status: number): Explained | undefined {
@@ -195,8 +299,8 @@ const ADS_HINTS: Record<string, string> = {
 };
 
 /** Turns an HTTP error response into a message and description. Exported for tests. */
-export function explainResponse(status: number, body: unknown, resetAt?: Date): Explained {
-	if (status === 429) return rateLimitExplained(resetAt);
+export function explainResponse(status: number, body: unknown, rateLimit?: RateLimitInfo): Explained {
+	if (status === 429) return rateLimitExplained(rateLimit ?? rateLimitOf({}, body));
 	const obj = (body && typeof body === 'object' ? body : {}) as IDataObject;
 	const text = typeof body === 'string' ? body : JSON.stringify(body ?? '');
 	const webhook = fromWebhookReason(text);
@@ -233,15 +337,22 @@ export function apiError(
 	node: INode,
 	status: number,
 	body: unknown,
-	options: { itemIndex?: number; resetAt?: Date } = {},
+	options: { itemIndex?: number; rateLimit?: RateLimitInfo } = {},
 ): NodeApiError {
-	const explained = explainResponse(status, body, options.resetAt);
+	const explained = explainResponse(status, body, options.rateLimit);
 	const payload: JsonObject =
 		body && typeof body === 'object' ? (body as JsonObject) : { message: str(body) || `HTTP ${status}` };
-	return new NodeApiError(node, payload, {
+	const error = new NodeApiError(node, payload, {
 		message: explained.message,
 		description: explained.description,
 		httpCode: String(status),
 		itemIndex: options.itemIndex,
 	});
+	if (options.rateLimit) {
+		// Which limit refused the request, for workflows that branch on it (Continue on Fail, error workflows).
+		error.context.rateLimitKind = options.rateLimit.kind;
+		if (options.rateLimit.resetAt) error.context.rateLimitResetAt = options.rateLimit.resetAt.toISOString();
+		if (options.rateLimit.limit) error.context.rateLimitLimit = options.rateLimit.limit;
+	}
+	return error;
 }

@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { apiError } from './errors';
+import { apiError, rateLimitOf } from './errors';
 
 /**
  * The one transport every node uses: credential choice, base URLs, JSON and form bodies through
@@ -116,12 +116,24 @@ function lowerHeaders(headers: unknown): Record<string, string> {
 	return out;
 }
 
-/** When the rate limit resets, from the headers (ads account limits preferred). */
-export function rateLimitReset(headers: Record<string, string>): Date | undefined {
-	const raw = headers['x-account-rate-limit-reset'] ?? headers['x-rate-limit-reset'];
-	const seconds = Number(raw);
-	if (!raw || !Number.isFinite(seconds) || seconds <= 0) return undefined;
-	return new Date(seconds * 1000);
+
+/** Form body fields as encoded pairs; arrays repeat the key, empty values are left out. */
+function formPairs(body: IDataObject | IDataObject[]): Array<[string, string]> {
+	const pairs: Array<[string, string]> = [];
+	if (Array.isArray(body)) return pairs;
+	for (const [key, value] of Object.entries(body)) {
+		if (value === undefined || value === null) continue;
+		const values = Array.isArray(value) ? value : [value];
+		for (const v of values) pairs.push([key, typeof v === 'object' ? JSON.stringify(v) : String(v)]);
+	}
+	return pairs;
+}
+
+/** The form fields for n8n's OAuth 1.0a signer, which takes an object (a repeated key keeps its last value there). */
+function signableForm(pairs: Array<[string, string]>): Record<string, string> {
+	const form: Record<string, string> = {};
+	for (const [key, value] of pairs) form[key] = value;
+	return form;
 }
 
 function clampWait(seconds: number | undefined): number {
@@ -195,8 +207,18 @@ export async function platformRequestFull<T = unknown>(
 	const headers: IDataObject = { ...(request.headers ?? {}) };
 	if (request.body !== undefined) {
 		if (request.form) {
+			const pairs = formPairs(request.body);
 			headers['Content-Type'] = 'application/x-www-form-urlencoded';
-			options.body = request.body;
+			// A URLSearchParams body keeps its form encoding even when the headers are replaced: n8n's
+			// own OAuth 1.0a signer (the connect credential) swaps all headers for the Authorization
+			// header, and n8n then sets the form content type from the body's type.
+			options.body = new URLSearchParams(pairs);
+			if (credentialType === CREDENTIAL_TYPES.connect) {
+				// n8n's OAuth 1.0a signer signs the query and the `form` property, never `body`: without
+				// this the form parameters would be missing from the signature base string and the
+				// service would refuse the request (code 89).
+				(options as IHttpRequestOptions & { form?: Record<string, string> }).form = signableForm(pairs);
+			}
 		} else {
 			options.body = request.body;
 		}
@@ -260,14 +282,18 @@ export async function platformRequestFull<T = unknown>(
 
 		if (statusCode === 429) {
 			// A 429 means the request was refused, not carried out: retrying it is safe for every method.
-			const resetAt = rateLimitReset(responseHeaders);
-			const waitMs = resetAt ? Math.max(resetAt.getTime() - Date.now(), 0) + 250 : BACKOFF_BASE_MS * 2 ** rateLimitRetries;
-			if (rateLimitRetries < MAX_RATE_LIMIT_RETRIES && waitMs <= maxWait * 1000) {
+			const rateLimit = rateLimitOf(responseHeaders, raw.body);
+			const resetAt = rateLimit.resetAt;
+			let waitMs: number | undefined = resetAt ? Math.max(resetAt.getTime() - Date.now(), 0) + 250 : undefined;
+			// Only the 15-minute window is retried without a reset time (short backoff); a daily cap or a
+			// usage cap lasts hours, so it is waited for only when its reset is within Max Rate Limit Wait.
+			if (waitMs === undefined && rateLimit.kind === 'window') waitMs = BACKOFF_BASE_MS * 2 ** rateLimitRetries;
+			if (waitMs !== undefined && rateLimitRetries < MAX_RATE_LIMIT_RETRIES && waitMs <= maxWait * 1000) {
 				rateLimitRetries++;
 				await sleep(waitMs);
 				continue;
 			}
-			throw apiError(this.getNode(), statusCode, raw.body, { itemIndex, resetAt });
+			throw apiError(this.getNode(), statusCode, raw.body, { itemIndex, rateLimit });
 		}
 
 		if (statusCode >= 500 && retryTransient && transientRetries < MAX_TRANSIENT_RETRIES) {
@@ -309,6 +335,8 @@ export interface PaginateOptions {
 	maxPages?: number;
 	/** Called with each page's body, e.g. to collect `includes`. */
 	onPage?: (body: IDataObject) => void;
+	/** Query parameters sent with the first request only (those the service refuses together with a cursor). */
+	firstPageQs?: IDataObject;
 }
 
 /** Return All / Limit over `data` arrays. */
@@ -324,7 +352,7 @@ export async function paginate(
 	const maxPages = options.maxPages ?? 10_000;
 	let token: string | undefined;
 	for (let page = 0; page < maxPages; page++) {
-		const qs: IDataObject = { ...(request.qs ?? {}) };
+		const qs: IDataObject = { ...(request.qs ?? {}), ...(page === 0 ? (options.firstPageQs ?? {}) : {}) };
 		if (options.pageSizeParam && options.maxPageSize) {
 			const wanted = Math.min(options.maxPageSize, limit - results.length);
 			qs[options.pageSizeParam] = Math.max(options.minPageSize ?? 1, wanted);

@@ -93,7 +93,10 @@ function install(sb) {
 			if (!PRICE.test(String(p.sale_price))) errors.push('sale_price has the price format');
 			else if (p.price && PRICE.test(String(p.price)) && parseFloat(p.sale_price) >= parseFloat(p.price)) errors.push('sale_price must be lower than price');
 		}
-		for (const f of ['link', 'mobile_link', 'image_link']) if (p[f] && !/^https:\/\//.test(String(p[f]))) errors.push(`${f} must use https`);
+		// Product pages must use https; images may be http or https.
+		for (const f of ['link', 'mobile_link']) if (p[f] && !/^https:\/\//.test(String(p[f]))) errors.push(`${f} must use https`);
+		if (p.image_link && !/^https?:\/\/\S+$/.test(String(p.image_link))) errors.push('image_link must be an http or https URL');
+		if (p.additional_image_link && String(p.additional_image_link).split(',').some((u) => !/^https?:\/\/\S+$/.test(u.trim()))) errors.push('additional_image_link must hold http or https URLs');
 		if (!p.brand && !p.gtin && !p.mpn) errors.push('one of brand, gtin or mpn is required');
 		if (p.additional_image_link && String(p.additional_image_link).split(',').length > 10) errors.push('additional_image_link holds at most 10 URLs');
 		if (p.inventory !== undefined && p.inventory !== null && (!Number.isInteger(Number(p.inventory)) || Number(p.inventory) < 0)) errors.push('inventory must be a whole number');

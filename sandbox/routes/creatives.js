@@ -45,9 +45,15 @@ function install(sb) {
 	const p = (ctx) => sb.adsParams(ctx);
 	const A = '/12/accounts/:account';
 
-	/** Lists with count / cursor / with_deleted / with_total_count / sort_by. */
-	function list(ctx, items, dflt, max) {
+	/**
+	 * Lists with count / cursor / with_deleted / with_total_count / sort_by. `totalCount: false` for the
+	 * endpoints whose parameters do not include with_total_count (cards, media library, drafts,
+	 * scheduled posts): they refuse it.
+	 */
+	function list(ctx, items, dflt, max, { totalCount = true } = {}) {
 		const q = ctx.q;
+		if (!totalCount && q.with_total_count !== undefined) throw invalid('with_total_count', 'with_total_count is not a parameter of this endpoint');
+		if (q.with_total_count !== undefined && !['true', 'false'].includes(String(q.with_total_count))) throw invalid('with_total_count', 'with_total_count must be true or false');
 		if (bool(q.with_total_count) && q.cursor) throw invalid('with_total_count', 'with_total_count is exclusive with cursor');
 		let rows = items.filter((x) => bool(q.with_deleted) || !x.deleted);
 		if (q.sort_by) {
@@ -301,7 +307,7 @@ function install(sb) {
 			if (String(ctx.q.q).length > 80) throw invalid('q', 'q is at most 80 characters', ctx.q.q);
 			rows = rows.filter((r) => r.name.toLowerCase().startsWith(String(ctx.q.q).toLowerCase()));
 		}
-		return list(ctx, rows, 100, 200);
+		return list(ctx, rows, 100, 200, { totalCount: false });
 	});
 	sb.route('GET', `${A}/cards/:id`, 'ads', (ctx) => (account(ctx), sb.adsEnvelope(ctx, [cardView(get(ads().cards, ctx.params.id, 'Card', ctx))])));
 	sb.route('POST', `${A}/cards`, 'ads', (ctx) => {
@@ -342,7 +348,7 @@ function install(sb) {
 			if (!term.length || term.length > 255) throw invalid('q', 'q is 1 to 255 characters', ctx.q.q);
 			rows = rows.filter((r) => ['name', 'title', 'file_name', 'description'].some((f) => String(r[f] || '').toLowerCase().includes(term)));
 		}
-		return list(ctx, rows, 20, 50);
+		return list(ctx, rows, 20, 50, { totalCount: false });
 	});
 	sb.route('GET', `${A}/media_library/:key`, 'ads', (ctx) => (account(ctx), sb.adsEnvelope(ctx, get(ads().mediaLibrary, ctx.params.key, 'Media', ctx))));
 	function validateLibrary(b, video) {
@@ -451,7 +457,7 @@ function install(sb) {
 		return rows.filter((r) => r.user_id === String(user));
 	}
 
-	sb.route('GET', `${A}/draft_tweets`, 'ads', (ctx) => (account(ctx), list(ctx, mine(ctx, inAccount(ads().drafts, ctx)).map(draftView), 100, 200)));
+	sb.route('GET', `${A}/draft_tweets`, 'ads', (ctx) => (account(ctx), list(ctx, mine(ctx, inAccount(ads().drafts, ctx)).map(draftView), 100, 200, { totalCount: false })));
 	sb.route('GET', `${A}/draft_tweets/:id`, 'ads', (ctx) => (account(ctx), sb.adsEnvelope(ctx, draftView(get(ads().drafts, ctx.params.id, 'Draft tweet', ctx)))));
 	sb.route('POST', `${A}/draft_tweets`, 'ads', (ctx) => {
 		account(ctx);
@@ -480,7 +486,7 @@ function install(sb) {
 		if (d.getTime() < Date.now() - 60000) throw invalid('scheduled_at', 'scheduled_at must be in the future', v);
 		return sb.isoSeconds(d);
 	}
-	sb.route('GET', `${A}/scheduled_tweets`, 'ads', (ctx) => (account(ctx), list(ctx, mine(ctx, inAccount(ads().scheduled, ctx)).map(scheduledView), 100, 200)));
+	sb.route('GET', `${A}/scheduled_tweets`, 'ads', (ctx) => (account(ctx), list(ctx, mine(ctx, inAccount(ads().scheduled, ctx)).map(scheduledView), 100, 200, { totalCount: false })));
 	sb.route('GET', `${A}/scheduled_tweets/:id`, 'ads', (ctx) => (account(ctx), sb.adsEnvelope(ctx, scheduledView(get(ads().scheduled, ctx.params.id, 'Scheduled tweet', ctx)))));
 	sb.route('POST', `${A}/scheduled_tweets`, 'ads', (ctx) => {
 		account(ctx);
@@ -519,10 +525,22 @@ function install(sb) {
 		const f = postFields(ctx, b, false);
 		if (b.conversation_settings !== undefined && !['EVERYONE', 'FOLLOWING', 'MENTIONED_USERS'].includes(b.conversation_settings)) throw invalid('conversation_settings', 'conversation_settings must be EVERYONE, FOLLOWING or MENTIONED_USERS', b.conversation_settings);
 		if (b.video_cta !== undefined && !['VISIT_SITE', 'WATCH_NOW'].includes(b.video_cta)) throw invalid('video_cta', 'video_cta must be VISIT_SITE or WATCH_NOW', b.video_cta);
+		if (b.tweet_mode !== undefined && !['compat', 'extended'].includes(b.tweet_mode)) throw invalid('tweet_mode', 'tweet_mode must be compat or extended', b.tweet_mode);
 		if (f.nullcast === false && f.user_id !== ctx.auth.userId) throw invalid('nullcast', 'organic posts are only for the authenticated user');
 		const t = Object.assign({ account_id: ctx.params.account, id: sb.newId(), created: Date.now(), nullcast: true, conversation_settings: b.conversation_settings }, f);
 		ads().adTweets.set(t.id, t);
-		return sb.adsEnvelope(ctx, legacyPost(t, false));
+		const out = legacyPost(t, false);
+		if (b.tweet_mode === 'extended') {
+			// Extended mode: the whole text in full_text with its display range, no text / truncated.
+			out.full_text = out.text;
+			out.display_text_range = [0, String(out.text || '').length];
+			delete out.text;
+			delete out.truncated;
+		} else if (String(out.text || '').length > 140) {
+			out.text = String(out.text).slice(0, 139) + '…';
+			out.truncated = true;
+		}
+		return sb.adsEnvelope(ctx, out);
 	});
 	sb.route('PUT', `${A}/tweets/:id/name`, 'ads', (ctx) => {
 		account(ctx);

@@ -68,7 +68,13 @@ function install(sb) {
 		if (!text && !b.media) throw invalidRequest('Post text is required unless media is attached', { text: [] });
 		if ([...text].length > 25000) throw invalidRequest('Post text is longer than 25,000 characters', { text: [] });
 		let mediaKeys;
+		const userIds = (value, name) => {
+			if (!Array.isArray(value) || value.length < 1 || value.some((x) => !/^\d{1,19}$/.test(String(x)))) throw invalidRequest(`${name} must be a list of user ids`, { [name]: [] });
+		};
 		if (b.media) {
+			const extra = Object.keys(b.media).filter((k) => !['media_ids', 'tagged_user_ids'].includes(k));
+			if (extra.length) throw invalidRequest(`media takes media_ids and tagged_user_ids, not ${extra.join(', ')}`, Object.fromEntries(extra.map((k) => [`media.${k}`, []])));
+			if (b.media.tagged_user_ids !== undefined) userIds(b.media.tagged_user_ids, 'media.tagged_user_ids');
 			const ids = b.media.media_ids;
 			if (!Array.isArray(ids) || ids.length < 1 || ids.length > 4) throw invalidRequest('media.media_ids must hold 1 to 4 ids', { 'media.media_ids': [] });
 			mediaKeys = [];
@@ -89,6 +95,9 @@ function install(sb) {
 		}
 		if (b.reply_settings !== undefined && !REPLY_SETTINGS.includes(b.reply_settings)) throw invalidRequest(`reply_settings must be one of ${REPLY_SETTINGS.join(', ')}`, { reply_settings: [String(b.reply_settings)] });
 		if (b.reply) {
+			const extra = Object.keys(b.reply).filter((k) => !['in_reply_to_tweet_id', 'exclude_reply_user_ids'].includes(k));
+			if (extra.length) throw invalidRequest(`reply takes in_reply_to_tweet_id and exclude_reply_user_ids, not ${extra.join(', ')}`, Object.fromEntries(extra.map((k) => [`reply.${k}`, []])));
+			if (b.reply.exclude_reply_user_ids !== undefined) userIds(b.reply.exclude_reply_user_ids, 'reply.exclude_reply_user_ids');
 			requireId(b.reply.in_reply_to_tweet_id, 'reply.in_reply_to_tweet_id');
 			if (!db().tweets.has(String(b.reply.in_reply_to_tweet_id))) throw notFound('tweet', 'reply.in_reply_to_tweet_id', b.reply.in_reply_to_tweet_id);
 		}
@@ -384,11 +393,23 @@ function install(sb) {
 	// ---- OAuth ----
 	sb.route('POST', '/oauth2/token', 'basic', ({ body, bodyKind }) => {
 		if (bodyKind !== 'form' || !body || body.grant_type !== 'client_credentials') throw legacyError(403, 99, 'Missing required parameter: grant_type (only client_credentials)');
+		// One bearer token per app: the same one until it is invalidated, then a new one.
+		if (!sb.bearers[sb.keys.bearerToken]) {
+			sb.keys.bearerToken = 'sandbox-app-bearer-' + crypto.randomBytes(8).toString('hex');
+			sb.bearers[sb.keys.bearerToken] = { kind: 'app' };
+		}
 		return { body: { token_type: 'bearer', access_token: sb.keys.bearerToken } };
 	});
-	sb.route('POST', '/oauth2/invalidate_token', 'basic', ({ body }) => {
-		const token = body && body.access_token;
-		if (!token || !sb.bearers[token]) throw legacyError(401, 89, 'Invalid or expired token.');
+	// Revoking the app bearer token: OAuth 1.0a signed with the app's keys and the app owner's access
+	// token; `access_token` is a form parameter, so it is part of the verified signature base string.
+	sb.route('POST', '/oauth2/invalidate_token', 'user', ({ auth, body, bodyKind }) => {
+		if (auth.kind !== 'oauth1')
+			throw problem(403, 'unsupported-authentication', 'Unsupported Authentication', 'Authenticating with OAuth 2.0 is forbidden for this endpoint.  Supported authentication types are [OAuth 1.0a User Context].');
+		if (auth.userId !== sb.keys.userId) throw legacyError(403, 220, 'Your credentials do not allow access to this resource (only the app owner may invalidate the app token).');
+		if (bodyKind !== 'form' || !body || !body.access_token) throw legacyError(400, 38, 'access_token parameter is missing (a form body is expected).');
+		const token = String(body.access_token);
+		if (!sb.bearers[token] || sb.bearers[token].kind !== 'app') throw legacyError(401, 89, 'Invalid or expired token.');
+		delete sb.bearers[token];
 		return { body: { access_token: token } };
 	});
 	sb.route('POST', '/oauth/request_token', 'none', () => {

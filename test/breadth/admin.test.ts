@@ -162,3 +162,68 @@ describe('Admin: filtered-stream rules', () => {
 		expect(output.map((o) => o.json)).toEqual([{ id: '1', value: 'a' }]);
 	});
 });
+
+describe('Admin: Create Webhook and Create Activity Subscription (what a trigger adopts)', () => {
+	const URL_ = 'https://n8n.example/webhook/abc/webhook';
+
+	it('registers a webhook with the bearer token and returns it (data envelope or bare object)', async () => {
+		nock(BASE).post('/2/webhooks', { url: URL_ }).reply(200, { data: { id: '7', url: URL_, valid: true, created_at: '2026-01-01T00:00:00.000Z' } });
+		const { output, requests } = await run({ operation: 'createWebhook', url: ` ${URL_} ` });
+		expect(output[0].json).toEqual({ id: '7', url: URL_, valid: true, created_at: '2026-01-01T00:00:00.000Z' });
+		expect(output[0].pairedItem).toEqual({ item: 0 });
+		expect(requests[0].headers.authorization).toBe(`Bearer ${TEST_SECRETS.bearerToken}`);
+		nock(BASE).post('/2/webhooks').reply(200, { id: '8', url: URL_, valid: true });
+		expect((await run({ operation: 'createWebhook', url: URL_ })).output[0].json.id).toBe('8');
+	});
+
+	it('refuses a URL that is not one, a URL over 200 characters, and a user credential, before any request', async () => {
+		for (const [url, message] of [
+			['n8n.example/hook', 'Invalid input in item 1: URL: "n8n.example/hook" is not a URL'],
+			[`https://n8n.example/${'x'.repeat(190)}`, 'Invalid input in item 1: URL: at most 200 characters (got 210)'],
+		]) {
+			const { error, requests } = await runFailing({ operation: 'createWebhook', url });
+			expect(error.message).toBe(message);
+			expect(requests).toHaveLength(0);
+		}
+		const { error, requests } = await runNodeFailing({ resource: 'admin', operation: 'createWebhook', url: URL_ });
+		expect(error.message).toBe('Creating a webhook needs the app-only bearer token');
+		expect(requests).toHaveLength(0);
+	});
+
+	it('never repeats a webhook registration that failed (5xx) and explains a refused URL', async () => {
+		nock(BASE).post('/2/webhooks').reply(503, { title: 'Service Unavailable', type: 'about:blank' });
+		const failed = await runFailing({ operation: 'createWebhook', url: URL_ });
+		expect(failed.requests).toHaveLength(1);
+		expect(failed.error.description).toContain('List Webhooks');
+		nock(BASE).post('/2/webhooks').reply(400, { errors: [{ message: 'UrlValidationFailed: the URL must be public HTTPS without a port' }] });
+		expect((await runFailing({ operation: 'createWebhook', url: URL_ })).error.message).toBe('The service refused the webhook URL');
+	});
+
+	it('subscribes a webhook to a user given by @username (looked up once), with keyword and tag', async () => {
+		nock(BASE).get('/2/users/by/username/someone').reply(200, { data: { id: '2244994945', username: 'someone' } });
+		nock(BASE)
+			.post('/2/activity/subscriptions', { event_type: 'post.create', filter: { user_id: '2244994945', keyword: 'sale' }, tag: 'prepared', webhook_id: '7' })
+			.reply(200, { data: { subscription: { subscription_id: 's1', event_type: 'post.create', webhook_id: '7' } } });
+		const { output, requests } = await run({ operation: 'createSubscription', eventType: 'post.create', user: '@someone', webhookId: '7', additionalFields: { keyword: 'sale', tag: 'prepared' } });
+		expect(output[0].json).toEqual({ subscription_id: 's1', event_type: 'post.create', webhook_id: '7' });
+		expect(requests).toHaveLength(2);
+	});
+
+	it('sends a user ID as it is, without tag or webhook when empty', async () => {
+		nock(BASE).post('/2/activity/subscriptions', { event_type: 'profile.update.bio', filter: { user_id: '12' } }).reply(200, { data: { subscription_id: 's2' } });
+		expect((await run({ operation: 'createSubscription', eventType: 'profile.update.bio', user: '12', webhookId: '' })).output[0].json).toEqual({ subscription_id: 's2' });
+	});
+
+	it.each([
+		[{ eventType: 'dm.received', user: '12' }, 'Invalid input in item 1: Event Type: must be one of post.create, post.delete, spaces.start, spaces.end, profile.update.bio, profile.update.verified, profile.update.affiliate, profile.update.screenname'],
+		[{ eventType: 'post.create', user: ' ' }, 'Invalid input in item 1: User: is required: subscriptions filter by user'],
+		[{ eventType: 'post.create', user: '12', webhookId: 'abc' }, 'Invalid input in item 1: Webhook ID: a webhook ID is 1-19 digits'],
+		[{ eventType: 'post.create', user: '12', additionalFields: { keyword: 'k'.repeat(151) } }, 'Invalid input in item 1: Keyword: at most 150 characters'],
+		[{ eventType: 'post.create', user: '12', additionalFields: { tag: 't'.repeat(201) } }, 'Invalid input in item 1: Tag: at most 200 characters'],
+		[{ eventType: 'post.create', user: 'not a name!' }, 'Invalid input in item 1: "User" is not a user ID or @username: "not a name!"'],
+	])('refuses invalid input before any request (%o)', async (parameters, message) => {
+		const { error, requests } = await runFailing({ operation: 'createSubscription', ...parameters });
+		expect(error.message).toBe(message);
+		expect(requests).toHaveLength(0);
+	});
+});

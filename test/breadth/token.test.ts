@@ -1,6 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code, not shipped */
 import nock from 'nock';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the sandbox's own OAuth 1.0a verifier, plain JavaScript
+const oauth1 = require('../../sandbox/lib/oauth1');
+
 import { BASE, TEST_SECRETS } from '../helpers/context';
 import { run, runFailing, setupNock } from '../posts/helpers';
 
@@ -40,6 +43,31 @@ describe('Token', () => {
 		expect(output[0].json.revoked).toBe(true);
 		expect(JSON.stringify(output)).not.toContain('OLD-BEARER');
 	});
+
+	it.each(['platformOAuth1Api', 'platformOAuth1ConnectApi'])(
+		'revokes the app bearer token with %s: form-encoded body that is part of the OAuth 1.0a signature',
+		async (authentication) => {
+			nock(BASE).post('/oauth2/invalidate_token', 'access_token=OLD%2BBEARER%3D').reply(200, { access_token: 'OLD+BEARER=' });
+			const { requests } = await run(
+				{ resource: 'token', operation: 'revokeBearerToken', bearerTokenToRevoke: 'OLD+BEARER=' },
+				undefined,
+				{ authentication },
+			);
+			expect(requests).toHaveLength(1);
+			expect(requests[0].headers['content-type']).toBe('application/x-www-form-urlencoded');
+			// Verified independently (the sandbox's verifier), with the form parameter in the base string.
+			const url = new URL(requests[0].url);
+			const verify = (formPairs: Array<[string, string]>) =>
+				oauth1.verify(
+					{ method: 'POST', protocol: 'https', host: url.host, pathname: url.pathname, query: [...url.searchParams.entries()], formPairs, header: requests[0].headers.authorization },
+					{ consumerKey: 'ck', consumerSecret: TEST_SECRETS.consumerSecret },
+					{ [TEST_SECRETS.accessToken]: { secret: TEST_SECRETS.accessTokenSecret, userId: '1' } },
+					new Set(),
+				);
+			expect(verify([...new URLSearchParams(requests[0].body)] as Array<[string, string]>)).toMatchObject({ ok: true });
+			expect(verify([])).toMatchObject({ ok: false, reason: 'signature mismatch' });
+		},
+	);
 
 	it("revokes the OAuth2 credential's access token with client_id and hint", async () => {
 		nock(BASE)

@@ -182,10 +182,11 @@ describe('Product > Push: validation table (bad item → message, nothing sent)'
 		['sale_price badly formatted', { sale_price: '9,99 USD' }, /sale_price: .*decimal point/],
 		['link with http', { link: 'http://shop.example/p/1' }, /link: "http:\/\/shop\.example\/p\/1" must use https/],
 		['link not a URL', { link: 'shop.example/p/1' }, /link: "shop\.example\/p\/1" is not a URL/],
-		['image_link with http', { image_link: 'http://shop.example/i.jpg' }, /image_link: .*must use https/],
+		['image_link not a URL', { image_link: 'shop.example/i.jpg' }, /image_link: "shop\.example\/i\.jpg" is not a URL/],
+		['image_link with ftp', { image_link: 'ftp://shop.example/i.jpg' }, /image_link: .*must be an http or https URL/],
 		['mobile_link with http', { mobile_link: 'http://m.shop.example/p/1' }, /mobile_link: .*must use https/],
 		['11 additional images', { additional_image_link: Array.from({ length: 11 }, (_, i) => `https://shop.example/${i}.jpg`).join(',') }, /additional_image_link: holds 11 images: at most 10 are allowed/],
-		['an additional image with http', { additional_image_link: 'https://shop.example/1.jpg,http://shop.example/2.jpg' }, /additional_image_link: "http:\/\/shop\.example\/2\.jpg" must use https/],
+		['an additional image that is not a URL', { additional_image_link: 'https://shop.example/1.jpg,shop.example/2.jpg' }, /additional_image_link: "shop\.example\/2\.jpg" is not a URL/],
 		['no brand, gtin or mpn', { brand: undefined }, /brand: one of brand, gtin or mpn is required/],
 		['inventory 0 while in stock', { inventory: 0 }, /inventory: must be at least 1 when availability is "in stock"/],
 		['inventory negative', { availability: 'out of stock', inventory: -2 }, /inventory: must not be negative/],
@@ -225,6 +226,15 @@ describe('Product > Push: validation table (bad item → message, nothing sent)'
 		const grouped = list.map((p, i) => (i < 2 ? { ...p, item_group_id: 'shirt' } : p));
 		const again = await run(params({ onError: 'continue' }), items(grouped));
 		expect(again.output.map((o) => o.json.status)).toEqual(['CREATE_SUCCESS', 'CREATE_SUCCESS', 'CREATE_SUCCESS']);
+	});
+
+	it('accepts http image links (only link and mobile_link must use https)', async () => {
+		const bodies = recordPuts();
+		const images = { image_link: 'http://cdn.shop.example/i/1.jpg', additional_image_link: 'http://cdn.shop.example/a.jpg,https://cdn.shop.example/b.jpg' };
+		const { output, requests } = await run(params(), items([product(1, images)]));
+		expect(requests).toHaveLength(1);
+		expect(output[0].json.status).toBe('CREATE_SUCCESS');
+		expect(bodies[0].products[0]).toMatchObject(images);
 	});
 
 	it('accepts spreadsheet-shaped rows: numbers as text, empty cells, image arrays, other columns', async () => {

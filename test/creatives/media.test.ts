@@ -107,3 +107,31 @@ describe('Preroll Call-to-Action', () => {
 		expect([...url.requests, ...cta.requests]).toHaveLength(0);
 	});
 });
+
+describe('With Total Count (account media, poll cards, video conversation cards, preroll call-to-actions)', () => {
+	it.each([
+		['accountMedia', 'account_media'],
+		['pollCard', 'cards/poll'],
+		['videoConversationCard', 'cards/video_conversation'],
+		['prerollCta', 'preroll_call_to_actions'],
+	])('%s: asks for total_count with the first page only (never with a cursor) and adds it to every item', async (resource, path) => {
+		nock(ADS_BASE)
+			.get(`${A}/${path}`).query({ count: '1000', with_total_count: 'true' }).reply(200, { data: [{ id: 'x1' }], next_cursor: 'c2', total_count: 2 })
+			.get(`${A}/${path}`).query({ count: '1000', cursor: 'c2' }).reply(200, { data: [{ id: 'x2' }], next_cursor: null });
+		const { out, requests } = await run({ resource, operation: 'getMany', returnAll: true, options: { withTotalCount: true } });
+		expect(requests).toHaveLength(2);
+		expect(out.map((o) => o.json)).toEqual([{ id: 'x1', total_count: 2 }, { id: 'x2', total_count: 2 }]);
+		expect(out.map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 0 }]);
+	});
+
+	it('is not offered, and not sent, where the endpoint does not take it', async () => {
+		const props = node.description.properties;
+		const offered = (resource: string) =>
+			props.some((p) => p.name === 'options' && p.displayOptions?.show?.resource?.includes(resource) && p.displayOptions?.show?.operation?.includes('getMany') && JSON.stringify(p.options).includes('withTotalCount'));
+		expect(['accountMedia', 'pollCard', 'videoConversationCard', 'prerollCta'].filter(offered)).toHaveLength(4);
+		expect(['card', 'mediaLibrary', 'draftPost', 'scheduledPost'].filter(offered)).toEqual([]);
+		nock(ADS_BASE).get(`${A}/cards`).query({ count: '200' }).reply(200, { data: [{ id: 'c1' }], next_cursor: null });
+		const { out } = await run({ resource: 'card', operation: 'getMany', returnAll: true, options: { withTotalCount: true } });
+		expect(out[0].json).toEqual({ id: 'c1' });
+	});
+});

@@ -111,6 +111,15 @@ describe('Post as Ad Account', () => {
 		expect(out[0].json.id_str).toBe('777');
 	});
 
+	it('sends tweet_mode (compat or extended) and refuses another value before any request', async () => {
+		nock(ADS_BASE).post(`${A}/tweet`).query((q) => q.tweet_mode === 'extended').reply(200, { data: { id_str: '9', full_text: 'Hi' } });
+		const { out } = await run({ resource: 'adPost', operation: 'create', asUserId: '12', text: 'Hi', additionalFields: { tweet_mode: 'extended' } });
+		expect(out[0].json.full_text).toBe('Hi');
+		const built = build({ resource: 'adPost', operation: 'create', asUserId: '12', text: 'Hi', additionalFields: { tweet_mode: 'full' } });
+		expect((await failure(node.execute.call(built.context))).message).toBe('Invalid input in item 1: Text Mode: must be compat or extended');
+		expect(built.requests).toHaveLength(0);
+	});
+
 	it('sends nullcast false for an organic post', async () => {
 		nock(ADS_BASE).post(`${A}/tweet`).query((q) => q.nullcast === 'false').reply(200, { data: { id_str: '1' } });
 		await run({ resource: 'adPost', operation: 'create', asUserId: '12', text: 'Hi', additionalFields: { nullcast: false } });

@@ -15,7 +15,8 @@ import type {
 } from 'n8n-workflow';
 
 import { PlatformBearerApi } from '../../credentials/PlatformBearerApi.credentials';
-import { PlatformOAuth1Api, signRequest } from '../../credentials/PlatformOAuth1Api.credentials';
+import { PlatformOAuth1Api } from '../../credentials/PlatformOAuth1Api.credentials';
+import { authorizationHeader, signOAuth1, type OAuth1Params } from '../../credentials/PlatformOAuth1Signer';
 import { PlatformOAuth1ConnectApi } from '../../credentials/PlatformOAuth1ConnectApi.credentials';
 import { PlatformOAuth2Api } from '../../credentials/PlatformOAuth2Api.credentials';
 
@@ -121,6 +122,11 @@ export async function performHttp(options: IHttpRequestOptions, log?: RecordedRe
 		const contentType = headers['content-type'] ?? '';
 		if (Buffer.isBuffer(options.body)) body = options.body;
 		else if (typeof options.body === 'string') body = options.body;
+		else if (options.body instanceof URLSearchParams) {
+			// Like n8n: a URLSearchParams body is sent form-encoded, with that content type unless one is set.
+			body = options.body.toString();
+			headers['content-type'] = headers['content-type'] ?? 'application/x-www-form-urlencoded';
+		}
 		else if (contentType.startsWith('application/x-www-form-urlencoded')) {
 			const sp = new URLSearchParams();
 			for (const [k, v] of Object.entries(options.body as IDataObject)) {
@@ -238,16 +244,20 @@ export function createContext(options: ContextOptions = {}) {
 				const token = (data.oauthTokenData as IDataObject).access_token;
 				finalOptions.headers = { ...finalOptions.headers, Authorization: `Bearer ${String(token)}` };
 			} else if (type === 'platformOAuth1ConnectApi') {
+				// As n8n's own OAuth 1.0a signer does: it signs the query and the `form` property (never
+				// `body`) and replaces every header with the Authorization header.
 				const tokenData = data.oauthTokenData as IDataObject;
-				finalOptions = await signRequest(
+				const form = (finalOptions as IHttpRequestOptions & { form?: Record<string, string> }).form;
+				const oauth = signOAuth1(
 					{
-						consumerKey: data.consumerKey,
-						consumerSecret: data.consumerSecret,
+						consumerKey: String(data.consumerKey),
+						consumerSecret: String(data.consumerSecret),
 						accessToken: String(tokenData.oauth_token),
 						accessTokenSecret: String(tokenData.oauth_token_secret),
 					},
-					finalOptions,
+					{ method: finalOptions.method ?? 'GET', url: finalOptions.url, query: finalOptions.qs as OAuth1Params | undefined, form },
 				);
+				finalOptions = { ...finalOptions, headers: { Authorization: authorizationHeader(oauth) } };
 			} else if (typeof credentialType.authenticate === 'function') {
 				finalOptions = await credentialType.authenticate(data, finalOptions);
 			} else if (credentialType.authenticate) {

@@ -93,6 +93,23 @@ describe('Post → Create', () => {
 		expect(output[0].json).toEqual({ id: '3', attached_media: [{ id: '11' }, { id: '12' }] });
 	});
 
+	it('tags users in the media and excludes users from a reply (media.tagged_user_ids, reply.exclude_reply_user_ids)', async () => {
+		nock(BASE).post('/2/tweets', { text: 'm', media: { media_ids: ['11'], tagged_user_ids: ['2244994945', '6253282'] } }).reply(201, { data: { id: '3' } });
+		expect((await run(create('m', { mediaIds: '11', taggedUserIds: '2244994945, 6253282' }))).output[0].json).toEqual({ id: '3' });
+		nock(BASE).post('/2/tweets', { text: 'r', reply: { in_reply_to_tweet_id: '20', exclude_reply_user_ids: ['6253282'] } }).reply(201, { data: { id: '4' } });
+		expect((await run(create('r', { replyTo: { __rl: true, mode: 'id', value: '20' }, excludeReplyUserIds: '6253282' }))).output[0].json).toEqual({ id: '4' });
+	});
+
+	it.each([
+		[{ taggedUserIds: '123' }, 'Invalid input in item 1: Tagged User IDs: users are tagged in attached media: add Binary Properties or Media IDs'],
+		[{ mediaIds: '11', taggedUserIds: '@someone' }, 'Invalid input in item 1: Tagged User IDs #1: a user ID is 1-19 digits'],
+		[{ excludeReplyUserIds: '123' }, 'Invalid input in item 1: Exclude Reply User IDs: is used with Reply To Post'],
+	])('refuses tagged / excluded users that cannot apply, before any request (%o)', async (fields, message) => {
+		const { error, requests } = await runFailing(create('t', fields));
+		expect(error.message).toBe(message);
+		expect(requests).toHaveLength(0);
+	});
+
 	it('uploads an image from the binary input (initialize, append, finalize) and attaches it', async () => {
 		const calls: string[] = [];
 		nock(BASE)

@@ -293,6 +293,6 @@ describe('Options', () => {
 		nock(BASE).get('/2/users/12').reply(429, { title: 'Too Many Requests', type: 'about:blank' }, { 'x-rate-limit-reset': String(reset) });
 		const { error, requests } = await runFailing({ resource: 'user', operation: 'get', user: rl('12', 'id'), options: { maxRateLimitWait: 0 } });
 		expect(requests).toHaveLength(1);
-		expect(error.message).toContain('Rate limit reached; it resets at');
+		expect(error.message).toContain('Rate limit reached (15-minute window); it resets at');
 	});
 });

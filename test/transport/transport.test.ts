@@ -18,7 +18,7 @@ async function failure(promise: Promise<unknown>) {
 	try {
 		await promise;
 	} catch (error) {
-		return error as Error & { description?: string; httpCode?: string };
+		return error as Error & { description?: string; httpCode?: string; context: Record<string, unknown> };
 	}
 	throw new Error('expected the request to fail');
 }
@@ -37,7 +37,7 @@ describe('error translation: every shape in conventions.md', () => {
 	const cases: Array<[string, number, unknown, RegExp, RegExp?]> = [
 		['legacy 89', 401, { errors: [{ code: 89, message: 'Invalid or expired token.' }] }, /token is invalid, expired or revoked/, /Reconnect/],
 		['legacy 99', 403, { errors: [{ code: 99, message: 'Unable to verify your credentials' }] }, /bearer token was requested too often/],
-		['usage-capped', 429, { type: `${PROBLEM}usage-capped`, title: 'Usage capped', period: 'Monthly', scope: 'Product' }, /Rate limit reached/],
+		['usage-capped', 429, { type: `${PROBLEM}usage-capped`, title: 'Usage capped', period: 'Monthly', scope: 'Product' }, /Usage cap exceeded \(Monthly, Product\)/, /retrying does not help.*next month/],
 		['usage-capped (403)', 403, { type: `${PROBLEM}usage-capped`, title: 'Usage capped', detail: 'cap', period: 'Monthly', scope: 'Product' }, /Usage cap exceeded \(Monthly, Product\)/, /product used up its monthly/],
 		['resource-not-found', 404, { errors: [{ type: `https://other.host${'/2/problems/'}resource-not-found`, title: 'Not Found Error', detail: 'Could not find tweet with ids: [1].', parameter: 'ids', value: '1', resource_id: '1', resource_type: 'tweet' }] }, /Not found: tweet 1 \(parameter ids\)/],
 		['resource-unavailable', 403, { type: `${PROBLEM}resource-unavailable`, title: 'x', parameter: 'id', resource_id: '5', resource_type: 'user' }, /Unavailable: user 5 \(parameter id\)/],
@@ -128,6 +128,79 @@ describe('rate limits (429)', () => {
 		const error = await failure(platformRequest.call(context, { method: 'GET', path: '/2/users/me' }));
 		expect(error.message).toMatch(/Rate limit reached/);
 		expect(requests).toHaveLength(6);
+	});
+});
+
+describe('daily caps (x-user-limit-24hour-*, x-app-limit-24hour-*)', () => {
+	const now = () => Math.floor(Date.now() / 1000);
+	const tooMany = { title: 'Too Many Requests', type: 'about:blank', status: 429 };
+
+	it("fails at once on the connected account's daily cap, although the 15-minute window resets in a second", async () => {
+		const reset = now() + 5 * 3600 + 600;
+		nock(BASE)
+			.get('/2/users/me')
+			.reply(429, tooMany, {
+				'x-rate-limit-limit': '900',
+				'x-rate-limit-remaining': '0',
+				'x-rate-limit-reset': String(now() + 1),
+				'x-user-limit-24hour-limit': '1500',
+				'x-user-limit-24hour-remaining': '0',
+				'x-user-limit-24hour-reset': String(reset),
+				'x-app-limit-24hour-limit': '10000',
+				'x-app-limit-24hour-remaining': '8123',
+				'x-app-limit-24hour-reset': String(reset),
+			});
+		const { context, requests } = ctx();
+		const started = Date.now();
+		const error = await failure(platformRequest.call(context, { method: 'GET', path: '/2/users/me', maxRateLimitWait: 900 }));
+		expect(requests).toHaveLength(1);
+		expect(Date.now() - started).toBeLessThan(1000);
+		expect(error.message).toBe(
+			`Daily request cap of the connected account reached (its 24-hour limit of 1500 requests); it resets at ${new Date(reset * 1000).toISOString()} (in about 5 h 10 min)`,
+		);
+		expect(error.description).toMatch(/not the 15-minute window/);
+		expect(error.httpCode).toBe('429');
+		expect(error.context).toMatchObject({ rateLimitKind: 'userDaily', rateLimitResetAt: new Date(reset * 1000).toISOString(), rateLimitLimit: 1500 });
+		assertNoSecret(error);
+	});
+
+	it("names the app's daily cap, and fails at once when the service named no reset", async () => {
+		nock(BASE).post('/2/tweets').reply(429, tooMany, { 'x-app-limit-24hour-limit': '10000', 'x-app-limit-24hour-remaining': '0' });
+		const { context, requests } = ctx();
+		const error = await failure(platformRequest.call(context, { method: 'POST', path: '/2/tweets', body: { text: 'x' } }));
+		expect(requests).toHaveLength(1);
+		expect(error.message).toBe("Daily request cap of the app reached (the app's 24-hour limit of 10000 requests, shared by every account using it); the service named no reset time");
+		expect(error.context.rateLimitKind).toBe('appDaily');
+	});
+
+	it('waits for a daily cap whose reset is within Max Rate Limit Wait, then succeeds', async () => {
+		const reset = now() + 1;
+		nock(BASE).get('/2/users/me').reply(429, tooMany, { 'x-app-limit-24hour-remaining': '0', 'x-app-limit-24hour-reset': String(reset) });
+		nock(BASE).get('/2/users/me').reply(200, { data: { id: '1' } });
+		const { context, requests } = ctx();
+		expect(await platformRequest.call(context, { method: 'GET', path: '/2/users/me', maxRateLimitWait: 30 })).toEqual({ data: { id: '1' } });
+		expect(Date.now()).toBeGreaterThanOrEqual(reset * 1000);
+		expect(requests).toHaveLength(2);
+	});
+
+	it('treats a 429 as the 15-minute window while the daily caps have requests left', async () => {
+		nock(BASE)
+			.get('/2/users/me')
+			.reply(429, tooMany, { 'x-rate-limit-reset': String(now() + 3600), 'x-user-limit-24hour-remaining': '12', 'x-app-limit-24hour-remaining': '900' });
+		const { context } = ctx();
+		const error = await failure(platformRequest.call(context, { method: 'GET', path: '/2/users/me', maxRateLimitWait: 60 }));
+		expect(error.message).toMatch(/^Rate limit reached \(15-minute window\); it resets at .* \(in about 1 h\)$/);
+		expect(error.context.rateLimitKind).toBe('window');
+	});
+
+	it('fails at once on a usage-capped 429 (no backoff retries)', async () => {
+		nock(BASE).get('/2/users/me').reply(429, { type: `${PROBLEM}usage-capped`, title: 'Usage capped', period: 'Daily', scope: 'Account' });
+		const { context, requests } = ctx();
+		const error = await failure(platformRequest.call(context, { method: 'GET', path: '/2/users/me' }));
+		expect(requests).toHaveLength(1);
+		expect(error.message).toBe('Usage cap exceeded (Daily, Account); the service named no reset time');
+		expect(error.description).toMatch(/next day/);
+		expect(error.context.rateLimitKind).toBe('usageCap');
 	});
 });
 

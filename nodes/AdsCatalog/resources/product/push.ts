@@ -99,7 +99,7 @@ const manualFields: INodeProperties[] = [
 		required: true,
 		placeholder: 'https://shop.example/images/blue-shirt.jpg',
 		displayOptions: show({ mapping: ['manual'] }),
-		description: 'The main image (https; JPG, GIF, WEBP or PNG; at least 500x500 px; at most 5 MB)',
+		description: 'The main image URL (http or https; JPG, GIF, WEBP or PNG; at least 500x500 px; at most 5 MB)',
 	},
 	{
 		displayName: 'Additional Fields',
@@ -109,7 +109,7 @@ const manualFields: INodeProperties[] = [
 		default: {},
 		displayOptions: show({ mapping: ['manual'] }),
 		options: [
-			{ displayName: 'Additional Image Links', name: 'additional_image_link', type: 'string', default: '', description: 'Up to 10 image URLs (https), comma-separated' },
+			{ displayName: 'Additional Image Links', name: 'additional_image_link', type: 'string', default: '', description: 'Up to 10 image URLs (http or https), comma-separated' },
 			{ displayName: 'Age Group', name: 'age_group', type: 'options', options: optionList(AGE_GROUP), default: 'adult' },
 			{ displayName: 'Brand', name: 'brand', type: 'string', default: '', description: 'Required unless GTIN or MPN is given' },
 			{ displayName: 'Color', name: 'primaryShade', type: 'string', default: '', description: 'Primary color by name (no hex codes)' },

@@ -17,6 +17,7 @@ export const CREATIVE_TYPES = [
 export const getMany = listOperation(KINDS.accountMedia, {
 	withDeleted: true,
 	sortBy: true,
+	withTotalCount: true,
 	filters: [
 		{ displayName: 'Account Media IDs', name: 'accountMediaIds', type: 'string', default: '', description: 'Comma-separated, up to 200' },
 		{

@@ -15,6 +15,7 @@ const schema = z
 		...postFields,
 		conversation_settings: z.enum(['EVERYONE', 'FOLLOWING', 'MENTIONED_USERS']).optional(),
 		trim_user: z.boolean().optional(),
+		tweet_mode: z.enum(['compat', 'extended'], { errorMap: () => ({ message: 'must be compat or extended' }) }).optional(),
 		video_cta: z.enum(['VISIT_SITE', 'WATCH_NOW']).optional(),
 		video_cta_value: z.string().url('must be a URL').optional(),
 		video_description: z.string().max(200, 'at most 200 characters').optional(),
@@ -30,6 +31,7 @@ const LABELS = {
 	...POST_LABELS,
 	conversation_settings: 'Who Can Reply',
 	trim_user: 'Trim User',
+	tweet_mode: 'Text Mode',
 	video_cta: 'Video CTA',
 	video_cta_value: 'Video CTA URL',
 	video_description: 'Video Description',
@@ -57,6 +59,17 @@ export const create: ItemOperation = {
 			displayOptions: show,
 			options: [
 				...postOptions(),
+				{
+					displayName: 'Text Mode',
+					name: 'tweet_mode',
+					type: 'options',
+					default: 'compat',
+					description: 'How the returned post carries its text (sent as tweet_mode): Compatibility gives "text", possibly truncated to 140 characters; Extended gives the whole text in "full_text"',
+					options: [
+						{ name: 'Compatibility', value: 'compat' },
+						{ name: 'Extended', value: 'extended' },
+					],
+				},
 				{ displayName: 'Trim User', name: 'trim_user', type: 'boolean', default: false, description: 'Whether the returned user object holds only the author ID' },
 				{ displayName: 'Video CTA', name: 'video_cta', type: 'options', default: 'VISIT_SITE', options: [{ name: 'Visit Site', value: 'VISIT_SITE' }, { name: 'Watch Now', value: 'WATCH_NOW' }] },
 				{ displayName: 'Video CTA URL', name: 'video_cta_value', type: 'string', default: '' },
@@ -82,6 +95,7 @@ export const create: ItemOperation = {
 		const input: IDataObject = { nullcast: true, ...readPost(this, itemIndex, fields, { asUserId: true, text: true }) };
 		if (fields.conversation_settings) input.conversation_settings = fields.conversation_settings;
 		if (fields.trim_user !== undefined) input.trim_user = Boolean(fields.trim_user);
+		if (fields.tweet_mode !== undefined) input.tweet_mode = fields.tweet_mode;
 		for (const f of VIDEO_FIELDS) if (fields[f]) input[f] = String(fields[f]);
 		const post = validateInput(this.getNode(), schema, input, itemIndex, LABELS);
 		return single(await adsRequest(this, itemIndex, { method: 'POST', path: accountPath(this, itemIndex, '/tweet'), qs: toParams(post) }));

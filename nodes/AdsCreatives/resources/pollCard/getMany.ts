@@ -4,6 +4,7 @@ import { cardIdsAndPrefix } from '../../shared/filters';
 export const getMany = listOperation(KINDS.pollCard, {
 	withDeleted: true,
 	sortBy: true,
+	withTotalCount: true,
 	filters: cardIdsAndPrefix.properties,
 	readFilters: cardIdsAndPrefix.read,
 });

@@ -5,6 +5,7 @@ import { KINDS, idList, listOperation } from '../../common';
 export const getMany = listOperation(KINDS.prerollCta, {
 	withDeleted: true,
 	sortBy: true,
+	withTotalCount: true,
 	filters: [
 		{ displayName: 'Line Item IDs', name: 'lineItemIds', type: 'string', default: '', description: 'Comma-separated, up to 200' },
 		{ displayName: 'Preroll Call-to-Action IDs', name: 'prerollCtaIds', type: 'string', default: '', description: 'Comma-separated, up to 200' },

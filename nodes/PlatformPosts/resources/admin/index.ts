@@ -1,5 +1,7 @@
 import type { Resource } from '../../../shared/router';
 import { addRules } from './addRules';
+import { createSubscription } from './createSubscription';
+import { createWebhook } from './createWebhook';
 import { deleteRules } from './deleteRules';
 import { deleteSubscription } from './deleteSubscription';
 import { deleteWebhook } from './deleteWebhook';
@@ -21,11 +23,13 @@ export const admin: Resource = {
 	defaultOperation: 'listWebhooks',
 	operations: {
 		listWebhooks,
+		createWebhook,
 		validateWebhook,
 		deleteWebhook,
 		replayWebhook,
 		revalidateWebhooks,
 		listSubscriptions,
+		createSubscription,
 		updateSubscription,
 		deleteSubscription,
 		listConnections,

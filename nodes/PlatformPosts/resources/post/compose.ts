@@ -32,6 +32,8 @@ export const composeSchema = z
 		binaryKinds: z.array(z.enum(['image', 'gif', 'video', 'subtitles'])),
 		cardUri: z.string().regex(/^card:\/\/\d+$/, 'a card URI looks like card://123').optional(),
 		communityId: z.string().regex(/^\d{1,19}$/, 'a community ID is 1-19 digits').optional(),
+		taggedUserIds: z.array(z.string().regex(/^\d{1,19}$/, 'a user ID is 1-19 digits')).optional(),
+		excludeReplyUserIds: z.array(z.string().regex(/^\d{1,19}$/, 'a user ID is 1-19 digits')).optional(),
 		shareWithFollowers: z.boolean().optional(),
 		altTexts: z
 			.array(z.object({ property: z.string(), text: z.string().max(MAX_ALT_TEXT, `at most ${MAX_ALT_TEXT} characters`) }))
@@ -72,6 +74,12 @@ export const composeSchema = z
 		if (!v.text && !mediaCount) {
 			ctx.addIssue({ code: 'custom', path: ['text'], message: 'text is required unless media is attached' });
 		}
+		if (v.taggedUserIds?.length && !mediaCount) {
+			ctx.addIssue({ code: 'custom', path: ['taggedUserIds'], message: 'users are tagged in attached media: add Binary Properties or Media IDs' });
+		}
+		if (v.excludeReplyUserIds?.length && !v.replyTo) {
+			ctx.addIssue({ code: 'custom', path: ['excludeReplyUserIds'], message: 'is used with Reply To Post' });
+		}
 		if (v.shareWithFollowers && !v.communityId) {
 			ctx.addIssue({ code: 'custom', path: ['shareWithFollowers'], message: 'needs a Community ID' });
 		}
@@ -89,6 +97,8 @@ export const COMPOSE_LABELS: Record<string, string> = {
 	cardUri: 'Card URI',
 	communityId: 'Community ID',
 	shareWithFollowers: 'Share With Followers',
+	taggedUserIds: 'Tagged User IDs',
+	excludeReplyUserIds: 'Exclude Reply User IDs',
 	attachments: 'Attachments',
 	altTexts: 'Alt Text',
 	'altTexts.text': 'Alt Text',
@@ -169,8 +179,25 @@ export function attachmentFields(): INodeProperties[] {
 	];
 }
 
+/** Fields of Create only: reply, community, partnership, and the users tagged in the media. */
 export function replyFields(): INodeProperties[] {
 	return [
+		{
+			displayName: 'Exclude Reply User IDs',
+			name: 'excludeReplyUserIds',
+			type: 'string',
+			default: '',
+			placeholder: '2244994945, 6253282',
+			description: 'Comma-separated IDs of users who are not mentioned in the reply (sent as reply.exclude_reply_user_ids). Used with Reply To Post.',
+		},
+		{
+			displayName: 'Tagged User IDs',
+			name: 'taggedUserIds',
+			type: 'string',
+			default: '',
+			placeholder: '2244994945, 6253282',
+			description: 'Comma-separated IDs of users to tag in the attached media (sent as media.tagged_user_ids). Needs media.',
+		},
 		{
 			displayName: 'Community ID',
 			name: 'communityId',
@@ -264,6 +291,8 @@ export async function composeBody(
 			binaryKinds: binaries.map((b) => mediaKind(mediaTypeOf(b.binary)) ?? 'image'),
 			cardUri: String(fields.cardUri ?? '').trim() ? String(fields.cardUri).trim() : undefined,
 			communityId: String(fields.communityId ?? '').trim() ? String(fields.communityId).trim() : undefined,
+			taggedUserIds: String(fields.taggedUserIds ?? '').trim() ? splitList(fields.taggedUserIds) : undefined,
+			excludeReplyUserIds: String(fields.excludeReplyUserIds ?? '').trim() ? splitList(fields.excludeReplyUserIds) : undefined,
 			shareWithFollowers: fields.shareWithFollowers === true ? true : undefined,
 			altTexts: altTexts.length ? altTexts : undefined,
 			binaryProperties,
@@ -298,8 +327,15 @@ export async function composeBody(
 
 	const body: IDataObject = {};
 	if (text) body.text = text;
-	if (mediaIds.length) body.media = { media_ids: mediaIds };
-	if (input.replyTo) body.reply = { in_reply_to_tweet_id: input.replyTo };
+	if (mediaIds.length) {
+		body.media = { media_ids: mediaIds, ...(input.taggedUserIds?.length ? { tagged_user_ids: input.taggedUserIds } : {}) };
+	}
+	if (input.replyTo) {
+		body.reply = {
+			in_reply_to_tweet_id: input.replyTo,
+			...(input.excludeReplyUserIds?.length ? { exclude_reply_user_ids: input.excludeReplyUserIds } : {}),
+		};
+	}
 	if (input.quote) body.quote_tweet_id = input.quote;
 	if (input.pollOptions) body.poll = { options: input.pollOptions, duration_minutes: input.pollDuration };
 	if (input.cardUri) body.card_uri = input.cardUri;
