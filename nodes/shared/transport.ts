@@ -5,6 +5,7 @@ import type {
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
+	IPollFunctions,
 	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
@@ -17,7 +18,7 @@ import { apiError } from './errors';
  * httpRequestWithAuthentication, error translation, rate limits, retries and pagination.
  */
 
-export type PlatformContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+export type PlatformContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions | IPollFunctions;
 
 /**
  * The credential types, by the kind of sign-in: pkce = OAuth 2.0 user context, hmac = OAuth 1.0a
@@ -60,7 +61,10 @@ export interface PlatformRequest {
 	/** Overrides the credential chosen in the node (the trigger uses the bearer credential). */
 	credentialType?: PlatformCredentialType;
 	itemIndex?: number;
-	/** Seconds the node may wait for a rate-limit reset before it fails; default 60, at most 900. */
+	/**
+	 * Seconds the node may wait for a rate-limit reset before it fails; default 60, at most 900. 0 fails
+	 * at once (a poll never waits: it skips and tries again at the next interval).
+	 */
 	maxRateLimitWait?: number;
 	/**
 	 * Whether 5xx and network errors may be retried. Defaults to true for GET, PUT and DELETE and
@@ -267,7 +271,9 @@ export async function platformRequestFull<T = unknown>(
 				await sleep(waitMs);
 				continue;
 			}
-			throw apiError(this.getNode(), statusCode, raw.body, { itemIndex, resetAt });
+			const limited = apiError(this.getNode(), statusCode, raw.body, { itemIndex, resetAt });
+			limited.context.rateLimitResetAt = resetAt?.toISOString() ?? null;
+			throw limited;
 		}
 
 		if (statusCode >= 500 && retryTransient && transientRetries < MAX_TRANSIENT_RETRIES) {
@@ -281,6 +287,17 @@ export async function platformRequestFull<T = unknown>(
 		}
 		throw error;
 	}
+}
+
+/**
+ * Whether the error is the service's "rate limit reached" (429), and when the limit resets (null
+ * when the service named no reset time). Undefined for every other error.
+ */
+export function rateLimitOf(error: unknown): { resetAt: Date | null } | undefined {
+	if (!(error instanceof NodeApiError) || error.httpCode !== '429') return undefined;
+	const at = error.context?.rateLimitResetAt;
+	const date = typeof at === 'string' ? new Date(at) : undefined;
+	return { resetAt: date && !Number.isNaN(date.getTime()) ? date : null };
 }
 
 export async function platformRequest<T = IDataObject>(this: PlatformContext, request: PlatformRequest): Promise<T> {
