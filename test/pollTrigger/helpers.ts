@@ -23,9 +23,9 @@ export interface Served {
 	rateLimitOnce?: number;
 }
 
-let counter = 1_800_000_000_000_000_000n;
+let counter = BigInt("1800000000000000000");
 export function nextId(): string {
-	counter += 1000n;
+	counter += BigInt(1000);
 	return String(counter);
 }
 

@@ -1,6 +1,7 @@
 import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
 import { poll } from '../../nodes/PlatformPollTrigger/poll';
 import { BASE } from '../helpers/context';
 import type { FakeRead, Served } from './helpers';
@@ -28,14 +29,14 @@ const post = (id: string) => ({ id, text: `post ${id}`, author_id: USER });
 const CASES: ModeCase[] = [
 	{
 		event: 'userPosts',
-		parameters: { authentication: 'platformBearerApi', user: { __rl: true, mode: 'id', value: USER } },
+		parameters: { authentication: CREDENTIAL_TYPES.appOnly, user: { __rl: true, mode: 'id', value: USER } },
 		read: { path: `/2/users/${USER}/tweets`, sinceId: true, tokenParam: 'pagination_token', bounds: { min: 5, max: 100 } },
 		entry: post,
 		eventId: (id) => id,
 	},
 	{
 		event: 'mentions',
-		parameters: { authentication: 'platformOAuth2Api' },
+		parameters: { authentication: CREDENTIAL_TYPES.pkce },
 		read: { path: `/2/users/${ME}/mentions`, sinceId: true, tokenParam: 'pagination_token', bounds: { min: 5, max: 100 } },
 		entry: post,
 		eventId: (id) => id,
@@ -43,28 +44,28 @@ const CASES: ModeCase[] = [
 	},
 	{
 		event: 'search',
-		parameters: { authentication: 'platformBearerApi', query: 'autumn sale' },
+		parameters: { authentication: CREDENTIAL_TYPES.appOnly, query: 'autumn sale' },
 		read: { path: '/2/tweets/search/recent', sinceId: true, tokenParam: 'next_token', bounds: { min: 10, max: 100 } },
 		entry: post,
 		eventId: (id) => id,
 	},
 	{
 		event: 'followers',
-		parameters: { authentication: 'platformBearerApi', user: { __rl: true, mode: 'id', value: USER } },
+		parameters: { authentication: CREDENTIAL_TYPES.appOnly, user: { __rl: true, mode: 'id', value: USER } },
 		read: { path: `/2/users/${USER}/followers`, sinceId: false, tokenParam: 'pagination_token', bounds: { min: 1, max: 1000 } },
 		entry: (id) => ({ id, name: `User ${id}`, username: `u${id.slice(-6)}` }),
 		eventId: (id) => `follow:${id}:${USER}`,
 	},
 	{
 		event: 'likedPosts',
-		parameters: { authentication: 'platformOAuth1Api', user: { __rl: true, mode: 'id', value: USER } },
+		parameters: { authentication: CREDENTIAL_TYPES.hmac, user: { __rl: true, mode: 'id', value: USER } },
 		read: { path: `/2/users/${USER}/liked_tweets`, sinceId: false, tokenParam: 'pagination_token', bounds: { min: 5, max: 100 } },
 		entry: post,
 		eventId: (id) => `favorite:${USER}:${id}`,
 	},
 	{
 		event: 'bookmarks',
-		parameters: { authentication: 'platformOAuth2Api' },
+		parameters: { authentication: CREDENTIAL_TYPES.pkce },
 		read: { path: `/2/users/${ME}/bookmarks`, sinceId: false, tokenParam: 'pagination_token', bounds: { min: 1, max: 100 } },
 		entry: post,
 		eventId: (id) => `bookmark:${ME}:${id}`,
@@ -72,7 +73,7 @@ const CASES: ModeCase[] = [
 	},
 	{
 		event: 'directMessages',
-		parameters: { authentication: 'platformOAuth2Api' },
+		parameters: { authentication: CREDENTIAL_TYPES.pkce },
 		read: { path: '/2/dm_events', sinceId: false, tokenParam: 'pagination_token', bounds: { min: 1, max: 100 } },
 		entry: (id) => ({ id, event_type: 'MessageCreate', text: `dm ${id}`, sender_id: USER, dm_conversation_id: `${ME}-${USER}` }),
 		eventId: (id) => id,

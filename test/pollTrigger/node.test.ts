@@ -2,6 +2,7 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { PlatformPollTrigger } from '../../nodes/PlatformPollTrigger/PlatformPollTrigger.node';
+import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
 import { poll } from '../../nodes/PlatformPollTrigger/poll';
 import { normalizeDelivery } from '../../nodes/PlatformTrigger/events';
 import { normalizeStreamDelivery } from '../../nodes/PlatformTrigger/stream';
@@ -41,7 +42,7 @@ describe('Platform Poll Trigger', () => {
 
 	it("emits a user's posts in the webhook trigger's post.create shape", async () => {
 		const [item] = await twoPolls(
-			{ event: 'userPosts', authentication: 'platformBearerApi', user: { __rl: true, mode: 'id', value: '42' } },
+			{ event: 'userPosts', authentication: CREDENTIAL_TYPES.appOnly, user: { __rl: true, mode: 'id', value: '42' } },
 			'/2/users/42/tweets',
 			{ data: [POST], includes: INCLUDES, meta: { result_count: 1 } },
 		);
@@ -54,7 +55,7 @@ describe('Platform Poll Trigger', () => {
 
 	it("emits search matches in the filtered-stream trigger's post.match shape", async () => {
 		const [item] = await twoPolls(
-			{ event: 'search', authentication: 'platformBearerApi', query: 'autumn sale' },
+			{ event: 'search', authentication: CREDENTIAL_TYPES.appOnly, query: 'autumn sale' },
 			'/2/tweets/search/recent',
 			{ data: [POST], includes: INCLUDES, meta: { result_count: 1 } },
 		);
@@ -67,7 +68,7 @@ describe('Platform Poll Trigger', () => {
 		const staticData: IDataObject = {};
 		const parameters = {
 			event: 'userPosts',
-			authentication: 'platformBearerApi',
+			authentication: CREDENTIAL_TYPES.appOnly,
 			user: { __rl: true, mode: 'url', value: 'https://x.com/author' },
 			includeReplies: false,
 			includeReposts: true,
@@ -93,20 +94,20 @@ describe('Platform Poll Trigger', () => {
 		const staticData: IDataObject = {};
 		nock(BASE).get('/2/tweets/search/recent').query((q) => q.query === 'one' && q.sort_order === 'recency').reply(200, { data: [POST], meta: { result_count: 1 } });
 		nock(BASE).get('/2/tweets/search/recent').query((q) => q.query === 'two' && q.since_id === undefined).reply(200, { data: [{ ...POST, id: '1800000000000000005' }], meta: { result_count: 1 } });
-		expect(await poll.call(pollContext({ event: 'search', authentication: 'platformBearerApi', query: 'one' }, staticData).context)).toBeNull();
-		expect(await poll.call(pollContext({ event: 'search', authentication: 'platformBearerApi', query: 'two' }, staticData).context)).toBeNull();
+		expect(await poll.call(pollContext({ event: 'search', authentication: CREDENTIAL_TYPES.appOnly, query: 'one' }, staticData).context)).toBeNull();
+		expect(await poll.call(pollContext({ event: 'search', authentication: CREDENTIAL_TYPES.appOnly, query: 'two' }, staticData).context)).toBeNull();
 		expect(staticData.newestId).toBe('1800000000000000005');
 	});
 
 	it('refuses a search without a query, and user-context modes with the app-only bearer, before any request', async () => {
-		const empty = pollContext({ event: 'search', authentication: 'platformBearerApi', query: '  ' }, {});
+		const empty = pollContext({ event: 'search', authentication: CREDENTIAL_TYPES.appOnly, query: '  ' }, {});
 		await expect(poll.call(empty.context)).rejects.toThrow('Query: a search query is required');
-		const long = pollContext({ event: 'search', authentication: 'platformBearerApi', query: 'x'.repeat(513) }, {});
+		const long = pollContext({ event: 'search', authentication: CREDENTIAL_TYPES.appOnly, query: 'x'.repeat(513) }, {});
 		await expect(poll.call(long.context)).rejects.toThrow('Query: at most 512 characters');
-		const cap = pollContext({ event: 'search', authentication: 'platformBearerApi', query: 'x', maxItems: 0 }, {});
+		const cap = pollContext({ event: 'search', authentication: CREDENTIAL_TYPES.appOnly, query: 'x', maxItems: 0 }, {});
 		await expect(poll.call(cap.context)).rejects.toThrow('Max Items per Poll');
 		for (const event of ['mentions', 'likedPosts', 'bookmarks', 'directMessages']) {
-			const built = pollContext({ event, authentication: 'platformBearerApi', user: { __rl: true, mode: 'id', value: '42' } }, {});
+			const built = pollContext({ event, authentication: CREDENTIAL_TYPES.appOnly, user: { __rl: true, mode: 'id', value: '42' } }, {});
 			await expect(poll.call(built.context)).rejects.toThrow('needs a user-context credential');
 			expect(built.requests).toHaveLength(0);
 		}
@@ -121,7 +122,7 @@ describe('Platform Poll Trigger', () => {
 			detail: 'This app is not attached to a project.',
 			reason: 'client-not-enrolled',
 		});
-		await expect(poll.call(pollContext({ event: 'search', authentication: 'platformBearerApi', query: 'x' }, staticData).context)).rejects.toThrow(
+		await expect(poll.call(pollContext({ event: 'search', authentication: CREDENTIAL_TYPES.appOnly, query: 'x' }, staticData).context)).rejects.toThrow(
 			'The app is not allowed to make this request (client-not-enrolled)',
 		);
 		expect(staticData.newestId).toBe('1800000000000000001');
@@ -129,7 +130,7 @@ describe('Platform Poll Trigger', () => {
 
 	it('classifies direct messages as sent or received from the authenticated user', async () => {
 		nock(BASE).persist().get('/2/users/me').reply(200, { data: { id: '7' } });
-		const items = await twoPolls({ event: 'directMessages', authentication: 'platformOAuth2Api' }, '/2/dm_events', {
+		const items = await twoPolls({ event: 'directMessages', authentication: CREDENTIAL_TYPES.pkce }, '/2/dm_events', {
 			data: [
 				{ id: '1800000000000000020', event_type: 'MessageCreate', text: 'hi', sender_id: '7' },
 				{ id: '1800000000000000019', event_type: 'MessageCreate', text: 'hello', sender_id: '42' },
