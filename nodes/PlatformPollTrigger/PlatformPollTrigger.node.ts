@@ -2,11 +2,8 @@ import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunction
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { credentialsFor } from '../shared/descriptions';
-import { pollTriggerProperties } from './description';
+import { POLL_TRIGGER_DISPLAY_NAME, pollTriggerProperties } from './description';
 import { poll } from './poll';
-
-/** The node's name in the node creator, in one place. */
-export const POLL_TRIGGER_DISPLAY_NAME = 'Platform Poll Trigger';
 
 export class PlatformPollTrigger implements INodeType {
 	description: INodeTypeDescription = {

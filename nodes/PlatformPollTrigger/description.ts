@@ -6,6 +6,9 @@ import { MODES } from './modes';
 
 const show = (...events: string[]) => ({ show: { event: events } }) as INodeProperties['displayOptions'];
 
+/** The node's name in the node creator and in its log lines, in one place. */
+export const POLL_TRIGGER_DISPLAY_NAME = 'Platform Poll Trigger';
+
 export const DEFAULT_MAX_ITEMS = 100;
 export const MAX_ITEMS_LIMIT = 1000;
 export const MAX_QUERY_LENGTH = 512;

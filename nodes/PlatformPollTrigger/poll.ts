@@ -9,7 +9,7 @@ import { asNodeError, CREDENTIAL_TYPES, platformRequest, rateLimitOf } from '../
 import type { SendRequest } from '../shared/users';
 import { fetchAuthenticatedUserId, fetchUserIdByUsername } from '../shared/users';
 import { validateInput } from '../shared/validation';
-import { DEFAULT_MAX_ITEMS, MAX_ITEMS_LIMIT, MAX_QUERY_LENGTH } from './description';
+import { DEFAULT_MAX_ITEMS, MAX_ITEMS_LIMIT, MAX_QUERY_LENGTH, POLL_TRIGGER_DISPLAY_NAME } from './description';
 import type { ItemContext } from './items';
 import { addIncludes, toItem } from './items';
 import type { ModeSpec, PollMode } from './modes';
@@ -30,7 +30,7 @@ const FIRST_PAGE = 10;
 /** Pages a poll may read, whatever the service answers (a guard against a loop). */
 const MAX_PAGES = 50;
 
-const NAME = 'Platform Poll Trigger';
+const NAME = POLL_TRIGGER_DISPLAY_NAME;
 
 export interface PollState extends IDataObject {
 	/** What the position belongs to: mode, user, query, exclusions. */
