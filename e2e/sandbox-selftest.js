@@ -48,6 +48,7 @@ async function selftest() {
 		const url = sb.url + path;
 		const headers = {};
 		if (auth === 'bearer') headers.authorization = `Bearer ${K.bearerToken}`;
+		// auth 'none': the sandbox's own control API
 		if (auth === 'oauth') headers.authorization = oauth1.authorizationHeader({ method, url, form }, K);
 		if (auth === 'badsig') headers.authorization = oauth1.authorizationHeader({ method, url, form }, Object.assign({}, K, { accessTokenSecret: 'wrong' }));
 		let payload;
@@ -259,6 +260,35 @@ async function selftest() {
 		} finally {
 			require('node:fs').rmSync(stateFile, { force: true });
 		}
+		// Poll reads: since_id / until_id are ids, taken by search and by the tweets / mentions timelines
+		// only; search pages with next_token, timelines with pagination_token; max_results bounds hold.
+		const published = [];
+		for (const text of ['poll selftest one', 'poll selftest two', 'poll selftest three']) {
+			r = await call('POST', '/_sandbox/posts', { auth: 'none', body: { text } });
+			assert.equal(r.status, 201, JSON.stringify(r.body));
+			published.push(r.body.data.id);
+		}
+		assert.equal((await call('POST', '/_sandbox/posts', { auth: 'none', body: { text: '' } })).status, 400, 'a published post needs text');
+		r = await call('GET', `/2/tweets/search/recent?query=${encodeURIComponent('poll selftest')}&max_results=10&since_id=${published[0]}`);
+		assert.deepEqual(r.body.data.map((t) => t.id), [published[2], published[1]], 'since_id: only newer posts, newest first');
+		r = await call('GET', `/2/tweets/search/recent?query=${encodeURIComponent('poll selftest')}&max_results=10&since_id=${published[2]}`);
+		assert.equal(r.status, 200);
+		assert.equal(r.body.meta.result_count, 0, 'nothing newer than the newest');
+		r = await call('GET', `/2/users/${K.userId}/tweets?max_results=5&until_id=${published[2]}&since_id=${published[0]}`, { auth: 'oauth' });
+		assert.deepEqual(r.body.data.map((t) => t.id), [published[1]], 'timeline window');
+		assert.equal((await call('GET', '/2/tweets/search/recent?query=x&since_id=abc')).status, 400, 'since_id is an id');
+		assert.equal((await call('GET', '/2/tweets/search/recent?query=x&max_results=9')).status, 400, 'search max_results 10-100');
+		assert.equal((await call('GET', '/2/tweets/search/recent?query=x&max_results=101')).status, 400, 'search max_results 10-100');
+		assert.equal((await call('GET', '/2/tweets/search/recent?query=x&pagination_token=abc')).status, 400, 'search pages with next_token');
+		assert.equal((await call('GET', `/2/users/${K.userId}/tweets?next_token=abc`, { auth: 'oauth' })).status, 400, 'timelines page with pagination_token');
+		assert.equal((await call('GET', `/2/users/${K.userId}/tweets?max_results=4`, { auth: 'oauth' })).status, 400, 'tweets max_results 5-100');
+		assert.equal((await call('GET', `/2/users/${K.userId}/followers?since_id=${published[0]}`)).status, 400, 'followers take no since_id');
+		assert.equal((await call('GET', `/2/users/${K.userId}/liked_tweets?since_id=${published[0]}`, { auth: 'oauth' })).status, 400, 'liked posts take no since_id');
+		assert.equal((await call('GET', `/2/users/${K.userId}/mentions`)).status, 200, 'mentions of a user are public');
+		assert.equal((await call('GET', `/2/users/${K.userId}/bookmarks`)).status, 403, 'bookmarks need the user themselves');
+		assert.equal((await call('GET', '/2/dm_events')).status, 403, 'direct messages need user context');
+		assert.equal((await call('GET', '/2/dm_events?max_results=101', { auth: 'oauth' })).status, 400, 'dm_events max_results 1-100');
+		assert.equal((await call('GET', '/2/tweets/search/recent?query=x')).status, 200, 'recent search takes the app bearer');
 		void crypto;
 	} finally {
 		receiver.close();

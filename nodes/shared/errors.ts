@@ -356,3 +356,16 @@ export function apiError(
 	}
 	return error;
 }
+
+/**
+ * Whether a thrown error is the service's "rate limit reached" (429), and when the limit resets (null
+ * when the service named no reset time). Undefined for every other error. Read from the fields the
+ * transport puts on the error, never from its text.
+ */
+export function rateLimitOfError(error: unknown): { resetAt: Date | null; kind?: string } | undefined {
+	if (!(error instanceof NodeApiError) || error.httpCode !== '429') return undefined;
+	const at = error.context?.rateLimitResetAt;
+	const date = typeof at === 'string' ? new Date(at) : undefined;
+	const kind = error.context?.rateLimitKind;
+	return { resetAt: date && !Number.isNaN(date.getTime()) ? date : null, kind: typeof kind === 'string' ? kind : undefined };
+}

@@ -62,3 +62,74 @@ export function locatorValue(
 	}
 	return parsed;
 }
+
+const USERNAME = /^@?([A-Za-z0-9_]{1,15})$/;
+export const PROFILE_URL_REGEX = '^https?://[^/\\s]+/@?([A-Za-z0-9_]{1,15})/?(?:[?#].*)?$';
+const RESERVED_PATHS = new Set(['home', 'i', 'search', 'explore', 'notifications', 'messages', 'settings', 'intent']);
+
+export type UserRef = { by: 'id' | 'username'; value: string };
+
+/** A user from an ID, an @username or a profile URL. */
+export function userRefFrom(mode: string, raw: string): UserRef | undefined {
+	const value = raw.trim();
+	if (mode === 'id') return /^\d{1,19}$/.test(value) ? { by: 'id', value } : undefined;
+	if (mode === 'url') {
+		const match = value.match(new RegExp(PROFILE_URL_REGEX, 'i'));
+		if (!match || RESERVED_PATHS.has(match[1].toLowerCase())) return undefined;
+		return { by: 'username', value: match[1] };
+	}
+	const match = value.match(USERNAME);
+	return match ? { by: 'username', value: match[1] } : undefined;
+}
+
+/** A resource locator for a user: by username, by ID or by profile URL. */
+export function userLocator(name: string, displayOptions: INodeProperties['displayOptions']): INodeProperties {
+	return {
+		displayName: 'User',
+		name,
+		type: 'resourceLocator',
+		default: { mode: 'username', value: '' },
+		required: true,
+		displayOptions,
+		description: 'The user, by username, by ID or by profile URL',
+		modes: [
+			{
+				displayName: 'By Username',
+				name: 'username',
+				type: 'string',
+				placeholder: 'n8n_io',
+				validation: [
+					{ type: 'regex', properties: { regex: '^@?[A-Za-z0-9_]{1,15}$', errorMessage: 'A username is 1-15 letters, digits or _' } },
+				],
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: '2244994945',
+				validation: [{ type: 'regex', properties: { regex: '^\\d{1,19}$', errorMessage: 'A user ID is 1-19 digits' } }],
+			},
+			{
+				displayName: 'By URL',
+				name: 'url',
+				type: 'string',
+				placeholder: 'https://x.com/n8n_io',
+				validation: [{ type: 'regex', properties: { regex: PROFILE_URL_REGEX, errorMessage: 'Not a profile URL' } }],
+			},
+		],
+	};
+}
+
+/** A user from a locator value (a plain string is taken as an ID when all digits, else as a username). */
+export function userRefFromValue(node: INode, raw: unknown, itemIndex: number, field = 'User'): UserRef {
+	const locator = typeof raw === 'object' && raw !== null ? (raw as INodeParameterResourceLocator) : undefined;
+	const value = String(locator ? (locator.value ?? '') : (raw ?? ''));
+	const mode = locator ? String(locator.mode) : /^\d+$/.test(value.trim()) ? 'id' : 'username';
+	const ref = userRefFrom(mode, value) ?? (mode === 'username' ? userRefFrom('url', value) : undefined);
+	if (!ref) {
+		throw new NodeOperationError(node, `"${field}" in item ${itemIndex + 1} is not a valid ${mode === 'id' ? 'user ID' : mode === 'url' ? 'profile URL' : 'username'}: "${value}"`, {
+			itemIndex,
+		});
+	}
+	return ref;
+}

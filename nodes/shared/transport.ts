@@ -5,6 +5,7 @@ import type {
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
+	IPollFunctions,
 	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
@@ -17,7 +18,7 @@ import { apiError, rateLimitOf } from './errors';
  * httpRequestWithAuthentication, error translation, rate limits, retries and pagination.
  */
 
-export type PlatformContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+export type PlatformContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions | IPollFunctions;
 
 /**
  * The credential types, by the kind of sign-in: pkce = OAuth 2.0 user context, hmac = OAuth 1.0a
@@ -60,7 +61,10 @@ export interface PlatformRequest {
 	/** Overrides the credential chosen in the node (the trigger uses the bearer credential). */
 	credentialType?: PlatformCredentialType;
 	itemIndex?: number;
-	/** Seconds the node may wait for a rate-limit reset before it fails; default 60, at most 900. */
+	/**
+	 * Seconds the node may wait for a rate-limit reset before it fails; default 60, at most 900. 0 fails
+	 * at once (a poll never waits: it skips and tries again at the next interval).
+	 */
 	maxRateLimitWait?: number;
 	/**
 	 * Whether 5xx and network errors may be retried. Defaults to true for GET, PUT and DELETE and

@@ -15,6 +15,8 @@
  *                                            emits signed deliveries and answers with their results
  *   POST   /_sandbox/stream/posts           {text, author_id?, post_id?, times?, forge?} a post seen by the filtered
  *                                            stream: delivered (signed) to linked webhooks when it matches rules
+ *   POST   /_sandbox/posts                  {text, author_id?} a post someone publishes: stored, so recent search and
+ *                                            the author's timeline find it (no webhook delivery)
  *   POST   /_sandbox/webhooks/:id/crc       run a CRC check now (like the periodic check)
  *   POST   /_sandbox/replay                 {webhook_id?, from_date?, to_date?} start a replay job (defaults: the
  *                                            only webhook, the last 24 hours up to now)
@@ -93,6 +95,7 @@ function install(sb) {
 	});
 	sb.route('POST', '/_sandbox/events', C, async ({ body }) => ({ body: { events: await sb.emit(body || {}) } }));
 	sb.route('POST', '/_sandbox/stream/posts', C, async ({ body }) => ({ body: await sb.emitStreamPost(body || {}) }));
+	sb.route('POST', '/_sandbox/posts', C, ({ body }) => ({ status: 201, body: { data: sb.publishPost(body || {}) } }));
 	sb.route('POST', '/_sandbox/webhooks/:id/crc', C, async ({ params }) => {
 		const w = sb.db.webhooks.get(params.id);
 		if (!w) throw invalidRequest('WebhookIdInvalid', { webhook_id: [params.id] });

@@ -54,6 +54,29 @@ function install(sb) {
 		if (!/^[0-9]{1,19}$/.test(String(value))) throw invalidRequest(`The \`${name}\` query parameter value [${value}] is not valid`, { [name]: [String(value)] });
 	}
 
+	/** since_id / until_id: ids only, and only where the endpoint takes them; newest-first lists are cut to the window. */
+	function idWindow(list, q, allowed) {
+		for (const name of ['since_id', 'until_id']) {
+			if (q[name] === undefined) continue;
+			if (!allowed) throw invalidRequest(`The query parameter [${name}] is not one of the parameters this endpoint takes`, { [name]: [String(q[name])] });
+			requireId(q[name], name);
+		}
+		const num = (id) => BigInt(id);
+		return list.filter((t) => (q.since_id === undefined || num(t.id) > num(q.since_id)) && (q.until_id === undefined || num(t.id) < num(q.until_id)));
+	}
+
+	/** A post published by someone (control API): stored like a created post, so search and timelines find it. */
+	sb.publishPost = (input = {}) => {
+		const text = String(input.text || '').trim();
+		if (!text) throw invalidRequest('text is required', { text: [] });
+		const authorId = String(input.author_id || sb.keys.userId);
+		if (!db().users.get(authorId)) throw notFound('user', 'author_id', authorId);
+		const id = sb.newId();
+		const post = { id, text, author_id: authorId, created_at: new Date().toISOString(), conversation_id: id, lang: 'en', possibly_sensitive: false, public_metrics: { retweet_count: 0, reply_count: 0, like_count: 0, quote_count: 0, impression_count: 0 }, edit_history_tweet_ids: [id] };
+		db().tweets.set(id, post);
+		return postView(post, { 'tweet.fields': 'author_id,created_at' });
+	};
+
 	// ---- Create / edit / delete ----
 	function createPost({ body, auth }) {
 		const b = body || {};
@@ -197,8 +220,9 @@ function install(sb) {
 			const max = q.max_results === undefined ? 10 : Number(q.max_results);
 			const hi = which === 'all' ? 500 : 100;
 			if (!Number.isInteger(max) || max < 10 || max > hi) throw invalidRequest(`The \`max_results\` query parameter value [${q.max_results}] is not between 10 and ${hi}`, { max_results: [String(q.max_results)] });
+			if (q.pagination_token !== undefined) throw invalidRequest('Search pages with next_token: [pagination_token] is not one of the parameters this endpoint takes', { pagination_token: [q.pagination_token] });
 			if (q.sort_order && !['recency', 'relevancy'].includes(q.sort_order)) throw invalidRequest('sort_order must be recency or relevancy', { sort_order: [q.sort_order] });
-			const { page, next } = sb.pageOf(searchable(q, which === 'all'), max, q.next_token);
+			const { page, next } = sb.pageOf(idWindow(searchable(q, which === 'all'), q, true), max, q.next_token);
 			const body = withIncludes(page, q);
 			body.meta = { result_count: page.length };
 			if (page.length) Object.assign(body.meta, { newest_id: page[0].id, oldest_id: page[page.length - 1].id });
@@ -262,6 +286,7 @@ function install(sb) {
 		if (!range) throw problem(404, 'about:blank', 'Not Found', `No route GET /2/users/:id/${params.suffix}`);
 		requireId(params.id, 'id');
 		getUser(params.id);
+		if (q.next_token !== undefined) throw invalidRequest('Timelines page with pagination_token: [next_token] is not one of the parameters this endpoint takes', { next_token: [q.next_token] });
 		if (['bookmarks', 'blocking', 'muting'].includes(params.suffix) && auth.userId !== params.id) throw problem(403, 'about:blank', 'Forbidden', 'You can only read your own bookmarks, blocks and mutes.');
 		if (q.max_results !== undefined) {
 			const n = Number(q.max_results);
@@ -273,6 +298,7 @@ function install(sb) {
 		if (['followers', 'following'].includes(params.suffix)) list = [...db().users.values()].filter((u) => u.id !== params.id);
 		const isPosts = ['tweets', 'mentions', 'liked_tweets', 'bookmarks'].includes(params.suffix);
 		list.sort((a, b) => (a.id < b.id ? 1 : -1));
+		list = idWindow(list, q, ['tweets', 'mentions'].includes(params.suffix));
 		const { page, next } = sb.pageOf(list, Number(q.max_results || 10), q.pagination_token);
 		const body = isPosts ? withIncludes(page, q) : { data: page.map((u) => userView(u, q)) };
 		body.meta = { result_count: page.length };
@@ -373,6 +399,10 @@ function install(sb) {
 		return { status: 201, body: { data: { dm_conversation_id: event.dm_conversation_id, dm_event_id: event.id } } };
 	});
 	sb.route('GET', '/2/dm_events', 'user', ({ q }) => {
+		if (q.max_results !== undefined) {
+			const n = Number(q.max_results);
+			if (!Number.isInteger(n) || n < 1 || n > 100) throw invalidRequest(`The \`max_results\` query parameter value [${q.max_results}] is not between 1 and 100`, { max_results: [q.max_results] });
+		}
 		const { page, next } = sb.pageOf(db().dmEvents.slice().reverse(), Number(q.max_results || 100), q.pagination_token);
 		const meta = { result_count: page.length };
 		if (next) meta.next_token = next;

@@ -1,0 +1,28 @@
+import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { credentialsFor } from '../shared/descriptions';
+import { POLL_TRIGGER_DISPLAY_NAME, pollTriggerProperties } from './description';
+import { poll } from './poll';
+
+export class PlatformPollTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: POLL_TRIGGER_DISPLAY_NAME,
+		name: 'platformPollTrigger',
+		icon: { light: 'file:../../icons/platform.svg', dark: 'file:../../icons/platform.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["event"]}}',
+		description: 'Starts the workflow when new posts, mentions, search matches, followers, likes, bookmarks or direct messages appear (polling, no webhook access needed)',
+		defaults: { name: POLL_TRIGGER_DISPLAY_NAME },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: credentialsFor(['appOnly', 'pkce', 'hmac', 'connect']),
+		properties: pollTriggerProperties,
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		return await poll.call(this);
+	}
+}

@@ -1,0 +1,101 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { authenticationProperty } from '../shared/descriptions';
+import { userLocator } from '../shared/locators';
+import { MODES } from './modes';
+
+const show = (...events: string[]) => ({ show: { event: events } }) as INodeProperties['displayOptions'];
+
+/** The node's name in the node creator and in its log lines, in one place. */
+export const POLL_TRIGGER_DISPLAY_NAME = 'Platform Poll Trigger';
+
+export const DEFAULT_MAX_ITEMS = 100;
+export const MAX_ITEMS_LIMIT = 1000;
+export const MAX_QUERY_LENGTH = 512;
+
+export const pollTriggerProperties: INodeProperties[] = [
+	{
+		displayName:
+			'Checks for new data at the interval set below; needs no webhook access. With webhook access (enterprise or pay-per-use), the Platform Trigger starts the workflow as events happen.',
+		name: 'notice',
+		type: 'notice',
+		default: '',
+	},
+	authenticationProperty(['appOnly', 'pkce', 'hmac', 'connect'], 'appOnly'),
+	{
+		displayName: 'Trigger On',
+		name: 'event',
+		type: 'options',
+		noDataExpression: true,
+		default: 'userPosts',
+		options: MODES.map((m) => ({ name: m.name, value: m.value, description: m.description })),
+		description:
+			'What to watch. Mentions, liked posts, bookmarks and direct messages need a user-context credential; the others also work with the app-only bearer token.',
+	},
+	{ ...userLocator('user', show('userPosts', 'followers', 'likedPosts')), description: 'The user to watch, by username, ID or profile URL' },
+	{
+		displayName: 'Include Replies',
+		name: 'includeReplies',
+		type: 'boolean',
+		default: true,
+		displayOptions: show('userPosts'),
+		description: "Whether to include the user's replies",
+	},
+	{
+		displayName: 'Include Reposts',
+		name: 'includeReposts',
+		type: 'boolean',
+		default: true,
+		displayOptions: show('userPosts'),
+		description: "Whether to include the user's reposts",
+	},
+	{
+		displayName: 'Query',
+		name: 'query',
+		type: 'string',
+		default: '',
+		required: true,
+		displayOptions: show('search'),
+		placeholder: 'n8n -is:retweet',
+		description: `Search query with the platform operators (from:user, #hashtag, "exact phrase", -is:retweet, has:media), up to ${MAX_QUERY_LENGTH} characters`,
+	},
+	{
+		displayName: 'Max Items per Poll',
+		name: 'maxItems',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_ITEMS_LIMIT },
+		default: DEFAULT_MAX_ITEMS,
+		description:
+			'The most posts, users or messages one poll reads. The service charges per resource read. When more arrived since the last poll, the newest are emitted and the older ones skipped (the log says so).',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Expansions',
+				name: 'expansions',
+				type: 'string',
+				default: 'author_id',
+				description: 'Comma-separated expansions of posts, put in each item\'s includes (e.g. author_id, attachments.media_keys)',
+			},
+			{
+				displayName: 'Post Fields',
+				name: 'postFields',
+				type: 'string',
+				default: 'created_at,author_id,entities,conversation_id',
+				description: 'Comma-separated post fields (tweet.fields)',
+			},
+			{
+				displayName: 'User Fields',
+				name: 'userFields',
+				type: 'string',
+				default: 'username,name',
+				description: 'Comma-separated user fields of followers and expanded users (user.fields)',
+			},
+		],
+	},
+];

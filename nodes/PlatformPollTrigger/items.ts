@@ -1,0 +1,109 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ModeSpec } from './modes';
+
+/**
+ * Items in the shape the webhook trigger (Platform Trigger) emits for the same data, so that a
+ * workflow can move from one trigger to the other without remapping:
+ * - activity-style items `{event_type, event_id, filter, tag, payload, includes, received_at}` for a
+ *   user's posts (post.create), mentions (post.mention), liked posts (favorite, payload with
+ *   favorited_status as in Account Activity), bookmarks (bookmark), followers (follow, payload with
+ *   source and target as in Account Activity) and direct messages (dm.received / dm.sent, payload
+ *   `{direct_message_events: [event]}` as in the Activity API);
+ * - search matches like the filtered-stream items `{event_type: 'post.match', event_id, post, includes,
+ *   matching_rules, tags, received_at}`, with the query that matched.
+ */
+
+export interface Page {
+	data: IDataObject[];
+	includes: IDataObject;
+}
+
+const INCLUDE_KEYS = ['users', 'media', 'tweets', 'polls'] as const;
+
+function list(value: unknown): IDataObject[] {
+	return (Array.isArray(value) ? value : []) as IDataObject[];
+}
+
+/** The expanded objects one post refers to (its author, mentioned or replied-to users, media, polls, referenced posts). */
+export function includesFor(post: IDataObject, includes: IDataObject): IDataObject {
+	const userIds = new Set<string>();
+	for (const key of ['author_id', 'in_reply_to_user_id', 'sender_id']) if (post[key] !== undefined) userIds.add(String(post[key]));
+	const mentions = list((post.entities as IDataObject | undefined)?.mentions);
+	for (const m of mentions) if (m.id !== undefined) userIds.add(String(m.id));
+	const attachments = (post.attachments ?? {}) as IDataObject;
+	const mediaKeys = new Set(((attachments.media_keys ?? []) as unknown[]).map(String));
+	const pollIds = new Set(((attachments.poll_ids ?? []) as unknown[]).map(String));
+	const tweetIds = new Set(list(post.referenced_tweets).map((r) => String(r.id)));
+	const picked: IDataObject = {};
+	const pick = (key: (typeof INCLUDE_KEYS)[number], keep: (o: IDataObject) => boolean) => {
+		const found = list(includes[key]).filter(keep);
+		if (found.length) picked[key] = found;
+	};
+	pick('users', (u) => userIds.has(String(u.id)));
+	pick('media', (m) => mediaKeys.has(String(m.media_key)));
+	pick('polls', (p) => pollIds.has(String(p.id)));
+	pick('tweets', (t) => tweetIds.has(String(t.id)));
+	return picked;
+}
+
+/** Appends one page's includes to the includes gathered so far. */
+export function addIncludes(into: IDataObject, page: IDataObject | undefined): void {
+	for (const key of INCLUDE_KEYS) {
+		const more = list(page?.[key]);
+		if (more.length) into[key] = [...list(into[key]), ...more];
+	}
+}
+
+export interface ItemContext {
+	mode: ModeSpec;
+	/** The user whose data is read (the entered user, or the authenticated user). */
+	subjectId?: string;
+	query?: string;
+	receivedAt: string;
+}
+
+function activity(eventType: string, eventId: string, ctx: ItemContext, payload: IDataObject, includes: IDataObject | null): IDataObject {
+	return {
+		event_type: eventType,
+		event_id: eventId,
+		filter: ctx.subjectId ? { user_id: ctx.subjectId } : null,
+		tag: null,
+		payload,
+		includes,
+		received_at: ctx.receivedAt,
+	};
+}
+
+/** One read entry (post, user or direct message event) as one item. */
+export function toItem(entry: IDataObject, includes: IDataObject, ctx: ItemContext): IDataObject {
+	const id = String(entry.id);
+	const own = includesFor(entry, includes);
+	switch (ctx.mode.value) {
+		case 'search':
+			return {
+				event_type: 'post.match',
+				event_id: id,
+				post: entry,
+				includes: own,
+				matching_rules: [],
+				tags: [],
+				query: ctx.query ?? '',
+				received_at: ctx.receivedAt,
+			};
+		case 'userPosts':
+			return activity('post.create', id, ctx, entry, own);
+		case 'mentions':
+			return activity('post.mention', id, ctx, entry, own);
+		case 'likedPosts':
+			return activity('favorite', `favorite:${ctx.subjectId}:${id}`, ctx, { favorited_status: entry, user: { id: ctx.subjectId } }, own);
+		case 'bookmarks':
+			return activity('bookmark', `bookmark:${ctx.subjectId}:${id}`, ctx, entry, own);
+		case 'followers':
+			return activity('follow', `follow:${id}:${ctx.subjectId}`, ctx, { type: 'follow', source: entry, target: { id: ctx.subjectId } }, null);
+		case 'directMessages': {
+			const sent = ctx.subjectId !== undefined && String(entry.sender_id ?? '') === ctx.subjectId;
+			return activity(sent ? 'dm.sent' : 'dm.received', id, ctx, { direct_message_events: [entry] }, own);
+		}
+	}
+}

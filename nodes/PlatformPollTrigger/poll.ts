@@ -1,0 +1,294 @@
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { z } from 'zod';
+
+import type { UserRef } from '../shared/locators';
+import { userRefFromValue } from '../shared/locators';
+import type { PlatformContext, PlatformCredentialType, PlatformRequest } from '../shared/transport';
+import { rateLimitOfError } from '../shared/errors';
+import { asNodeError, CREDENTIAL_TYPES, platformRequest } from '../shared/transport';
+import type { SendRequest } from '../shared/users';
+import { fetchAuthenticatedUserId, fetchUserIdByUsername } from '../shared/users';
+import { validateInput } from '../shared/validation';
+import { DEFAULT_MAX_ITEMS, MAX_ITEMS_LIMIT, MAX_QUERY_LENGTH, POLL_TRIGGER_DISPLAY_NAME } from './description';
+import type { ItemContext } from './items';
+import { addIncludes, toItem } from './items';
+import type { ModeSpec, PollMode } from './modes';
+import { fieldQuery, MODES, modeSpec } from './modes';
+
+/**
+ * One poll: read what is newer than the position kept in the workflow's static data, emit it oldest
+ * first, move the position. The first poll after activation (or after the watched user, query or
+ * mode changed) only records the position. A manual test run shows the latest few items and leaves
+ * the position alone. A rate limit skips the poll and keeps the position: the next poll catches up.
+ */
+
+export const MANUAL_ITEMS = 5;
+/** Ids remembered for the reads without since_id: enough that a few deletions do not lose the place. */
+export const KNOWN_IDS = 200;
+/** Size of the first page where the position is an id seen before (most polls find it at once). */
+const FIRST_PAGE = 10;
+/** Pages a poll may read, whatever the service answers (a guard against a loop). */
+const MAX_PAGES = 50;
+
+const NAME = POLL_TRIGGER_DISPLAY_NAME;
+
+export interface PollState extends IDataObject {
+	/** What the position belongs to: mode, user, query, exclusions. */
+	key?: string;
+	/** Newest id read (modes whose endpoint takes since_id). */
+	newestId?: string;
+	/** Newest ids read, newest first (modes without since_id). */
+	known?: string[];
+	/** Cached id of the watched user or of the authenticated user. */
+	subject?: { ref: string; id: string };
+}
+
+interface Settings {
+	credentialType: PlatformCredentialType;
+	mode: ModeSpec;
+	user?: UserRef;
+	query?: string;
+	exclude: string[];
+	maxItems: number;
+	fields: { postFields: string; expansions: string; userFields: string };
+}
+
+const settingsSchema = z
+	.object({
+		authentication: z.enum(Object.values(CREDENTIAL_TYPES) as [PlatformCredentialType, ...PlatformCredentialType[]]),
+		event: z.enum(MODES.map((m) => m.value) as [PollMode, ...PollMode[]]),
+		query: z.string().trim().max(MAX_QUERY_LENGTH, `at most ${MAX_QUERY_LENGTH} characters`),
+		maxItems: z.number().int('a whole number').min(1).max(MAX_ITEMS_LIMIT),
+		includeReplies: z.boolean(),
+		includeReposts: z.boolean(),
+		postFields: z.string(),
+		expansions: z.string(),
+		userFields: z.string(),
+	})
+	.superRefine((value, issues) => {
+		if (value.event === 'search' && !value.query) {
+			issues.addIssue({ code: z.ZodIssueCode.custom, path: ['query'], message: 'a search query is required' });
+		}
+	});
+
+const LABELS = {
+	authentication: 'Authentication',
+	event: 'Trigger On',
+	query: 'Query',
+	maxItems: 'Max Items per Poll',
+	postFields: 'Post Fields',
+	expansions: 'Expansions',
+	userFields: 'User Fields',
+};
+
+function readSettings(ctx: IPollFunctions): Settings {
+	const options = (ctx.getNodeParameter('options', {}) ?? {}) as IDataObject;
+	const event = String(ctx.getNodeParameter('event', 'userPosts'));
+	const raw = {
+		authentication: ctx.getNodeParameter('authentication', CREDENTIAL_TYPES.appOnly),
+		event,
+		query: event === 'search' ? String(ctx.getNodeParameter('query', '') ?? '') : '',
+		maxItems: Number(ctx.getNodeParameter('maxItems', DEFAULT_MAX_ITEMS)),
+		includeReplies: event === 'userPosts' ? ctx.getNodeParameter('includeReplies', true) : true,
+		includeReposts: event === 'userPosts' ? ctx.getNodeParameter('includeReposts', true) : true,
+		postFields: String(options.postFields ?? 'created_at,author_id,entities,conversation_id'),
+		expansions: String(options.expansions ?? 'author_id'),
+		userFields: String(options.userFields ?? 'username,name'),
+	};
+	const valid = validateInput(ctx.getNode(), settingsSchema, raw, 0, LABELS);
+	const mode = modeSpec(valid.event)!;
+	if (mode.userContext && valid.authentication === CREDENTIAL_TYPES.appOnly) {
+		throw new NodeOperationError(ctx.getNode(), `"${mode.name}" needs a user-context credential`, {
+			description:
+				'The app-only bearer token can only read public data. Choose OAuth2 (User Context) or one of the OAuth1 options in the Authentication field.',
+		});
+	}
+	const exclude: string[] = [];
+	if (!valid.includeReplies) exclude.push('replies');
+	if (!valid.includeReposts) exclude.push('retweets');
+	return {
+		credentialType: valid.authentication,
+		mode,
+		user: mode.subject === 'user' ? userRefFromValue(ctx.getNode(), ctx.getNodeParameter('user', ''), 0, 'User') : undefined,
+		query: valid.query || undefined,
+		exclude,
+		maxItems: valid.maxItems,
+		fields: { postFields: valid.postFields, expansions: valid.expansions, userFields: valid.userFields },
+	};
+}
+
+/** Requests of a poll never wait for a rate-limit reset: the poll is skipped instead. */
+function sender(ctx: IPollFunctions, settings: Settings): SendRequest {
+	return async (request) =>
+		await platformRequest.call<PlatformContext, [PlatformRequest], Promise<IDataObject>>(ctx, {
+			...request,
+			api: 'platform',
+			credentialType: settings.credentialType,
+			maxRateLimitWait: 0,
+		});
+}
+
+function positionKey(settings: Settings): string {
+	const who = settings.mode.subject === 'me' ? settings.credentialType : settings.user ? `${settings.user.by}:${settings.user.value.toLowerCase()}` : '';
+	return JSON.stringify([settings.mode.value, who, settings.query ?? '', settings.exclude]);
+}
+
+async function subjectId(ctx: IPollFunctions, settings: Settings, state: PollState, send: SendRequest): Promise<string | undefined> {
+	const { mode, user } = settings;
+	if (mode.subject === 'none') return undefined;
+	if (mode.subject === 'user' && user?.by === 'id') return user.value;
+	const ref = mode.subject === 'me' ? `me:${settings.credentialType}` : `username:${user!.value.toLowerCase()}`;
+	if (state.subject?.ref === ref && state.subject.id) return state.subject.id;
+	const id =
+		mode.subject === 'me'
+			? await fetchAuthenticatedUserId(ctx.getNode(), send)
+			: await fetchUserIdByUsername(ctx.getNode(), send, user!.value);
+	state.subject = { ref, id };
+	return id;
+}
+
+/** Compares numeric ids of any length (they exceed 2^53). */
+export function newerThan(a: string, b: string): boolean {
+	if (a.length !== b.length) return a.length > b.length;
+	return a > b;
+}
+
+interface Read {
+	entries: IDataObject[];
+	includes: IDataObject;
+	/** More items remained unread (the cap or the time budget stopped the poll). */
+	cutShort: boolean;
+}
+
+async function read(
+	ctx: IPollFunctions,
+	settings: Settings,
+	send: SendRequest,
+	id: string | undefined,
+	opts: { limit: number; firstPage?: number; sinceId?: string; known?: Set<string> },
+): Promise<Read> {
+	const { mode } = settings;
+	const base: IDataObject = fieldQuery(mode.kind, settings.fields);
+	if (mode.value === 'search') Object.assign(base, { query: settings.query, sort_order: 'recency' });
+	if (settings.exclude.length) base.exclude = settings.exclude.join(',');
+	if (opts.sinceId) base.since_id = opts.sinceId;
+	const size = (wanted: number) => Math.min(mode.page.max, Math.max(mode.page.min, wanted));
+	const budget = typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : undefined;
+	const started = Date.now();
+	const entries: IDataObject[] = [];
+	const includes: IDataObject = {};
+	let token: string | undefined;
+	let cutShort = false;
+	for (let page = 0; page < MAX_PAGES; page++) {
+		const wanted = page === 0 && opts.firstPage ? Math.min(opts.firstPage, opts.limit) : opts.limit - entries.length;
+		const qs: IDataObject = { ...base, max_results: size(wanted) };
+		if (token) qs[mode.tokenParam] = token;
+		const body = await send({ method: 'GET', path: mode.path(id ?? ''), qs });
+		addIncludes(includes, body.includes as IDataObject | undefined);
+		const data = (Array.isArray(body.data) ? body.data : []) as IDataObject[];
+		let reached = false;
+		for (const entry of data) {
+			const entryId = String(entry.id ?? '');
+			if (opts.known?.has(entryId)) {
+				reached = true;
+				break;
+			}
+			// The service returns only newer posts for since_id; an older one is never emitted again.
+			if (opts.sinceId && !newerThan(entryId, opts.sinceId)) continue;
+			if (entries.length >= opts.limit) {
+				cutShort = true;
+				break;
+			}
+			entries.push(entry);
+		}
+		const next = (body.meta as IDataObject | undefined)?.next_token;
+		if (reached || cutShort || !next || data.length === 0) break;
+		if (entries.length >= opts.limit) {
+			cutShort = true;
+			break;
+		}
+		if (budget !== undefined && Date.now() - started > budget / 2) {
+			ctx.logger.warn(`${NAME}: stopped reading after ${page + 1} pages to finish within n8n's poll time`);
+			cutShort = true;
+			break;
+		}
+		token = String(next);
+	}
+	return { entries, includes, cutShort };
+}
+
+function emit(settings: Settings, entries: IDataObject[], includes: IDataObject, subject: string | undefined): INodeExecutionData[][] | null {
+	if (!entries.length) return null;
+	const context: ItemContext = { mode: settings.mode, subjectId: subject, query: settings.query, receivedAt: new Date().toISOString() };
+	// The service answers newest first; the workflow gets them in the order they happened.
+	const items = [...entries].reverse().map((entry) => ({ json: toItem(entry, includes, context), pairedItem: { item: 0 } }));
+	return [items];
+}
+
+function newestOf(entries: IDataObject[], current: string | undefined): string | undefined {
+	let newest = current;
+	for (const entry of entries) {
+		const id = String(entry.id ?? '');
+		if (/^\d+$/.test(id) && (!newest || newerThan(id, newest))) newest = id;
+	}
+	return newest;
+}
+
+export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const settings = readSettings(this);
+	const send = sender(this, settings);
+	const state = this.getWorkflowStaticData('node') as PollState;
+	const manual = this.getMode() === 'manual';
+	try {
+		const id = await subjectId(this, settings, state, send);
+		if (manual) {
+			const latest = await read(this, settings, send, id, { limit: MANUAL_ITEMS });
+			return emit(settings, latest.entries, latest.includes, id);
+		}
+		const key = positionKey(settings);
+		const { mode } = settings;
+		if (state.key !== key) {
+			// First poll for this mode, user and query: only record where the data stands now.
+			const first = await read(this, settings, send, id, { limit: mode.sinceId ? mode.page.min : FIRST_PAGE });
+			state.key = key;
+			if (mode.sinceId) {
+				delete state.known;
+				const newest = newestOf(first.entries, undefined);
+				if (newest) state.newestId = newest;
+				else delete state.newestId;
+			} else {
+				delete state.newestId;
+				state.known = first.entries.map((e) => String(e.id)).slice(0, KNOWN_IDS);
+			}
+			this.logger.info(`${NAME}: first poll recorded the position (${state.newestId ?? `${state.known?.length ?? 0} ids`}); new items start the workflow from the next poll on`);
+			return null;
+		}
+		const known = mode.sinceId ? undefined : new Set(state.known ?? []);
+		const result = await read(this, settings, send, id, {
+			limit: settings.maxItems,
+			firstPage: mode.sinceId ? undefined : FIRST_PAGE,
+			sinceId: mode.sinceId ? state.newestId : undefined,
+			known,
+		});
+		if (result.cutShort) {
+			this.logger.warn(
+				`${NAME}: more than ${settings.maxItems} new items since the last poll; the newest ${result.entries.length} are emitted and older ones skipped (raise "Max Items per Poll" or poll more often)`,
+			);
+		}
+		if (result.entries.length) {
+			if (mode.sinceId) state.newestId = newestOf(result.entries, state.newestId);
+			else state.known = [...result.entries.map((e) => String(e.id)), ...(state.known ?? [])].slice(0, KNOWN_IDS);
+		}
+		return emit(settings, result.entries, result.includes, id);
+	} catch (error) {
+		const limited = rateLimitOfError(error);
+		if (limited && !manual) {
+			this.logger.warn(
+				`${NAME}: rate limit reached; this poll is skipped and the position kept. ${limited.resetAt ? `The limit resets at ${limited.resetAt.toISOString()}.` : 'The service named no reset time.'}`,
+			);
+			return null;
+		}
+		throw asNodeError(this, error);
+	}
+}

@@ -1,0 +1,38 @@
+/**
+ * The owned reads: GET /2/users/:id/<suffix>, one row per timeline, with each endpoint's max_results
+ * bounds and the query it takes. Platform Posts reads them on demand, the Poll Trigger watches them.
+ */
+
+export type Kind = 'posts' | 'users' | 'lists';
+
+export interface Timeline {
+	name: string;
+	value: string;
+	suffix: string;
+	kind: Kind;
+	/** max_results bounds; absent when the endpoint does not paginate. */
+	page?: { min: number; max: number };
+	/** Only the authenticated user's own (bookmarks, blocking, muting, pinned lists). */
+	ownOnly?: boolean;
+	/** Takes start_time, end_time, since_id, until_id. */
+	bounds?: boolean;
+	/** Takes exclude (replies, retweets). */
+	exclude?: boolean;
+	description: string;
+}
+
+export const TIMELINES: Timeline[] = [
+	{ name: 'Posts', value: 'posts', suffix: 'tweets', kind: 'posts', page: { min: 5, max: 100 }, bounds: true, exclude: true, description: "The user's posts, newest first" },
+	{ name: 'Mentions', value: 'mentions', suffix: 'mentions', kind: 'posts', page: { min: 5, max: 100 }, bounds: true, description: 'Posts that mention the user, newest first' },
+	{ name: 'Liked Posts', value: 'likedPosts', suffix: 'liked_tweets', kind: 'posts', page: { min: 5, max: 100 }, description: 'Posts the user liked' },
+	{ name: 'Bookmarks', value: 'bookmarks', suffix: 'bookmarks', kind: 'posts', page: { min: 1, max: 100 }, ownOnly: true, description: "The authenticated user's bookmarked posts" },
+	{ name: 'Followers', value: 'followers', suffix: 'followers', kind: 'users', page: { min: 1, max: 1000 }, description: 'Users who follow the user' },
+	{ name: 'Following', value: 'following', suffix: 'following', kind: 'users', page: { min: 1, max: 1000 }, description: 'Users the user follows' },
+	{ name: 'Blocking', value: 'blocking', suffix: 'blocking', kind: 'users', page: { min: 1, max: 1000 }, ownOnly: true, description: 'Users the authenticated user blocks' },
+	{ name: 'Muting', value: 'muting', suffix: 'muting', kind: 'users', page: { min: 1, max: 1000 }, ownOnly: true, description: 'Users the authenticated user mutes' },
+	{ name: 'Owned Lists', value: 'ownedLists', suffix: 'owned_lists', kind: 'lists', page: { min: 1, max: 100 }, description: 'Lists the user owns' },
+	{ name: 'Followed Lists', value: 'followedLists', suffix: 'followed_lists', kind: 'lists', page: { min: 1, max: 100 }, description: 'Lists the user follows' },
+	{ name: 'List Memberships', value: 'listMemberships', suffix: 'list_memberships', kind: 'lists', page: { min: 1, max: 100 }, description: 'Lists the user is a member of' },
+	{ name: 'Pinned Lists', value: 'pinnedLists', suffix: 'pinned_lists', kind: 'lists', ownOnly: true, description: "The authenticated user's pinned lists (not paginated)" },
+];
+

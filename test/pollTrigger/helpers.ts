@@ -1,0 +1,74 @@
+import nock from 'nock';
+import type { IDataObject } from 'n8n-workflow';
+
+import { BASE, createContext } from '../helpers/context';
+
+/**
+ * A small stand-in for the service's newest-first reads: a store of entries, since_id where the
+ * endpoint takes it (refused elsewhere), max_results within the endpoint's bounds, and a page size
+ * the server may keep below max_results (so that a poll has to follow pages).
+ */
+export interface FakeRead {
+	path: string;
+	sinceId: boolean;
+	tokenParam: 'pagination_token' | 'next_token';
+	bounds: { min: number; max: number };
+}
+
+export interface Served {
+	entries: IDataObject[];
+	pageLimit: number;
+	queries: Array<Record<string, string>>;
+	/** Answer the next request with 429 and this reset time (Unix seconds). */
+	rateLimitOnce?: number;
+}
+
+let counter = BigInt("1800000000000000000");
+export function nextId(): string {
+	counter += BigInt(1000);
+	return String(counter);
+}
+
+export function serve(read: FakeRead, served: Served) {
+	return nock(BASE)
+		.persist()
+		.get(read.path)
+		.query(true)
+		.reply((uri) => {
+			const q = Object.fromEntries(new URL(uri, BASE).searchParams.entries());
+			served.queries.push(q);
+			if (served.rateLimitOnce !== undefined) {
+				const reset = served.rateLimitOnce;
+				served.rateLimitOnce = undefined;
+				return [429, { title: 'Too Many Requests', type: 'about:blank', status: 429 }, { 'x-rate-limit-reset': String(reset) }];
+			}
+			const max = Number(q.max_results);
+			if (!Number.isInteger(max) || max < read.bounds.min || max > read.bounds.max) {
+				return [400, { title: 'Invalid Request', detail: `max_results ${q.max_results} out of bounds`, type: 'https://api.test.local/2/problems/invalid-request' }];
+			}
+			if (q.since_id !== undefined && !read.sinceId) {
+				return [400, { title: 'Invalid Request', detail: 'since_id not taken here', type: 'https://api.test.local/2/problems/invalid-request' }];
+			}
+			let list = [...served.entries].sort((a, b) => (BigInt(String(a.id)) < BigInt(String(b.id)) ? 1 : -1));
+			if (q.since_id !== undefined) list = list.filter((e) => BigInt(String(e.id)) > BigInt(q.since_id));
+			const start = q[read.tokenParam] ? Number(q[read.tokenParam]) : 0;
+			const size = Math.min(max, served.pageLimit);
+			const page = list.slice(start, start + size);
+			const meta: IDataObject = { result_count: page.length };
+			if (start + size < list.length) meta.next_token = String(start + size);
+			const body: IDataObject = { meta };
+			if (page.length) {
+				body.data = page;
+				body.includes = { users: [{ id: '42', username: 'author', name: 'Author' }] };
+			}
+			return [200, body];
+		});
+}
+
+export function pollContext(parameters: IDataObject, staticData: IDataObject, mode: 'trigger' | 'manual' = 'trigger') {
+	return createContext({
+		parameters: { maxItems: 100, options: {}, includeReplies: true, includeReposts: true, query: '', ...parameters },
+		staticData,
+		extra: { getMode: () => mode },
+	});
+}
