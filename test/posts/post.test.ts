@@ -95,7 +95,7 @@ describe('Post → Create', () => {
 
 	it('tags users in the media and excludes users from a reply (media.tagged_user_ids, reply.exclude_reply_user_ids)', async () => {
 		nock(BASE).post('/2/tweets', { text: 'm', media: { media_ids: ['11'], tagged_user_ids: ['2244994945', '6253282'] } }).reply(201, { data: { id: '3' } });
-		expect((await run(create('m', { mediaIds: '11', taggedUserIds: '2244994945, 6253282' }))).output[0].json).toEqual({ id: '3' });
+		expect((await run(create('m', { mediaIds: '11', taggedUserIds: '2244994945, 6253282' }))).output[0].json).toEqual({ id: '3', attached_media: [{ id: '11' }] });
 		nock(BASE).post('/2/tweets', { text: 'r', reply: { in_reply_to_tweet_id: '20', exclude_reply_user_ids: ['6253282'] } }).reply(201, { data: { id: '4' } });
 		expect((await run(create('r', { replyTo: { __rl: true, mode: 'id', value: '20' }, excludeReplyUserIds: '6253282' }))).output[0].json).toEqual({ id: '4' });
 	});
