@@ -107,9 +107,9 @@ export const triggerProperties: INodeProperties[] = [
 		displayOptions: activity,
 		type: 'string',
 		default: '',
-		required: true,
 		placeholder: '@username or 2244994945',
-		description: 'The account whose activity starts the workflow: a user ID or an @username (looked up on activation)',
+		description:
+			'The account whose activity starts the workflow: a user ID or an @username (looked up on activation). Needed unless a Keyword is set.',
 	},
 	{
 		displayName: 'Keyword',

@@ -104,6 +104,17 @@ function plannedSubscriptions(ctx: IHookFunctions): Array<{ eventType: string; c
  */
 function refuseEarly(ctx: IHookFunctions) {
 	const mode = modeOf(ctx);
+	// Every activity subscription filters by a user or by a keyword; the service refuses one with neither.
+	// (A field n8n marks required would also block "Execute step" for Keyword-only triggers.)
+	if (
+		mode === 'activity' &&
+		!String(ctx.getNodeParameter('user', '') ?? '').trim() &&
+		!String(ctx.getNodeParameter('keyword', '') ?? '').trim()
+	) {
+		throw new NodeOperationError(ctx.getNode(), 'Set "User" or "Keyword"', {
+			description: 'Activity subscriptions filter by an account (user ID or @username) or by a keyword; fill in at least one.',
+		});
+	}
 	return {
 		planned: mode === 'activity' ? plannedSubscriptions(ctx) : [],
 		accountCredential: mode === 'accountActivity' ? requireUserCredential(ctx, 'Account Activity subscriptions') : undefined,

@@ -108,13 +108,15 @@ export const REPLAY_WINDOW_MS = 24 * 60 * MINUTE;
 
 /**
  * The replay window for a gap that started at `since`: minute granularity, within the service's
- * 24 hours (the oldest minute is the first whole minute inside the window). Undefined when there
- * is no whole minute to replay.
+ * 24 hours (the oldest minute is the first whole minute inside the window). Undefined when the
+ * last delivery lies in the future (a clock change).
  */
 export function replayWindow(since: Date, now: Date): { from_date: string; to_date: string } | undefined {
 	const oldest = Math.ceil((now.getTime() - REPLAY_WINDOW_MS) / MINUTE) * MINUTE;
 	const from = Math.max(Math.floor(since.getTime() / MINUTE) * MINUTE, oldest);
 	const to = Math.floor(now.getTime() / MINUTE) * MINUTE;
-	if (to <= from) return undefined;
+	// from = to is one whole minute (to_date's minute is included): a restart within the minute of the
+	// last delivery still replays that minute; events already handled are dropped as duplicates.
+	if (to < from) return undefined;
 	return { from_date: replayStamp(new Date(from)), to_date: replayStamp(new Date(to)) };
 }

@@ -22,7 +22,7 @@ afterAll(() => nock.enableNetConnect());
 
 function hookContext(parameters: IDataObject = {}, staticData: IDataObject = {}) {
 	return createContext({
-		parameters: { events: ['post.create', 'post.delete'], user: '', keyword: '', direction: '', options: {}, ...parameters },
+		parameters: { events: ['post.create', 'post.delete'], user: '12', keyword: '', direction: '', options: {}, ...parameters },
 		staticData,
 		extra: {
 			getNodeWebhookUrl: () => URL_,
@@ -291,8 +291,14 @@ describe('replay window arithmetic', () => {
 			to_date: '202611221102',
 		});
 	});
-	it('asks for nothing when there is no whole minute to replay', () => {
-		expect(replayWindow(new Date('2026-11-22T11:02:05Z'), new Date('2026-11-22T11:02:50Z'))).toBeUndefined();
+	it('replays the one minute when the restart falls in the minute of the last delivery', () => {
+		expect(replayWindow(new Date('2026-11-22T11:02:05Z'), new Date('2026-11-22T11:02:50Z'))).toEqual({
+			from_date: '202611221102',
+			to_date: '202611221102',
+		});
+	});
+	it('asks for nothing when the last delivery lies after now', () => {
+		expect(replayWindow(new Date('2026-11-22T11:05:05Z'), new Date('2026-11-22T11:02:50Z'))).toBeUndefined();
 	});
 });
 

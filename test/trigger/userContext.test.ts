@@ -161,3 +161,15 @@ describe('n8n calls checkExists before create', () => {
 		expect(requests).toHaveLength(0);
 	});
 });
+
+describe('User or Keyword', () => {
+	it('activation without either is refused before any request', async () => {
+		const { context, requests } = createContext({
+			parameters: { mode: 'activity', events: ['post.create'], user: '', keyword: ' ', userAuthentication: 'none', options: {} },
+			workflowId: 'wf1',
+			extra: { getNodeWebhookUrl: () => URL_ },
+		});
+		await expect(create(context)).rejects.toThrow(/Set "User" or "Keyword"/);
+		expect(requests).toHaveLength(0);
+	});
+});
