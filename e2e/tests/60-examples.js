@@ -50,7 +50,7 @@ module.exports = [
 
 module.exports.push({
 	name: 'examples: new post -> website card -> scheduled ad post (trigger example, signed event)',
-	needs: ['platformTrigger', 'adsCreatives:card.create', 'adsCreatives:scheduledPost.create'],
+	needs: ['platformTriggerPosts', 'adsCreatives:card.create', 'adsCreatives:scheduledPost.create'],
 	modes: ['regular'],
 	workflows: (ctx) => [byId(ctx, 'exPostToAdPost01')].filter(Boolean),
 	publish: () => ['exPostToAdPost01'],

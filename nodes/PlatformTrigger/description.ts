@@ -20,8 +20,8 @@ export const triggerProperties: INodeProperties[] = [
 		noDataExpression: true,
 		default: 'activity',
 		options: [
-			{ name: 'Activity Events', value: 'activity', description: 'Posts, DMs, profile and Spaces events of an account' },
-			{ name: 'Posts Matching Search Rules', value: 'stream', description: 'Any public post matching your rules (filtered stream)' },
+			{ name: 'Activity Events', value: 'activity', description: 'Posts, DMs, profile and Spaces events of an account', action: 'On account activity (new post, DM, profile, Spaces)' },
+			{ name: 'Posts Matching Search Rules', value: 'stream', description: 'Any public post matching your rules (filtered stream)', action: 'On new post matching search rules' },
 		],
 	},
 	{

@@ -51,14 +51,14 @@ export const builderProperties: INodeProperties[] = [
 		],
 	},
 	{
-		displayName: 'Media Keys',
+		displayName: 'Media',
 		name: 'mediaKeys',
 		type: 'string',
 		default: '',
 		required: true,
 		displayOptions: builder(),
 		placeholder: '3_1234567890',
-		description: "One media key for MEDIA, 2-6 comma-separated for SWIPEABLE_MEDIA (media of the account's library)",
+		description: "Media of the account's media library, given by media key: one for a single image or video, 2-6 comma-separated for a swipeable carousel",
 	},
 	{
 		displayName: 'Action',

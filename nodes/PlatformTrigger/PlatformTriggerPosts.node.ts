@@ -10,15 +10,18 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { triggerProperties } from './description';
 import { checkExists, create, remove } from './lifecycle';
 import { answerCrc, receiveDelivery } from './receive';
+import { triggerSubtitle } from './subtitle';
 
-export class PlatformTrigger implements INodeType {
+export class PlatformTriggerPosts implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Platform Trigger',
-		name: 'platformTrigger',
+		name: 'platformTriggerPosts',
 		icon: { light: 'file:../../icons/platform.svg', dark: 'file:../../icons/platform.dark.svg' },
+		// Opened as is by the editor's Docs link; the codex links get ?utm… appended, which would break an anchor.
+		documentationUrl: 'https://github.com/n8n-nodes-platform/n8n-nodes-platform#platform-trigger',
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["mode"] === "stream" ? "posts matching search rules" : $parameter["events"].join(", ")}}',
+		subtitle: triggerSubtitle,
 		description: 'Starts the workflow when activity events arrive (signed webhook deliveries)',
 		defaults: { name: 'Platform Trigger' },
 		inputs: [],
