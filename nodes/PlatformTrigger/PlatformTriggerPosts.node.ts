@@ -22,7 +22,9 @@ export class PlatformTriggerPosts implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: triggerSubtitle,
-		description: 'Starts the workflow when activity events arrive (signed webhook deliveries)',
+		// The node panel shows this text on the Platform Posts entry too (n8n gives a paired app its
+		// trigger's description), so it names both halves.
+		description: 'Posts, users, DMs and more; starts a workflow on account activity or on posts matching your search rules',
 		defaults: { name: 'Platform Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
