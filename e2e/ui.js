@@ -122,6 +122,12 @@ async function runBrowserChecks(port, examples, chromium) {
 	try {
 		const page = await browser.newPage();
 		page.setDefaultTimeout(30000);
+		// The output schemas the editor asks for (shown as the next node's input before a run).
+		const schemaRequests = new Map();
+		page.on('response', (r) => {
+			const u = new URL(r.url());
+			if (u.pathname.startsWith('/schemas/')) schemaRequests.set(u.pathname, r.status());
+		});
 
 		// ---- log in through the sign-in form ----
 		await page.goto(`${base}/signin`, { waitUntil: 'networkidle2' });
@@ -198,16 +204,42 @@ async function runBrowserChecks(port, examples, chromium) {
 					typeof subtitle === 'string' && subtitle.length > 0 && !/[a-z][A-Z]/.test(subtitle) && !/\w\.\w/.test(subtitle) && !/: /.test(subtitle),
 					`${slug}: "${node.name}" shows a human subtitle (${JSON.stringify(subtitle)})`,
 				);
-				if (el && !panelShot.has(node.type)) {
-					panelShot.add(node.type);
+				if (el) {
+					// Every panel is opened (the editor then asks for the output schema of the node before it);
+					// one screenshot per node type.
 					await el.click({ count: 2 });
 					await page.waitForSelector('[data-test-id="ndv"]', { timeout: 30000 }).catch(() => {});
 					await sleep(1500);
-					await shot(page, `panel-${node.type.split('.').pop()}`);
+					if (!panelShot.has(node.type)) await shot(page, `panel-${node.type.split('.').pop()}`);
+					panelShot.add(node.type);
 					await page.keyboard.press('Escape');
 					await sleep(500);
 				}
 			}
+		}
+		// ---- credentials: one screenshot each; opening one must not change it ----
+		const credUpdatedAt = async (id) =>
+			await page.evaluate(async (credId) => {
+				const r = await fetch(`/rest/credentials/${credId}`, { credentials: 'include' });
+				return (await r.json()).data?.updatedAt ?? null;
+			}, id);
+		for (const cred of Object.values(F.CRED)) {
+			const before = await credUpdatedAt(cred.id);
+			await page.goto(`${base}/home/credentials/${cred.id}`, { waitUntil: 'networkidle2' });
+			await page.waitForSelector('[data-test-id="editCredential-modal"], .el-dialog', { timeout: 30000 }).catch(() => {});
+			await sleep(3000); // the editor tests the credential when it opens
+			await shot(page, `credential-${cred.type}${cred.id === F.CRED.bearerMinted.id ? '-minted' : ''}`);
+			await page.keyboard.press('Escape');
+			await sleep(500);
+			const after = await credUpdatedAt(cred.id);
+			check(before !== null && before === after, `opening "${cred.name}" leaves its Last updated as it was (${before} -> ${after})`);
+		}
+
+		const schemaList = [...schemaRequests].map(([p, st]) => `${st} ${p}`).sort();
+		console.log(`  output schemas requested by the editor:\n    ${schemaList.join('\n    ') || '(none)'}`);
+		fs.writeFileSync(path.join(SHOTS, 'schemas.txt'), `${schemaList.join('\n')}\n`);
+		for (const node of ['platformTriggerPosts', 'adsCreatives']) {
+			check([...schemaRequests].some(([p, st]) => p.includes(`.${node}/`) && st === 200), `the editor receives a shipped output schema of ${node}`);
 		}
 		check(panelShot.size >= 4, `one open panel per node type (${[...panelShot].join(', ')})`);
 	} finally {

@@ -40,7 +40,7 @@ export const modeProperties: INodeProperties[] = [
 
 export const builderProperties: INodeProperties[] = [
 	{
-		displayName: 'Media',
+		displayName: 'Media Layout',
 		name: 'mediaType',
 		type: 'options',
 		default: 'MEDIA',
@@ -51,7 +51,7 @@ export const builderProperties: INodeProperties[] = [
 		],
 	},
 	{
-		displayName: 'Media',
+		displayName: 'Media Items',
 		name: 'mediaKeys',
 		type: 'string',
 		default: '',
