@@ -67,8 +67,14 @@ async function shot(page, name) {
 const CREATOR_INPUT = '[data-test-id="node-creator-search-bar"] input, [data-test-id="node-creator"] input';
 
 async function searchCreator(page, query) {
+	// Focus and select through the DOM: the panel may still be sliding in, when a mouse click can miss.
+	await page.waitForSelector(CREATOR_INPUT, { visible: true });
+	await sleep(500);
 	const input = await page.$(CREATOR_INPUT);
-	await input.click({ clickCount: 3 });
+	await input.evaluate((e) => {
+		e.focus();
+		e.select();
+	});
 	await input.type(query);
 	await sleep(800);
 }
@@ -305,7 +311,7 @@ async function main() {
 	}
 	const seconds = Math.round((Date.now() - started) / 1000);
 	if (failures.length) code = 1;
-	console.log(`\ntest:ui: ${failures.length ? `${failures.length} check(s) failed` : 'all checks passed'} in ${seconds} s; screenshots in ${path.relative(process.cwd(), SHOTS) || '.'}`);
+	console.log(`\ntest:ui: ${code ? `FAILED (${failures.length} check(s) failed${failures.length ? '' : ', or an error above'})` : 'all checks passed'} in ${seconds} s; screenshots in ${path.relative(process.cwd(), SHOTS) || '.'}`);
 	process.exit(code);
 }
 

@@ -175,3 +175,39 @@ describe('credential vocabulary', () => {
 		expect(notice?.displayName).toMatch(/Platform Trigger needs the Consumer Secret/);
 	});
 });
+
+describe('output schemas', () => {
+	// n8n serves <node dir>/__schema__/v<version>/<resource>/<operation>.json (or v<version>.json for a node
+	// without resources) to the editor, which shows it as the next node's input before a run.
+	function schemaFiles(dir: string): string[] {
+		const base = path.join(ROOT, dir, '__schema__');
+		if (!fs.existsSync(base)) return [];
+		const out: string[] = [];
+		const walk = (d: string) => {
+			for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+				if (e.isDirectory()) walk(path.join(d, e.name));
+				else out.push(path.relative(base, path.join(d, e.name)));
+			}
+		};
+		walk(base);
+		return out.sort();
+	}
+
+	it('ships Ads Creatives schemas only for operations that exist, all objects of version 1', () => {
+		const files = schemaFiles('nodes/AdsCreatives');
+		expect(files.length).toBeGreaterThan(20);
+		const known = new Set(operations(nodes.adsCreatives.description).map((o) => `v1.0.0/${o.resource}/${String(o.option.value)}.json`));
+		for (const f of files) {
+			expect(known.has(f)).toBe(true);
+			const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'nodes/AdsCreatives/__schema__', f), 'utf8'));
+			expect(schema).toMatchObject({ type: 'object', version: 1 });
+			expect(Object.keys(schema.properties).length).toBeGreaterThan(3);
+		}
+	});
+
+	it("ships the trigger's event item schema", () => {
+		expect(schemaFiles('nodes/PlatformTrigger')).toEqual(['v1.0.0.json']);
+		const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'nodes/PlatformTrigger/__schema__/v1.0.0.json'), 'utf8'));
+		expect(Object.keys(schema.properties)).toEqual(['event_type', 'event_id', 'filter', 'tag', 'payload', 'includes', 'received_at']);
+	});
+});
