@@ -1,6 +1,3 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 
 import { PlatformOAuth1Api } from '../../credentials/PlatformOAuth1Api.credentials';
@@ -10,11 +7,11 @@ import { AdsCatalog } from '../../nodes/AdsCatalog/AdsCatalog.node';
 import { AdsCreatives } from '../../nodes/AdsCreatives/AdsCreatives.node';
 import { PlatformPosts } from '../../nodes/PlatformPosts/PlatformPosts.node';
 import { PlatformTriggerPosts } from '../../nodes/PlatformTrigger/PlatformTriggerPosts.node';
+import { evalSubtitle, listFiles, readText } from '../helpers/files';
 
 /** What a non-developer sees in the editor: node panel entries, action names, subtitles, docs links. */
 
 const PKG = 'n8n-nodes-platform';
-const ROOT = path.resolve(__dirname, '..', '..');
 const nodes: Record<string, { description: INodeTypeDescription; codexFile: string }> = {
 	platformTriggerPosts: { description: new PlatformTriggerPosts().description, codexFile: 'nodes/PlatformTrigger/PlatformTriggerPosts.node.json' },
 	platformPosts: { description: new PlatformPosts().description, codexFile: 'nodes/PlatformPosts/PlatformPosts.node.json' },
@@ -24,7 +21,7 @@ const nodes: Record<string, { description: INodeTypeDescription; codexFile: stri
 const actionNodes = ['platformPosts', 'adsCatalog', 'adsCreatives'];
 
 function codex(name: string) {
-	return JSON.parse(fs.readFileSync(path.join(ROOT, nodes[name].codexFile), 'utf8')) as {
+	return JSON.parse(readText(nodes[name].codexFile)) as {
 		node: string;
 		alias?: string[];
 		resources: { primaryDocumentation: Array<{ url: string }> };
@@ -43,9 +40,7 @@ function operations(d: INodeTypeDescription): Array<{ resource: string; option: 
 
 /** Evaluates a `={{ … }}` subtitle the way the canvas does, with the node's parameters. */
 function subtitle(d: INodeTypeDescription, parameters: Record<string, unknown>): string {
-	const expression = String(d.subtitle).replace(/^=\{\{/, '').replace(/\}\}$/, '');
-	// eslint-disable-next-line @typescript-eslint/no-implied-eval
-	return String(new Function('$parameter', `return (${expression});`)(parameters));
+	return evalSubtitle(d.subtitle, parameters);
 }
 
 const badActionName = (name: string) => /\ba [aeiou]/i.test(name) || /medias\b/i.test(name);
@@ -136,7 +131,7 @@ describe('subtitles', () => {
 
 describe('docs links', () => {
 	// GitHub's anchor for a heading: lower case, spaces to dashes, punctuation dropped.
-	const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+	const readme = readText('README.md');
 	const anchors = new Set(
 		readme
 			.split('\n')
@@ -179,19 +174,7 @@ describe('credential vocabulary', () => {
 describe('output schemas', () => {
 	// n8n serves <node dir>/__schema__/v<version>/<resource>/<operation>.json (or v<version>.json for a node
 	// without resources) to the editor, which shows it as the next node's input before a run.
-	function schemaFiles(dir: string): string[] {
-		const base = path.join(ROOT, dir, '__schema__');
-		if (!fs.existsSync(base)) return [];
-		const out: string[] = [];
-		const walk = (d: string) => {
-			for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-				if (e.isDirectory()) walk(path.join(d, e.name));
-				else out.push(path.relative(base, path.join(d, e.name)));
-			}
-		};
-		walk(base);
-		return out.sort();
-	}
+	const schemaFiles = (dir: string) => listFiles(`${dir}/__schema__`);
 
 	it('ships Ads Creatives schemas only for operations that exist, all objects of version 1', () => {
 		const files = schemaFiles('nodes/AdsCreatives');
@@ -199,7 +182,7 @@ describe('output schemas', () => {
 		const known = new Set(operations(nodes.adsCreatives.description).map((o) => `v1.0.0/${o.resource}/${String(o.option.value)}.json`));
 		for (const f of files) {
 			expect(known.has(f)).toBe(true);
-			const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'nodes/AdsCreatives/__schema__', f), 'utf8'));
+			const schema = JSON.parse(readText(`nodes/AdsCreatives/__schema__/${f}`));
 			expect(schema).toMatchObject({ type: 'object', version: 1 });
 			expect(Object.keys(schema.properties).length).toBeGreaterThan(3);
 		}
@@ -207,7 +190,7 @@ describe('output schemas', () => {
 
 	it("ships the trigger's event item schema", () => {
 		expect(schemaFiles('nodes/PlatformTrigger')).toEqual(['v1.0.0.json']);
-		const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'nodes/PlatformTrigger/__schema__/v1.0.0.json'), 'utf8'));
+		const schema = JSON.parse(readText('nodes/PlatformTrigger/__schema__/v1.0.0.json'));
 		expect(Object.keys(schema.properties)).toEqual(['event_type', 'event_id', 'filter', 'tag', 'payload', 'includes', 'received_at']);
 	});
 });
