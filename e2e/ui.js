@@ -226,8 +226,10 @@ async function runBrowserChecks(port, examples, chromium) {
 		// ---- credentials: one screenshot each; opening one must not change it ----
 		const credUpdatedAt = async (id) =>
 			await page.evaluate(async (credId) => {
-				const r = await fetch(`/rest/credentials/${credId}`, { credentials: 'include' });
-				return (await r.json()).data?.updatedAt ?? null;
+				const r = await fetch(`/rest/credentials?includeData=false`, { credentials: 'include' });
+				const body = await r.json();
+				const list = Array.isArray(body) ? body : (body.data ?? []);
+				return list.find((c) => c.id === credId)?.updatedAt ?? null;
 			}, id);
 		for (const cred of Object.values(F.CRED)) {
 			const before = await credUpdatedAt(cred.id);
