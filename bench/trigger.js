@@ -118,7 +118,7 @@ async function main() {
 		inst = new Instance({ host, dir: work, tgz, sandbox, label: 'bench' });
 		const userId = sandbox.keys.userId;
 		inst.installed = H.installPackage(inst.userFolder, tgz);
-		const workflows = plainOnly ? [F.benchPlainWorkflow(sandbox.url)] : [F.benchTriggerWorkflow(F.describeInstalled(inst.installed.pkgDir, 'platformTrigger'), sandbox.url), F.benchPlainWorkflow(sandbox.url)];
+		const workflows = plainOnly ? [F.benchPlainWorkflow(sandbox.url)] : [F.benchTriggerWorkflow(F.describeInstalled(inst.installed.pkgDir, 'platformTriggerPosts'), sandbox.url), F.benchPlainWorkflow(sandbox.url)];
 		await P.run('install, import, publish', () => inst.setup({ workflows, publish: workflows.map((w) => w.id), extraEnv: Object.assign({ EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'none', EXECUTIONS_DATA_SAVE_ON_ERROR: 'none' }, EXTRA_ENV) }));
 		await P.run('start n8n', () => inst.start());
 		const plainUrl = inst.webhookUrl(F.BENCH_PLAIN_PATH);

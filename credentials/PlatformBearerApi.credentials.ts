@@ -29,6 +29,13 @@ export class PlatformBearerApi implements ICredentialType {
 
 	properties: INodeProperties[] = [
 		{
+			displayName:
+				'The Platform Trigger needs the Consumer Secret (API Key Secret) below, whichever token origin: it answers the CRC checks and verifies every delivery with it',
+			name: 'triggerNotice',
+			type: 'notice',
+			default: '',
+		},
+		{
 			displayName: 'Token Origin',
 			name: 'origin',
 			type: 'options',
@@ -71,7 +78,7 @@ export class PlatformBearerApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				"The app's API key secret. Needed to mint a token, and always needed by the Platform Trigger to answer CRC checks and verify delivery signatures.",
+				"The app's API key secret. Required to mint a token, and required by the Platform Trigger (CRC answers and delivery signatures); Platform Posts with a pasted token works without it.",
 		},
 		{
 			displayName: 'Minted Token',

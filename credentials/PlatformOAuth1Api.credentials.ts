@@ -101,6 +101,7 @@ export class PlatformOAuth1Api implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
+			description: 'Shown once with the access token, under Keys and tokens > Access Token and Secret (generate a new pair if it was not saved)',
 		},
 		platformBaseUrlProperty,
 		adsBaseUrlProperty,

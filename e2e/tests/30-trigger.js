@@ -15,7 +15,7 @@ const WEBHOOK_ID = F.uuidFrom('e2e-trigger-webhook');
 
 function triggerWorkflow(ctx) {
 	return F.workflow(WF_ID, 'e2e platform trigger', [
-		F.triggerNode('Platform Trigger', [0, 0], { userId: ctx.keys.userId, webhookId: WEBHOOK_ID, description: ctx.describe('platformTrigger') }),
+		F.triggerNode('Platform Trigger', [0, 0], { userId: ctx.keys.userId, webhookId: WEBHOOK_ID, description: ctx.describe('platformTriggerPosts') }),
 		F.sinkNode('Record Run', ctx.sandboxUrl, SINK, [300, 0]),
 	], F.chain(['Platform Trigger', 'Record Run']));
 }
@@ -41,7 +41,7 @@ async function waitRuns(ctx, expectedIds, { settleMs = 3000, timeoutMs = 60000 }
 module.exports = [
 	{
 		name: 'trigger: CRC at activation, one run per signed event, none for forged / unsigned / tampered',
-		needs: ['platformTrigger'],
+		needs: ['platformTriggerPosts'],
 		modes: ['regular', 'queue'],
 		workflows: (ctx) => [triggerWorkflow(ctx)],
 		publish: () => [WF_ID],
@@ -93,7 +93,7 @@ module.exports = [
 	},
 	{
 		name: 'trigger: a delivery repeated by the service (same event id) runs the workflow once',
-		needs: ['platformTrigger'],
+		needs: ['platformTriggerPosts'],
 		modes: ['regular', 'queue'],
 		timeoutMs: 120000,
 		async run(ctx) {
@@ -113,7 +113,7 @@ module.exports = [
 	},
 	{
 		name: 'trigger: events sent while n8n is down are replayed after the restart, each run exactly once',
-		needs: ['platformTrigger'],
+		needs: ['platformTriggerPosts'],
 		modes: ['regular', 'queue'],
 		timeoutMs: 300000,
 		async run(ctx) {

@@ -32,7 +32,7 @@ function ourWebhook(ctx) {
 module.exports = [
 	{
 		name: 'trigger stream mode: rules (dry run first) and link at activation, one run per matching post with its tag, none for forged or non-matching',
-		needs: ['platformTrigger'],
+		needs: ['platformTriggerPosts'],
 		modes: ['regular'],
 		workflows: (ctx) => [streamWorkflow(ctx)],
 		publish: () => [WF_ID],
@@ -74,7 +74,7 @@ module.exports = [
 	},
 	{
 		name: 'trigger stream mode: the same post delivered twice runs the workflow once',
-		needs: ['platformTrigger'],
+		needs: ['platformTriggerPosts'],
 		modes: ['regular'],
 		timeoutMs: 120000,
 		async run(ctx) {
@@ -89,7 +89,7 @@ module.exports = [
 	},
 	{
 		name: 'trigger stream mode: deactivation unlinks the webhook and removes exactly our rules',
-		needs: ['platformTrigger'],
+		needs: ['platformTriggerPosts'],
 		modes: ['regular'],
 		timeoutMs: 120000,
 		async run(ctx) {

@@ -51,7 +51,7 @@ module.exports = [
 
 module.exports.push({
 	name: "examples: new post with an image -> card built from the post's own image -> scheduled ad post (trigger example, signed event)",
-	needs: ['platformTrigger', 'adsCreatives:card.create', 'adsCreatives:scheduledPost.create'],
+	needs: ['platformTriggerPosts', 'adsCreatives:card.create', 'adsCreatives:scheduledPost.create'],
 	modes: ['regular'],
 	workflows: (ctx) => [byId(ctx, 'exPostToAdPost01')].filter(Boolean),
 	publish: () => ['exPostToAdPost01'],

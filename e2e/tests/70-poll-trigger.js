@@ -15,7 +15,7 @@ const QUERY = 'pollwatch e2e';
 const SEARCH = '/2/tweets/search/recent';
 
 function pollWorkflow(ctx) {
-	const trigger = F.node('Platform Poll Trigger', `${F.PKG}.platformPollTrigger`, 1, {
+	const trigger = F.node('Platform Poll Trigger', `${F.PKG}.platformPostsTrigger`, 1, {
 		authentication: 'platformBearerApi',
 		event: 'search',
 		query: QUERY,
@@ -42,7 +42,7 @@ function runCounts(ctx) {
 module.exports = [
 	{
 		name: 'poll trigger: one run per post matching the search query published after activation, none twice, across an n8n restart',
-		needs: ['platformPollTrigger'],
+		needs: ['platformPostsTrigger'],
 		modes: ['regular'],
 		workflows: (ctx) => {
 			// Published before n8n starts (and so before activation): it must never run the workflow.

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, credentialsFor } from '../shared/descriptions';
-import { operationProperties, resourceProperty, routeExecution } from '../shared/router';
+import { operationProperties, operationSubtitle, resourceProperty, routeExecution } from '../shared/router';
 import { searchCatalogs, searchProductSets } from './common';
 import { catalog } from './resources/catalog';
 import { product } from './resources/product';
@@ -13,15 +13,17 @@ const resources = { catalog, product, productSet, scheduledFeed };
 
 export class AdsCatalog implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'Ads Catalog',
+		displayName: 'Platform Ads Catalog',
 		name: 'adsCatalog',
 		icon: { light: 'file:../../icons/ads.svg', dark: 'file:../../icons/ads.dark.svg' },
+		// Opened as is by the editor's Docs link; the codex links get ?utm… appended, which would break an anchor.
+		documentationUrl: 'https://github.com/n8n-nodes-platform/n8n-nodes-platform#ads-catalog',
 		group: ['output'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: operationSubtitle(resources),
 		description:
 			'Product catalogs of the advertising interface: push products (checked, batched), list and delete products, product sets, scheduled feeds',
-		defaults: { name: 'Ads Catalog' },
+		defaults: { name: 'Platform Ads Catalog' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

@@ -142,7 +142,8 @@ export async function searchProductSets(
 ): Promise<INodeListSearchResult> {
 	const raw = this.getCurrentNodeParameter('catalogId', { extractValue: true }) as unknown;
 	const catalogId = String(raw && typeof raw === 'object' ? ((raw as IDataObject).value ?? '') : (raw ?? '')).trim();
-	if (!catalogId) return { results: [] };
+	// The editor would show a bare "No results": say what to choose first (the entry selects nothing).
+	if (!catalogId) return { results: [{ name: 'Choose a Catalog First', value: '' }] };
 	return await adsListSearch(this, {
 		path: catalogPath(catalogId, '/product_sets'),
 		paginationToken,

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, credentialsFor } from '../shared/descriptions';
-import { operationProperties, resourceProperty, routeExecution } from '../shared/router';
+import { operationProperties, operationSubtitle, resourceProperty, routeExecution } from '../shared/router';
 import { listSearch } from './common';
 import { accountMedia } from './resources/accountMedia';
 import { adPost } from './resources/adPost';
@@ -28,14 +28,16 @@ const resources = {
 
 export class AdsCreatives implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'Ads Creatives',
+		displayName: 'Platform Ads Creatives',
 		name: 'adsCreatives',
 		icon: { light: 'file:../../icons/ads.svg', dark: 'file:../../icons/ads.dark.svg' },
+		// Opened as is by the editor's Docs link; the codex links get ?utm… appended, which would break an anchor.
+		documentationUrl: 'https://github.com/n8n-nodes-platform/n8n-nodes-platform#ads-creatives',
 		group: ['output'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: operationSubtitle(resources),
 		description: 'Cards, polls, video conversation cards, media, draft and scheduled posts, preroll CTAs and posts of an ad account',
-		defaults: { name: 'Ads Creatives' },
+		defaults: { name: 'Platform Ads Creatives' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

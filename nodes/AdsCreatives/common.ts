@@ -28,6 +28,8 @@ export interface CreativeKind {
 	resource: string;
 	/** Lower-case noun for descriptions and actions: 'poll card'. */
 	noun: string;
+	/** Its plural when it is not noun + 's' ('preroll calls-to-action'). */
+	plural?: string;
 	/** Name of the id (resource locator) parameter. */
 	idName: string;
 	/** Label of that parameter in the UI. */
@@ -49,11 +51,20 @@ export const KINDS = {
 	pollCard: { resource: 'pollCard', noun: 'poll card', idName: 'pollCardId', idLabel: 'Poll Card', path: '/cards/poll', idRegex: '^[A-Za-z0-9]{1,32}$', idPlaceholder: '57i77', searchMethod: 'searchPollCards', maxCount: 1000, searchByQ: true },
 	videoConversationCard: { resource: 'videoConversationCard', noun: 'video conversation card', idName: 'videoConversationCardId', idLabel: 'Video Conversation Card', path: '/cards/video_conversation', idRegex: '^[A-Za-z0-9]{1,32}$', idPlaceholder: '59woh', searchMethod: 'searchVideoConversationCards', maxCount: 1000, searchByQ: true },
 	mediaLibrary: { resource: 'mediaLibrary', noun: 'media library object', idName: 'mediaKey', idLabel: 'Media Key', path: '/media_library', idRegex: '^\\d+_\\d+$', idPlaceholder: '3_1151345051455284224', searchMethod: 'searchMediaLibrary', maxCount: 50, searchByQ: true },
-	accountMedia: { resource: 'accountMedia', noun: 'account media', idName: 'accountMediaId', idLabel: 'Account Media', path: '/account_media', idRegex: '^[A-Za-z0-9]{1,32}$', idPlaceholder: '2pnfd', searchMethod: 'searchAccountMedia', maxCount: 1000 },
+	accountMedia: { resource: 'accountMedia', noun: 'account media item', idName: 'accountMediaId', idLabel: 'Account Media', path: '/account_media', idRegex: '^[A-Za-z0-9]{1,32}$', idPlaceholder: '2pnfd', searchMethod: 'searchAccountMedia', maxCount: 1000 },
 	draftPost: { resource: 'draftPost', noun: 'draft post', idName: 'draftPostId', idLabel: 'Draft Post', path: '/draft_tweets', idRegex: '^\\d{1,19}$', idPlaceholder: '994788364334325760', searchMethod: 'searchDraftPosts', maxCount: 200 },
 	scheduledPost: { resource: 'scheduledPost', noun: 'scheduled post', idName: 'scheduledPostId', idLabel: 'Scheduled Post', path: '/scheduled_tweets', idRegex: '^\\d{1,19}$', idPlaceholder: '870321875435442177', searchMethod: 'searchScheduledPosts', maxCount: 200 },
-	prerollCta: { resource: 'prerollCta', noun: 'preroll call-to-action', idName: 'prerollCtaId', idLabel: 'Preroll Call-to-Action', path: '/preroll_call_to_actions', idRegex: '^[A-Za-z0-9]{1,32}$', idPlaceholder: '8f0', searchMethod: 'searchPrerollCtas', maxCount: 1000 },
+	prerollCta: { resource: 'prerollCta', noun: 'preroll call-to-action', plural: 'preroll calls-to-action', idName: 'prerollCtaId', idLabel: 'Preroll Call-to-Action', path: '/preroll_call_to_actions', idRegex: '^[A-Za-z0-9]{1,32}$', idPlaceholder: '8f0', searchMethod: 'searchPrerollCtas', maxCount: 1000 },
 } satisfies Record<string, CreativeKind>;
+
+/** 'a poll card', 'an account media item': generated action names stay grammatical. */
+export function aOrAn(noun: string): string {
+	return `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+}
+
+export function pluralOf(kind: CreativeKind): string {
+	return kind.plural ?? `${kind.noun}s`;
+}
 
 // ---- the ad account ----
 
@@ -117,7 +128,7 @@ export function objectLocator(kind: CreativeKind, operations: string[]): INodePr
 				name: 'id',
 				type: 'string',
 				placeholder: kind.idPlaceholder,
-				validation: [{ type: 'regex', properties: { regex: kind.idRegex, errorMessage: `Not a ${kind.noun} ID` } }],
+				validation: [{ type: 'regex', properties: { regex: kind.idRegex, errorMessage: `Not ${aOrAn(kind.noun)} ID` } }],
 			},
 		],
 	};
@@ -267,8 +278,8 @@ export function listOperation(kind: CreativeKind, spec: ListSpec = {}, descripti
 		option: {
 			name: 'Get Many',
 			value: 'getMany',
-			description: description ?? `List the ${kind.noun}s of the ad account`,
-			action: `Get many ${kind.noun}s`,
+			description: description ?? `List the ${pluralOf(kind)} of the ad account`,
+			action: `Get many ${pluralOf(kind)}`,
 		},
 		properties,
 		async execute(this: IExecuteFunctions, itemIndex: number) {
@@ -309,7 +320,7 @@ export function listOperation(kind: CreativeKind, spec: ListSpec = {}, descripti
 
 export function getOperation(kind: CreativeKind, spec: { withDeleted?: boolean } = {}): ItemOperation {
 	return {
-		option: { name: 'Get', value: 'get', description: `Get a ${kind.noun}`, action: `Get a ${kind.noun}` },
+		option: { name: 'Get', value: 'get', description: `Get ${aOrAn(kind.noun)}`, action: `Get ${aOrAn(kind.noun)}` },
 		properties: [objectLocator(kind, ['get']), optionsCollection(kind.resource, 'get', spec.withDeleted ? [withDeletedOption] : [])],
 		async execute(this: IExecuteFunctions, itemIndex: number) {
 			const id = objectId(this, itemIndex, kind);
@@ -321,8 +332,8 @@ export function getOperation(kind: CreativeKind, spec: { withDeleted?: boolean }
 
 export function deleteOperation(kind: CreativeKind, spec: { hard?: boolean; notice?: string; description?: string } = {}): ItemOperation {
 	const description = spec.description ?? (spec.hard
-		? `Delete a ${kind.noun} for good (hard delete: it cannot be retrieved afterwards)`
-		: `Delete a ${kind.noun} (soft delete: still returned with With Deleted)`);
+		? `Delete ${aOrAn(kind.noun)} for good (hard delete: it cannot be retrieved afterwards)`
+		: `Delete ${aOrAn(kind.noun)} (soft delete: still returned with With Deleted)`);
 	const properties: INodeProperties[] = [objectLocator(kind, ['delete'])];
 	if (spec.hard) {
 		properties.push({
@@ -336,7 +347,7 @@ export function deleteOperation(kind: CreativeKind, spec: { hard?: boolean; noti
 	}
 	properties.push(optionsCollection(kind.resource, 'delete'));
 	return {
-		option: { name: 'Delete', value: 'delete', description, action: `Delete a ${kind.noun}` },
+		option: { name: 'Delete', value: 'delete', description, action: `Delete ${aOrAn(kind.noun)}` },
 		properties,
 		async execute(this: IExecuteFunctions, itemIndex: number) {
 			const id = objectId(this, itemIndex, kind);
@@ -373,7 +384,8 @@ export async function searchAccounts(
 function searchFor(kind: CreativeKind, idField = 'id') {
 	return async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 		const account = currentAccount(this);
-		if (!account) return { results: [] };
+		// The editor would show a bare "No results": say what to choose first (the entry selects nothing).
+		if (!account) return { results: [{ name: 'Choose an Ad Account First', value: '' }] };
 		const useQ = kind.searchByQ === true;
 		const qs: IDataObject = { count: Math.min(kind.maxCount, 200) };
 		if (useQ && filter) qs.q = filter.slice(0, 80);

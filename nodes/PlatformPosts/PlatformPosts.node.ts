@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, credentialsFor } from '../shared/descriptions';
-import { operationProperties, resourceProperty, routeExecution } from '../shared/router';
+import { operationProperties, operationSubtitle, resourceProperty, routeExecution } from '../shared/router';
 import { admin } from './resources/admin';
 import { communityNote } from './resources/communityNote';
 import { directMessage } from './resources/directMessage';
@@ -30,9 +30,11 @@ export class PlatformPosts implements INodeType {
 		displayName: 'Platform Posts',
 		name: 'platformPosts',
 		icon: { light: 'file:../../icons/platform.svg', dark: 'file:../../icons/platform.dark.svg' },
+		// Opened as is by the editor's Docs link; the codex links get ?utm… appended, which would break an anchor.
+		documentationUrl: 'https://github.com/n8n-nodes-platform/n8n-nodes-platform#platform-posts',
 		group: ['output'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: operationSubtitle(resources),
 		description: 'Create, edit, delete, look up, search and count posts; users; news',
 		defaults: { name: 'Platform Posts' },
 		usableAsTool: true,

@@ -38,14 +38,15 @@ export const triggerProperties: INodeProperties[] = [
 		noDataExpression: true,
 		default: 'activity',
 		options: [
-			{ name: 'Activity Events', value: 'activity', description: 'Posts, DMs, profile and Spaces events of an account' },
+			{ name: 'Activity Events', value: 'activity', description: 'Posts, DMs, profile and Spaces events of an account', action: 'On account activity (new post, DM, profile, Spaces)' },
 			{
 				name: 'Account Activity (All Activity of the Connected Account)',
 				value: 'accountActivity',
 				description:
 					'Everything that happens to the account of the user credential: posts, likes, follows, blocks, mutes, DMs, app revocations',
+				action: 'On any activity of the connected account',
 			},
-			{ name: 'Posts Matching Search Rules', value: 'stream', description: 'Any public post matching your rules (filtered stream)' },
+			{ name: 'Posts Matching Search Rules', value: 'stream', description: 'Any public post matching your rules (filtered stream)', action: 'On new post matching search rules' },
 		],
 	},
 	{

@@ -57,6 +57,26 @@ export function resourceProperty(resources: Record<string, Resource>, defaultRes
 	};
 }
 
+/** What the node creator lists for an operation ("Create a scheduled post"). */
+function actionOf(resource: Resource, op: Operation): string {
+	return op.option.action ?? `${op.option.name} ${resource.option.name.toLowerCase()}`;
+}
+
+/**
+ * The node's subtitle on the canvas: the chosen operation's action without its articles ("Create
+ * scheduled post", "Push products") instead of raw values ("create: scheduledPost"). Built from the
+ * same actions the node creator lists, so the two never disagree.
+ */
+export function operationSubtitle(resources: Record<string, Resource>): string {
+	const byKey: Record<string, string> = {};
+	for (const [resourceName, resource] of Object.entries(resources)) {
+		for (const [operationName, op] of Object.entries(resource.operations)) {
+			byKey[`${resourceName}:${operationName}`] = actionOf(resource, op).replace(/ (a|an|the) /g, ' ');
+		}
+	}
+	return `={{ (${JSON.stringify(byKey)})[$parameter["resource"] + ":" + $parameter["operation"]] }}`;
+}
+
 /** The Operation field of each resource, followed by every operation's own fields. */
 export function operationProperties(resources: Record<string, Resource>): INodeProperties[] {
 	const out: INodeProperties[] = [];
@@ -67,10 +87,7 @@ export function operationProperties(resources: Record<string, Resource>): INodeP
 			type: 'options',
 			noDataExpression: true,
 			displayOptions: { show: { resource: [resourceName] } },
-			options: Object.values(resource.operations).map((op) => ({
-				...op.option,
-				action: op.option.action ?? `${op.option.name} ${resource.option.name.toLowerCase()}`,
-			})),
+			options: Object.values(resource.operations).map((op) => ({ ...op.option, action: actionOf(resource, op) })),
 			default: '',
 		};
 		operation.default = resource.defaultOperation;

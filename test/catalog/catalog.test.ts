@@ -13,7 +13,7 @@ describe('node description', () => {
 	it('is the Ads Catalog action node: OAuth 1.0a only, usable as a tool, four resources', () => {
 		const d = new AdsCatalog().description;
 		expect(d.name).toBe('adsCatalog');
-		expect(d.displayName).toBe('Ads Catalog');
+		expect(d.displayName).toBe('Platform Ads Catalog');
 		expect(d.usableAsTool).toBe(true);
 		expect(d.icon).toEqual({ light: 'file:../../icons/ads.svg', dark: 'file:../../icons/ads.dark.svg' });
 		expect(d.credentials?.map((c) => c.name)).toEqual(['platformOAuth1Api', 'platformOAuth1ConnectApi']);

@@ -86,8 +86,8 @@ describe('Card → Create', () => {
 	});
 
 	const bad: Array<[string, IDataObject, RegExp]> = [
-		['1 swipeable media key', { mediaType: 'SWIPEABLE_MEDIA', mediaKeys: '3_1' }, /Swipeable Media Keys.*: needs 2 to 6 media keys/],
-		['7 swipeable media keys', { mediaType: 'SWIPEABLE_MEDIA', mediaKeys: '3_1,3_2,3_3,3_4,3_5,3_6,3_7' }, /Swipeable Media Keys.*: needs 2 to 6 media keys/],
+		['1 swipeable media key', { mediaType: 'SWIPEABLE_MEDIA', mediaKeys: '3_1' }, /Media Items.*: needs 2 to 6 media keys/],
+		['7 swipeable media keys', { mediaType: 'SWIPEABLE_MEDIA', mediaKeys: '3_1,3_2,3_3,3_4,3_5,3_6,3_7' }, /Media Items.*: needs 2 to 6 media keys/],
 		['a name of 81 characters', { name: 'n'.repeat(81) }, /Name: at most 80 characters/],
 		['a deep link without its store id', { action: 'BUTTON', label: 'INSTALL', app: { country_code: 'US', partnerb_app_store_identifier: '123', partneraplay_deep_link: 'app://x' } }, /Store A Deep Link.*: needs its store app ID/],
 		['a store B deep link without its store id', { action: 'BUTTON', label: 'INSTALL', app: { country_code: 'US', partneraplay_app_id: 'a.b', partnerb_deep_link: 'app://x' } }, /Store B Deep Link.*: needs its store app ID/],

@@ -63,10 +63,10 @@ describe('List searches', () => {
 		expect(result.results).toEqual([{ name: 'Spring (c1)', value: 'c1' }]);
 	});
 
-	it('lists media library objects by media key, and nothing without an account', async () => {
+	it('lists media library objects by media key, and only a hint without an account', async () => {
 		nock(ADS_BASE).get(`${A}/media_library`).query({ count: '50' }).reply(200, { data: [{ media_key: '3_1', name: 'Hero' }] });
 		const result = await node.methods.listSearch.searchMediaLibrary.call(ctx());
 		expect(result.results).toEqual([{ name: 'Hero (3_1)', value: '3_1' }]);
-		expect((await node.methods.listSearch.searchMediaLibrary.call(ctx(''))).results).toEqual([]);
+		expect((await node.methods.listSearch.searchMediaLibrary.call(ctx(''))).results).toEqual([{ name: 'Choose an Ad Account First', value: '' }]);
 	});
 });

@@ -19,12 +19,12 @@ describe('Draft Post', () => {
 	});
 
 	const bad: Array<[string, IDataObject, RegExp]> = [
-		['5 images', { additionalFields: { media_keys: '3_1,3_2,3_3,3_4,3_5' } }, /Media Keys: at most 4 images/],
-		['a video with an image', { additionalFields: { media_keys: '13_1,3_2' } }, /Media Keys: a GIF or a video must be the only media/],
-		['two GIFs', { additionalFields: { media_keys: '16_1,16_2' } }, /Media Keys: a GIF or a video must be the only media/],
+		['5 images', { additionalFields: { media_keys: '3_1,3_2,3_3,3_4,3_5' } }, /Media: at most 4 images/],
+		['a video with an image', { additionalFields: { media_keys: '13_1,3_2' } }, /Media: a GIF or a video must be the only media/],
+		['two GIFs', { additionalFields: { media_keys: '16_1,16_2' } }, /Media: a GIF or a video must be the only media/],
 		['neither text nor media', { text: '' }, /Text: is required when there is no media/],
-		['a user id that is a name', { asUserId: '@shop' }, /As User ID: a user ID is 1-19 digits/],
-		['a card URI that is not one', { additionalFields: { card_uri: 'https://card' } }, /Card URI: a card URI looks like/],
+		['a user id that is a name', { asUserId: '@shop' }, /Post As \(User ID\): a user ID is 1-19 digits/],
+		['a card URI that is not one', { additionalFields: { card_uri: 'https://card' } }, /Card: a card URI looks like/],
 		['a name of 81 characters', { additionalFields: { name: 'n'.repeat(81) } }, /Name: at most 80 characters/],
 	];
 	it.each(bad)('refuses %s before any request', async (_label, change, message) => {

@@ -184,7 +184,7 @@ describe('Post → Create', () => {
 		[{ pollOptions: 'a,,b' }, /Poll Options #2: must not be empty/],
 		[{ mediaIds: '1,2,3,4,5' }, /Media: at most 4 media per post/],
 		[{ mediaIds: 'abc' }, /Media IDs #1: a media ID is 1-19 digits/],
-		[{ cardUri: 'https://example.com' }, /Card URI: a card URI looks like card:\/\/123/],
+		[{ cardUri: 'https://example.com' }, /Card: a card URI looks like card:\/\/123/],
 		[{ shareWithFollowers: true }, /Share With Followers: needs a Community ID/],
 		[{ replyTo: rl('https://x.com/jack', 'url') }, /"Reply To Post" in item 1 is not valid/],
 	])('refuses %o before any request', async (fields, message) => {

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { checkExists, create, remove } from '../../nodes/PlatformTrigger/lifecycle';
 import { receiveDelivery } from '../../nodes/PlatformTrigger/receive';
-import { PlatformTrigger } from '../../nodes/PlatformTrigger/PlatformTrigger.node';
+import { PlatformTriggerPosts } from '../../nodes/PlatformTrigger/PlatformTriggerPosts.node';
 import { BASE, createContext } from '../helpers/context';
 import { signedDelivery } from './helpers';
 
@@ -37,7 +37,7 @@ function delivery(body: IDataObject, staticData: IDataObject, parameters: IDataO
 
 describe('Platform Trigger in stream mode', () => {
 	it('shows the rules only in stream mode and the activity fields only in activity mode', () => {
-		const props = new PlatformTrigger().description.properties;
+		const props = new PlatformTriggerPosts().description.properties;
 		expect(props.find((p) => p.name === 'mode')?.default).toBe('activity');
 		expect(props.find((p) => p.name === 'rules')?.displayOptions?.show?.mode).toEqual(['stream']);
 		for (const name of ['events', 'user', 'keyword', 'direction']) {

@@ -25,11 +25,11 @@ export function needsTextOrMedia(post: { text?: string; media_keys?: string[] },
 }
 
 export const POST_LABELS: Record<string, string> = {
-	as_user_id: 'As User ID',
+	as_user_id: 'Post As (User ID)',
 	text: 'Text',
-	card_uri: 'Card URI',
-	media_keys: 'Media Keys',
-	nullcast: 'Nullcast',
+	card_uri: 'Card',
+	media_keys: 'Media',
+	nullcast: 'Promoted Only',
 	name: 'Name',
 	scheduled_at: 'Scheduled At',
 	'': 'Update Fields',
@@ -37,14 +37,14 @@ export const POST_LABELS: Record<string, string> = {
 
 export function asUserIdProperty(displayOptions: INodeProperties['displayOptions']): INodeProperties {
 	return {
-		displayName: 'As User ID',
+		displayName: 'Post As (User ID)',
 		name: 'asUserId',
 		type: 'string',
 		default: '',
 		required: true,
 		placeholder: '756201191646691328',
 		displayOptions,
-		description: 'The user (a promotable user of the ad account) on whose behalf the post is made',
+		description: 'ID of the account the post is published as: a promotable user of the ad account (the service calls it as_user_id)',
 	};
 }
 
@@ -63,10 +63,10 @@ export function textProperty(displayOptions: INodeProperties['displayOptions']):
 /** Options of the Additional Fields collection for these post fields. */
 export function postOptions(): INodeProperties[] {
 	return [
-		{ displayName: 'Card URI', name: 'card_uri', type: 'string', default: '', placeholder: 'card://1234567890', description: 'A card of the ad account to attach' },
-		{ displayName: 'Media Keys', name: 'media_keys', type: 'string', default: '', description: 'Comma-separated media of the media library: up to 4 images, or 1 GIF, or 1 video' },
+		{ displayName: 'Card', name: 'card_uri', type: 'string', default: '', placeholder: 'card://1234567890', description: 'A card of the ad account to attach, given by its card URI (card://…)' },
+		{ displayName: 'Media', name: 'media_keys', type: 'string', default: '', placeholder: '3_1234567890, 3_1234567891', description: 'Media of the media library to attach: up to 4 images, or 1 GIF, or 1 video, given by their comma-separated media keys' },
 		{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'A name to find the post by (at most 80 characters)' },
-		{ displayName: 'Nullcast', name: 'nullcast', type: 'boolean', default: true, description: 'Whether the post is promoted-only (not shown to followers)' },
+		{ displayName: 'Promoted Only', name: 'nullcast', type: 'boolean', default: true, description: "Whether the post appears only as an ad, not on the account's timeline or to its followers (the service calls this nullcast)" },
 	];
 }
 

@@ -183,13 +183,14 @@ export const push: BatchOperation = {
 		value: 'push',
 		description:
 			'Create or update products from the input items (one product per item), checked first, sent in batches of 25',
-		action: 'Create or update products',
+		action: 'Push products',
 	},
 	properties: [
 		catalogLocator('product', 'push'),
 		{
-			displayName: 'Mapping',
+			displayName: 'Product Fields',
 			name: 'mapping',
+			description: "Where each product's attributes come from: the input item's fields as they are, or set one by one below",
 			type: 'options',
 			noDataExpression: true,
 			displayOptions: show(),
@@ -215,8 +216,9 @@ export const push: BatchOperation = {
 				description: `How many batches of ${BATCH_SIZE} products are sent at the same time (1-${MAX_CONCURRENCY})`,
 			},
 			{
-				displayName: 'On Error',
+				displayName: 'When Products Are Rejected',
 				name: 'onError',
+				description: "What to do with invalid products and products the service refuses (separate from the node's own On Error setting)",
 				type: 'options',
 				options: [
 					{

@@ -41,7 +41,7 @@ export const modeProperties: INodeProperties[] = [
 
 export const builderProperties: INodeProperties[] = [
 	{
-		displayName: 'Media',
+		displayName: 'Media Layout',
 		name: 'mediaType',
 		type: 'options',
 		default: 'MEDIA',
@@ -53,14 +53,14 @@ export const builderProperties: INodeProperties[] = [
 	},
 	mediaSourceProperty('mediaSource', builder()),
 	{
-		displayName: 'Media Keys',
+		displayName: 'Media Items',
 		name: 'mediaKeys',
 		type: 'string',
 		default: '',
 		required: true,
 		displayOptions: builder({ mediaSource: ['mediaKey'] }),
 		placeholder: '3_1234567890',
-		description: "One media key for MEDIA, 2-6 comma-separated for SWIPEABLE_MEDIA (media of the account's library)",
+		description: "Media of the account's media library, given by media key: one for a single image or video, 2-6 comma-separated for a swipeable carousel",
 	},
 	{
 		displayName: 'Input Binary Fields',

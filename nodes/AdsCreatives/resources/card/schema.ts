@@ -79,7 +79,7 @@ export const cardUpdateSchema = z
 export const CARD_LABELS: Record<string, string> = {
 	name: 'Name',
 	components: 'Components',
-	'components.media_keys': 'Swipeable Media Keys',
+	'components.media_keys': 'Media Items',
 	'components.media_key': 'Media Key',
 	'components.destination': 'Destination',
 	'components.destination.partneraplay_deep_link': 'Store A Deep Link',

@@ -26,7 +26,7 @@ export const update: ItemOperation = {
 			default: {},
 			displayOptions: showFor('scheduledPost', 'update'),
 			options: [
-				{ displayName: 'As User ID', name: 'as_user_id', type: 'string', default: '' },
+				{ displayName: 'Post As (User ID)', name: 'as_user_id', type: 'string', default: '', description: 'ID of the account the post is published as (the service calls it as_user_id)' },
 				...postOptions(),
 				{ displayName: 'Scheduled At', name: 'scheduled_at', type: 'dateTime', default: '', description: 'Must be in the future' },
 				{ displayName: 'Text', name: 'text', type: 'string', typeOptions: { rows: 3 }, default: '' },

@@ -3,7 +3,7 @@ import { engagementOperation } from './common';
 export const unfollow = engagementOperation({
 	name: 'Unfollow',
 	value: 'unfollow',
-	action: 'Unfollow a user',
+	action: 'Unfollow an account',
 	description:
 		'Stop following a user as the authenticated user. Needs a user-context credential (OAuth2 scope follows.write).',
 	target: 'user',

@@ -94,7 +94,7 @@ export const COMPOSE_LABELS: Record<string, string> = {
 	mediaIds: 'Media IDs',
 	binaryKinds: 'Binary Properties',
 	media: 'Media',
-	cardUri: 'Card URI',
+	cardUri: 'Card',
 	communityId: 'Community ID',
 	shareWithFollowers: 'Share With Followers',
 	taggedUserIds: 'Tagged User IDs',
@@ -144,12 +144,12 @@ export function attachmentFields(): INodeProperties[] {
 				"Comma-separated names of the input item's binary properties to upload and attach: 1 to 4 images, or 1 GIF, or 1 video. Cannot be combined with a poll, a quote or a card.",
 		},
 		{
-			displayName: 'Card URI',
+			displayName: 'Card',
 			name: 'cardUri',
 			type: 'string',
 			default: '',
 			placeholder: 'card://1234567890',
-			description: 'A card created with the Ads Creatives node. Cannot be combined with media, a poll or a quote.',
+			description: 'A card created with the Platform Ads Creatives node, given by its card URI (card://…). Cannot be combined with media, a poll or a quote.',
 		},
 		{
 			displayName: 'Media IDs',

@@ -23,7 +23,7 @@ export const get: ItemOperation = {
 		name: 'Get',
 		value: 'get',
 		description: 'Get a user by username, ID or profile URL',
-		action: 'Get a user',
+		action: 'Get one user',
 	},
 	properties: [
 		userLocator('user', show),

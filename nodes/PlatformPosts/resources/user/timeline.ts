@@ -127,7 +127,7 @@ export const getTimeline: ItemOperation = {
 		value: OP,
 		description:
 			"Read a user's posts, mentions, liked posts, followers, following or lists, or the authenticated user's bookmarks, blocked, muted users and pinned lists. Charged per result: keep a limit.",
-		action: "Get a user's timeline",
+		action: "Get one user's timeline",
 	},
 	properties: [
 		{

@@ -10,17 +10,21 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { triggerProperties } from './description';
 import { checkExists, create, remove } from './lifecycle';
 import { answerCrc, receiveDelivery } from './receive';
+import { triggerSubtitle } from './subtitle';
 
-export class PlatformTrigger implements INodeType {
+export class PlatformTriggerPosts implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Platform Trigger',
-		name: 'platformTrigger',
+		name: 'platformTriggerPosts',
 		icon: { light: 'file:../../icons/platform.svg', dark: 'file:../../icons/platform.dark.svg' },
+		// Opened as is by the editor's Docs link; the codex links get ?utm… appended, which would break an anchor.
+		documentationUrl: 'https://github.com/n8n-nodes-platform/n8n-nodes-platform#platform-trigger',
 		group: ['trigger'],
 		version: 1,
-		subtitle:
-			'={{$parameter["mode"] === "stream" ? "posts matching search rules" : $parameter["mode"] === "accountActivity" ? "account activity" : $parameter["events"].join(", ")}}',
-		description: 'Starts the workflow when activity events arrive (signed webhook deliveries)',
+		subtitle: triggerSubtitle,
+		// The node panel shows this text on the Platform Posts entry too (n8n gives a paired app its
+		// trigger's description), so it names both halves.
+		description: 'Posts, users, DMs and more; starts a workflow on account activity or on posts matching your search rules',
 		defaults: { name: 'Platform Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

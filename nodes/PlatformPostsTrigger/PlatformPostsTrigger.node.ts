@@ -5,10 +5,12 @@ import { credentialsFor } from '../shared/descriptions';
 import { POLL_TRIGGER_DISPLAY_NAME, pollTriggerProperties } from './description';
 import { poll } from './poll';
 
-export class PlatformPollTrigger implements INodeType {
+export class PlatformPostsTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: POLL_TRIGGER_DISPLAY_NAME,
-		name: 'platformPollTrigger',
+		name: 'platformPostsTrigger',
+		// Opened as is by the editor's Docs link; the codex links get ?utm… appended, which would break an anchor.
+		documentationUrl: 'https://github.com/n8n-nodes-platform/n8n-nodes-platform#platform-poll-trigger',
 		icon: { light: 'file:../../icons/platform.svg', dark: 'file:../../icons/platform.dark.svg' },
 		group: ['trigger'],
 		version: 1,

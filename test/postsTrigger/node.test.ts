@@ -1,9 +1,9 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { PlatformPollTrigger } from '../../nodes/PlatformPollTrigger/PlatformPollTrigger.node';
+import { PlatformPostsTrigger } from '../../nodes/PlatformPostsTrigger/PlatformPostsTrigger.node';
 import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
-import { poll } from '../../nodes/PlatformPollTrigger/poll';
+import { poll } from '../../nodes/PlatformPostsTrigger/poll';
 import { normalizeDelivery } from '../../nodes/PlatformTrigger/events';
 import { normalizeStreamDelivery } from '../../nodes/PlatformTrigger/stream';
 import { BASE, TEST_SECRETS } from '../helpers/context';
@@ -27,9 +27,9 @@ async function twoPolls(parameters: IDataObject, path: string, body: IDataObject
 
 describe('Platform Poll Trigger', () => {
 	it('is a polling trigger with the credential choice of Platform Posts, app-only bearer by default', () => {
-		const { description } = new PlatformPollTrigger();
+		const { description } = new PlatformPostsTrigger();
 		expect(description.polling).toBe(true);
-		expect(description.name).toBe('platformPollTrigger');
+		expect(description.name).toBe('platformPostsTrigger');
 		expect(description.inputs).toEqual([]);
 		expect(description.properties.find((p) => p.name === 'authentication')?.default).toBe('platformBearerApi');
 		expect((description.credentials ?? []).map((c) => c.name).sort()).toEqual(

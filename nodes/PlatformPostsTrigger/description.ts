@@ -28,7 +28,8 @@ export const pollTriggerProperties: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		default: 'userPosts',
-		options: MODES.map((m) => ({ name: m.name, value: m.value, description: m.description })),
+		// The node panel lists each option's action under Platform Posts' triggers: say it polls.
+		options: MODES.map((m) => ({ name: m.name, value: m.value, description: m.description, action: `On ${m.name.toLowerCase()} (polling)` })),
 		description:
 			'What to watch. Mentions, liked posts, bookmarks and direct messages need a user-context credential; the others also work with the app-only bearer token.',
 	},

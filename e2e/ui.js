@@ -1,0 +1,300 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * `npm run test:ui`: what a non-developer sees in the n8n editor, checked in a real n8n 2.40.7 driven
+ * by Debian's Chromium (puppeteer-core; no browser download).
+ *
+ * Starts what `npm start` starts (package built and installed as a community package, the platform
+ * sandbox, credentials and the example workflows imported, the trigger example published), in its own
+ * folder and on free ports, logs in as the demo owner, then:
+ *  - searches the node panel for "Platform": one Platform Posts entry (the trigger's triggers are listed
+ *    with its actions, no separate trigger entry), and the Platform Ads Catalog / Ads Creatives entries;
+ *  - opens each entry: no action name with "a" before a vowel, none ending in "medias", triggers shown
+ *    with the Platform Posts actions;
+ *  - opens each example: every node of the package shows a subtitle without camelCase or dotted values;
+ *  - saves screenshots of the node panel and of one open node per node type under .ui-screenshots/.
+ *
+ * Environment: UI_WORK (work folder, default <tmp>/n8n-nodes-platform-ui), UI_SHOTS (screenshot folder,
+ * default .ui-screenshots), UI_KEEP=1 (leave n8n and the sandbox running until Ctrl-C), CHROMIUM (path).
+ */
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+
+const H = require('./lib/host');
+const F = require('./lib/fixtures');
+const { createSandbox } = require('../sandbox/server');
+
+const WORK = process.env.UI_WORK || path.join(os.tmpdir(), 'n8n-nodes-platform-ui');
+const SHOTS = path.resolve(H.ROOT, process.env.UI_SHOTS || '.ui-screenshots');
+const OWNER = { email: 'owner@sandbox.local', firstName: 'Sandbox', lastName: 'Owner', password: 'Sandbox-Owner-1' };
+const PLATFORM = 'Platform';
+
+/** Finds or installs Debian's chromium (CI runs as root on a fresh machine), as host.js does for redis. */
+function ensureChromium() {
+	const candidates = [process.env.CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean);
+	for (const p of candidates) if (fs.existsSync(p)) return p;
+	H.log('installing chromium with apt-get (Debian package)');
+	const sudo = process.getuid && process.getuid() !== 0 ? ['sudo', '-n', 'apt-get'] : ['apt-get'];
+	const env = Object.assign({}, process.env, { DEBIAN_FRONTEND: 'noninteractive' });
+	for (const args of [['update'], ['install', '-y', '--no-install-recommends', 'chromium']]) {
+		const r = spawnSync(sudo[0], [...sudo.slice(1), ...args], { stdio: 'inherit', env, timeout: 900000 });
+		if (r.status !== 0) throw new Error(`apt-get ${args[0]} failed`);
+	}
+	return '/usr/bin/chromium';
+}
+
+const failures = [];
+function check(ok, what) {
+	console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${what}`);
+	if (!ok) failures.push(what);
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Texts of every element matching the selector, trimmed. */
+async function texts(page, selector) {
+	return await page.$$eval(selector, (els) => els.map((e) => (e.textContent || '').replace(/\s+/g, ' ').trim()));
+}
+
+async function shot(page, name) {
+	const file = path.join(SHOTS, `${name}.png`);
+	await page.screenshot({ path: file });
+	console.log(`  screenshot ${path.relative(H.ROOT, file)}`);
+}
+
+const CREATOR_INPUT = '[data-test-id="node-creator-search-bar"] input, [data-test-id="node-creator"] input';
+
+async function searchCreator(page, query) {
+	// Focus and select through the DOM: the panel may still be sliding in, when a mouse click can miss.
+	await page.waitForSelector(CREATOR_INPUT, { visible: true });
+	await sleep(500);
+	const input = await page.$(CREATOR_INPUT);
+	await input.evaluate((e) => {
+		e.focus();
+		e.select();
+	});
+	await input.type(query);
+	await sleep(800);
+}
+
+/** Entries of the node panel's current list (node names, or action names inside an app). */
+async function creatorItems(page) {
+	return await page.$$eval('[data-test-id="node-creator"] [data-test-id="item-iterator-item"]', (els) =>
+		els.map((e) => (e.querySelector('[class*="title"], [data-test-id="node-creator-item-name"]')?.textContent || e.textContent || '').replace(/\s+/g, ' ').trim()),
+	);
+}
+
+async function clickCreatorItem(page, name) {
+	const handles = await page.$$('[data-test-id="node-creator"] [data-test-id="item-iterator-item"]');
+	for (const h of handles) {
+		const t = await h.evaluate((e) => (e.textContent || '').replace(/\s+/g, ' ').trim());
+		if (t.startsWith(name)) {
+			await h.click();
+			await sleep(800);
+			return true;
+		}
+	}
+	return false;
+}
+
+function badActionName(name) {
+	return /\ba [aeiou]/i.test(name) || /medias\b/i.test(name);
+}
+
+async function runBrowserChecks(port, examples, chromium) {
+	const puppeteer = require('puppeteer-core');
+	const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-platform-ui-chromium-'));
+	const browser = await puppeteer.launch({
+		executablePath: chromium,
+		headless: true,
+		userDataDir: profile,
+		args: [
+			'--headless',
+			'--no-sandbox',
+			'--disable-gpu',
+			'--disable-quic',
+			'--no-first-run',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync',
+			`--user-data-dir=${profile}`,
+			'--window-size=1440,900',
+		],
+		defaultViewport: { width: 1440, height: 900 },
+	});
+	const base = `http://localhost:${port}`;
+	try {
+		const page = await browser.newPage();
+		page.setDefaultTimeout(30000);
+		// The output schemas the editor asks for (shown as the next node's input before a run).
+		const schemaRequests = new Map();
+		page.on('response', (r) => {
+			const u = new URL(r.url());
+			if (u.pathname.startsWith('/schemas/')) schemaRequests.set(u.pathname, r.status());
+		});
+
+		// ---- log in through the sign-in form ----
+		await page.goto(`${base}/signin`, { waitUntil: 'networkidle2' });
+		await page.waitForSelector('input[type="email"], input[name="emailOrLdapLoginId"], input[name="email"]');
+		await page.type('input[type="email"], input[name="emailOrLdapLoginId"], input[name="email"]', OWNER.email);
+		await page.type('input[type="password"]', OWNER.password);
+		await page.keyboard.press('Enter');
+		await page.waitForFunction(() => !location.pathname.startsWith('/signin'), { timeout: 60000 });
+		check(true, `logged in as ${OWNER.email}`);
+
+		// ---- node panel, trigger mode (a new workflow's first step) ----
+		await page.goto(`${base}/workflow/new`, { waitUntil: 'networkidle2' });
+		await page.waitForSelector('[data-test-id="canvas-add-button"]');
+		await sleep(1000);
+		await page.click('[data-test-id="canvas-add-button"]');
+		await page.waitForSelector(CREATOR_INPUT);
+		await searchCreator(page, PLATFORM);
+		const firstStep = (await creatorItems(page)).filter((e) => e.toLowerCase().includes('platform'));
+		console.log(`  first step, search "${PLATFORM}": ${JSON.stringify(firstStep)}`);
+		await shot(page, 'node-panel-first-step-search-platform');
+		check(firstStep.filter((e) => e.startsWith('Platform Posts')).length === 1, 'first step: one Platform Posts entry');
+		check(!firstStep.some((e) => e.startsWith('Platform Trigger')), 'first step: no separate Platform Trigger entry');
+		check(await clickCreatorItem(page, 'Platform Posts'), 'first step: opened Platform Posts');
+		const triggerView = await page.$eval('[data-test-id="node-creator"]', (e) => e.innerText);
+		const triggerItems = await creatorItems(page);
+		console.log(`  first step, Platform Posts: ${JSON.stringify(triggerItems.slice(0, 6))} ...`);
+		await shot(page, 'node-panel-first-step-platform-posts');
+		check(!/No .*Triggers available/i.test(triggerView), 'Platform Posts does not say "No ... Triggers available"');
+		check(triggerItems.some((a) => /^On account activity/.test(a)) && triggerItems.some((a) => /^On new post matching search rules/.test(a)), "Platform Posts lists the Platform Trigger's triggers");
+		check(/Actions/i.test(triggerView), 'Platform Posts shows its actions beside the triggers');
+
+		// ---- node panel, next step (in an example): every app and its actions ----
+		const allActions = {};
+		for (const app of ['Platform Posts', 'Platform Ads Catalog', 'Platform Ads Creatives']) {
+			await page.goto(`${base}/workflow/${examples[0].id}`, { waitUntil: 'networkidle2' });
+			await page.waitForSelector('[data-test-id="canvas-node"]');
+			await sleep(1000);
+			await page.click('[data-test-id="node-creator-plus-button"]');
+			await page.waitForSelector(CREATOR_INPUT);
+			await searchCreator(page, PLATFORM);
+			if (app === 'Platform Posts') {
+				const entries = (await creatorItems(page)).filter((e) => e.toLowerCase().includes('platform'));
+				console.log(`  next step, search "${PLATFORM}": ${JSON.stringify(entries)}`);
+				await shot(page, 'node-panel-search-platform');
+				check(entries.filter((e) => e.startsWith('Platform Posts')).length === 1, 'one Platform Posts entry');
+				check(!entries.some((e) => e.startsWith('Platform Trigger')), 'no separate Platform Trigger entry (its triggers are under Platform Posts)');
+				check(entries.some((e) => e.startsWith('Platform Ads Catalog')), 'Platform Ads Catalog found by the platform name');
+				check(entries.some((e) => e.startsWith('Platform Ads Creatives')), 'Platform Ads Creatives found by the platform name');
+			}
+			check(await clickCreatorItem(page, app), `opened ${app} in the node panel`);
+			const actions = (await creatorItems(page)).filter(Boolean);
+			allActions[app] = actions;
+			console.log(`  ${app}: ${actions.length} actions`);
+			await shot(page, `node-panel-${app.toLowerCase().replace(/\s+/g, '-')}`);
+			check(actions.length > 0, `${app}: actions listed`);
+			const bad = actions.filter(badActionName);
+			check(bad.length === 0, `${app}: no action name with "a" before a vowel or ending in "medias"${bad.length ? ` (${bad.join('; ')})` : ''}`);
+		}
+		allActions['Platform Posts (first step)'] = triggerItems;
+		fs.writeFileSync(path.join(SHOTS, 'actions.json'), JSON.stringify(allActions, null, 2));
+
+		// ---- every example: subtitles, and one open node per node type ----
+		const panelShot = new Set();
+		for (const wf of examples) {
+			await page.goto(`${base}/workflow/${wf.id}`, { waitUntil: 'networkidle2' });
+			await page.waitForSelector('[data-test-id="canvas-node"]');
+			await sleep(1500);
+			const slug = wf.file ? path.basename(wf.file, '.json') : wf.id;
+			await shot(page, `canvas-${slug}`);
+			for (const node of wf.nodes.filter((n) => n.type.startsWith(`${F.PKG}.`))) {
+				const el = await page.$(`[data-test-id="canvas-node"][data-node-name="${node.name}"]`);
+				const subtitle = el ? await el.evaluate((e) => (e.querySelector('[class*="subtitle"]')?.textContent || '').trim()) : null;
+				check(
+					typeof subtitle === 'string' && subtitle.length > 0 && !/[a-z][A-Z]/.test(subtitle) && !/\w\.\w/.test(subtitle) && !/: /.test(subtitle),
+					`${slug}: "${node.name}" shows a human subtitle (${JSON.stringify(subtitle)})`,
+				);
+				if (el) {
+					// Every panel is opened (the editor then asks for the output schema of the node before it);
+					// one screenshot per node type.
+					await el.click({ count: 2 });
+					await page.waitForSelector('[data-test-id="ndv"]', { timeout: 30000 }).catch(() => {});
+					await sleep(1500);
+					if (!panelShot.has(node.type)) await shot(page, `panel-${node.type.split('.').pop()}`);
+					panelShot.add(node.type);
+					await page.keyboard.press('Escape');
+					await sleep(500);
+				}
+			}
+		}
+		const schemaList = [...schemaRequests].map(([p, st]) => `${st} ${p}`).sort();
+		console.log(`  output schemas requested by the editor:\n    ${schemaList.join('\n    ') || '(none)'}`);
+		fs.writeFileSync(path.join(SHOTS, 'schemas.txt'), `${schemaList.join('\n')}\n`);
+		for (const node of ['platformTriggerPosts', 'adsCreatives']) {
+			check([...schemaRequests].some(([p, st]) => p.includes(`.${node}/`) && st === 200), `the editor receives a shipped output schema of ${node}`);
+		}
+		check(panelShot.size >= 4, `one open panel per node type (${[...panelShot].join(', ')})`);
+	} finally {
+		await browser.close();
+		fs.rmSync(profile, { recursive: true, force: true });
+	}
+}
+
+async function main() {
+	const started = Date.now();
+	const P = H.phases();
+	let sandbox;
+	let code = 0;
+	try {
+		fs.rmSync(WORK, { recursive: true, force: true });
+		fs.mkdirSync(WORK, { recursive: true });
+		fs.rmSync(SHOTS, { recursive: true, force: true });
+		fs.mkdirSync(SHOTS, { recursive: true });
+		const chromium = await P.run('find or install Chromium (Debian package)', async () => ensureChromium());
+		const { tgz } = await P.run('build and pack the package', () => H.buildAndPack(path.join(WORK, 'pack')));
+		const host = await P.run('prepare n8n 2.40.7', () => H.prepareHost());
+		sandbox = await P.run('start the platform sandbox', () => createSandbox({ quiet: true }).listen(0));
+		sandbox.seedCatalog();
+		const port = await H.freePort();
+		const userFolder = path.join(WORK, 'user');
+		const env = H.n8nEnv(host, { userFolder, port, extra: { N8N_RUNNERS_BROKER_PORT: String(await H.freePort()) } });
+		const examples = F.loadExamples(path.join(H.ROOT, 'examples')).map((wf) => {
+			const copy = JSON.parse(JSON.stringify(wf).split('https://sandbox.example/').join(`${sandbox.url}/`));
+			return copy;
+		});
+		await P.run('install the package, import credentials and examples', async () => {
+			H.installPackage(userFolder, tgz);
+			const credFile = path.join(WORK, 'credentials.json');
+			fs.writeFileSync(credFile, JSON.stringify(F.credentials(sandbox.url, sandbox.keys), null, 2));
+			await H.cli(host, env, ['import:credentials', `--input=${credFile}`]);
+			const wfFile = path.join(WORK, 'examples.json');
+			fs.writeFileSync(wfFile, JSON.stringify(examples.map((w) => Object.assign({}, w, { file: undefined })), null, 2));
+			await H.cli(host, env, ['import:workflow', `--input=${wfFile}`]);
+			for (const wf of examples.filter((w) => w.nodes.some((n) => n.type === F.T.trigger))) await H.cli(host, env, ['publish:workflow', `--id=${wf.id}`]);
+		});
+		const logFile = path.join(WORK, 'logs', 'n8n.log');
+		await P.run('start n8n', async () => {
+			const child = H.startN8n(host, env, 'start', logFile);
+			await H.waitHealthy(port, child, 240000);
+			await H.waitForLog(child, /Editor is now accessible via/, 240000);
+		});
+		await P.run('set up the demo owner', async () => {
+			const r = await H.httpJson('POST', `http://127.0.0.1:${port}/rest/owner/setup`, OWNER);
+			if (r.status !== 200) throw new Error(`owner setup answered ${r.status}`);
+		});
+		await P.run('editor checks in Chromium', () => runBrowserChecks(port, examples, chromium));
+		P.print();
+		if (process.env.UI_KEEP) {
+			console.log(`n8n: http://localhost:${port} (${OWNER.email} / ${OWNER.password}); Ctrl-C stops it`);
+			await new Promise((resolve) => process.on('SIGINT', resolve));
+		}
+	} catch (error) {
+		console.error('\ntest:ui failed:', error && error.stack ? error.stack : error);
+		code = 1;
+	} finally {
+		await H.stopAll();
+		if (sandbox) await sandbox.close();
+	}
+	const seconds = Math.round((Date.now() - started) / 1000);
+	if (failures.length) code = 1;
+	console.log(`\ntest:ui: ${code ? `FAILED (${failures.length} check(s) failed${failures.length ? '' : ', or an error above'})` : 'all checks passed'} in ${seconds} s; screenshots in ${path.relative(process.cwd(), SHOTS) || '.'}`);
+	process.exit(code);
+}
+
+main();

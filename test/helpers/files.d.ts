@@ -1,0 +1,3 @@
+export function readText(rel: string): string;
+export function listFiles(rel: string): string[];
+export function evalSubtitle(subtitle: unknown, parameters: Record<string, unknown>): string;
