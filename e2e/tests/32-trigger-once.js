@@ -50,7 +50,7 @@ async function recordedEvent(ctx, hook, text) {
 module.exports = [
 	{
 		name: 'trigger: All Events with a user credential subscribes DM events with the user token and public ones with the bearer',
-		needs: ['platformTrigger'],
+		needs: ['platformTriggerPosts'],
 		modes: ['regular'],
 		workflows: (ctx) => [
 			triggerWorkflow(ctx, ALL, 'e2e trigger all events', { mode: 'activity', events: ['*'], user: ctx.keys.userId, userAuthentication: 'platformOAuth2Api', direction: 'received' }, [F.CRED.bearer, F.CRED.oauth2]),
@@ -84,7 +84,7 @@ module.exports = [
 	},
 	{
 		name: 'trigger: the same event 5 times at once and 3 times back to back runs once each',
-		needs: ['platformTrigger'],
+		needs: ['platformTriggerPosts'],
 		modes: ['regular'],
 		timeoutMs: 120000,
 		async run(ctx) {
@@ -106,7 +106,7 @@ module.exports = [
 	},
 	{
 		name: 'trigger: after a restart, CRC and delivery are answered in under 1 s while the replay is held 20 s; the replay adds no run',
-		needs: ['platformTrigger'],
+		needs: ['platformTriggerPosts'],
 		modes: ['regular'],
 		timeoutMs: 300000,
 		async run(ctx) {
@@ -150,7 +150,7 @@ module.exports = [
 	},
 	{
 		name: 'trigger: Account Activity mode subscribes the account, a favorite runs once, deactivation removes the account and the webhook',
-		needs: ['platformTrigger'],
+		needs: ['platformTriggerPosts'],
 		modes: ['regular'],
 		workflows: (ctx) => [triggerWorkflow(ctx, AA, 'e2e trigger account activity', { mode: 'accountActivity', accountEvents: ['*'], userAuthentication: 'platformOAuth1Api' }, [F.CRED.bearer, F.CRED.oauth1])],
 		publish: () => [AA.id],

@@ -68,7 +68,7 @@ async function npmStart({ runDir, port, sandboxPort, label }) {
 module.exports = [
 	{
 		name: 'trigger heal: webhook invalidated while n8n was down; the watchdog example re-validates it within one interval and every missed event runs once',
-		needs: ['platformTrigger', 'platformPosts'],
+		needs: ['platformTriggerPosts', 'platformPosts'],
 		modes: ['regular'],
 		workflows: (ctx) => [triggerWorkflow(ctx), watchdogExample()],
 		publish: () => [HEAL.id],
@@ -115,7 +115,7 @@ module.exports = [
 	},
 	{
 		name: 'npm start twice (the second without --fresh): the sandbox keeps the webhook and an emitted event runs the trigger example once',
-		needs: ['platformTrigger'],
+		needs: ['platformTriggerPosts'],
 		modes: ['regular'],
 		timeoutMs: 420000,
 		async run(ctx) {
