@@ -35,6 +35,15 @@ function makeContext({ inst, sandbox, mode }) {
 		has,
 		describe,
 		sink: (name) => (sandbox.sinks && sandbox.sinks[name]) || [],
+		/** Runs recorded by a sink, counted by event id. */
+		runCounts(name) {
+			const counts = {};
+			for (const item of ctx.sink(name)) {
+				const id = F.eventIdOf(item.body);
+				counts[id] = (counts[id] || 0) + 1;
+			}
+			return counts;
+		},
 		clearSink: (name) => {
 			if (sandbox.sinks) delete sandbox.sinks[name];
 		},

@@ -27,14 +27,6 @@ function triggerWorkflow(ctx, wf, name, parameters, credentials) {
 
 const hookOf = (ctx, wf) => [...ctx.sandbox.db.webhooks.values()].find((w) => w.url.includes(`/webhook/${wf.hook}`));
 
-function runCounts(ctx, sink) {
-	const counts = {};
-	for (const item of ctx.sink(sink)) {
-		const id = F.eventIdOf(item.body);
-		counts[id] = (counts[id] || 0) + 1;
-	}
-	return counts;
-}
 
 /** Records an event at the sandbox (so that a replay re-sends it) without delivering it; returns its raw body. */
 async function recordedEvent(ctx, hook, text) {
@@ -99,7 +91,7 @@ module.exports = [
 			for (let i = 0; i < 3; i++) assert.equal((await sandbox.deliver(hook, inTurn.raw, { event_uuid: inTurn.id })).status, 200);
 			await ctx.waitFor('a run for each event', () => ctx.sink(ALL.sink).length >= 2, { timeoutMs: 60000 });
 			await ctx.sleep(4000); // a second run would arrive within this window
-			const counts = runCounts(ctx, ALL.sink);
+			const counts = ctx.runCounts(ALL.sink);
 			assert.deepEqual(counts, { [together.id]: 1, [inTurn.id]: 1 });
 			ctx.handledOnce = [together.id, inTurn.id];
 		},
@@ -142,9 +134,9 @@ module.exports = [
 				return j && j.finished_at && j;
 			}, { timeoutMs: 90000 });
 			assert.ok(job.delivered >= 1, `the replay re-sent events: ${JSON.stringify(job)}`);
-			await ctx.waitFor('the run for the event sent after the restart', () => runCounts(ctx, ALL.sink)[after.event_uuid] >= 1, { timeoutMs: 60000 });
+			await ctx.waitFor('the run for the event sent after the restart', () => ctx.runCounts(ALL.sink)[after.event_uuid] >= 1, { timeoutMs: 60000 });
 			await ctx.sleep(4000);
-			const counts = runCounts(ctx, ALL.sink);
+			const counts = ctx.runCounts(ALL.sink);
 			for (const id of [...handled, after.event_uuid]) assert.equal(counts[id], 1, `event ${id} ran ${counts[id]} times: ${JSON.stringify(counts)}`);
 		},
 	},

@@ -39,14 +39,6 @@ function triggerWorkflow(ctx) {
 
 const hookOf = (ctx) => [...ctx.sandbox.db.webhooks.values()].find((w) => w.url.includes(`/webhook/${HEAL.hook}`));
 
-function runCounts(ctx, sink) {
-	const counts = {};
-	for (const item of ctx.sink(sink)) {
-		const id = F.eventIdOf(item.body);
-		counts[id] = (counts[id] || 0) + 1;
-	}
-	return counts;
-}
 
 async function control(ctx, method, p, body) {
 	const r = await fetch(`${ctx.sandboxUrl}${p}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -78,7 +70,7 @@ module.exports = [
 			const hook = await ctx.waitFor('the trigger to register its webhook', () => hookOf(ctx), { timeoutMs: 60000 });
 			ctx.clearSink(HEAL.sink);
 			const [before] = await sandbox.emit({ event_type: 'post.create', text: 'before the outage', webhook_id: hook.id });
-			await ctx.waitFor('the run of the event sent before the outage', () => runCounts(ctx, HEAL.sink)[before.event_uuid] === 1, { timeoutMs: 60000 });
+			await ctx.waitFor('the run of the event sent before the outage', () => ctx.runCounts(HEAL.sink)[before.event_uuid] === 1, { timeoutMs: 60000 });
 			// The watchdog is published like a user would: with the editor's toggle, before the outage.
 			const published = await activate(ctx, WATCHDOG_ID);
 			assert.ok(published.ok, `publishing the watchdog: ${published.status} ${published.text.slice(0, 300)}`);
@@ -104,9 +96,9 @@ module.exports = [
 			const puts = ctx.records(seq, `/2/webhooks/${hook.id}`).filter((r) => r.method === 'PUT');
 			assert.ok(puts.length >= 1 && puts[0].status === 200 && puts[0].auth.kind === 'app', `the watchdog's PUT: ${JSON.stringify(puts.map((r) => [r.status, r.auth]))}`);
 			assert.ok(healedAfter <= WATCHDOG_INTERVAL_MS + 15000, `valid again ${healedAfter} ms after n8n was ready (one interval: ${WATCHDOG_INTERVAL_MS} ms, plus the run itself)`);
-			await ctx.waitFor('a run of every event sent while n8n was down', () => missed.every((id) => runCounts(ctx, HEAL.sink)[id] >= 1), { timeoutMs: 60000 });
+			await ctx.waitFor('a run of every event sent while n8n was down', () => missed.every((id) => ctx.runCounts(HEAL.sink)[id] >= 1), { timeoutMs: 60000 });
 			await ctx.sleep(4000); // a second run would arrive within this window
-			const counts = runCounts(ctx, HEAL.sink);
+			const counts = ctx.runCounts(HEAL.sink);
 			for (const id of [before.event_uuid, ...missed]) assert.equal(counts[id], 1, `event ${id} ran ${counts[id]} times: ${JSON.stringify(counts)}`);
 			const replays = ctx.records(seq, '/2/webhooks/replay').filter((r) => r.method === 'POST' && r.status === 200);
 			assert.equal(replays.length, 1, 'one replay, asked for by the trigger itself');

@@ -5,6 +5,7 @@ import type { ItemOperation } from '../../../shared/router';
 import { showFor } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
 import { optionsCollection, postsRequest, requireUserContext } from '../../common';
+import { mediaIdProperty } from './fields';
 
 const OP = 'getStatus';
 const show = showFor('media', OP);
@@ -19,16 +20,7 @@ export const getStatusOperation: ItemOperation = {
 		action: 'Get the processing status of media',
 	},
 	properties: [
-		{
-			displayName: 'Media ID',
-			name: 'mediaId',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: '1455952740635586573',
-			displayOptions: show,
-			description: 'The ID returned by the upload',
-		},
+		mediaIdProperty(show, 'The ID returned by the upload'),
 		optionsCollection('media', OP),
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {

@@ -5,6 +5,7 @@ import type { ItemOperation } from '../../../shared/router';
 import { showFor } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
 import { optionsCollection, postsRequest, requireUserContext } from '../../common';
+import { mediaIdProperty } from './fields';
 
 const OP = 'setAltText';
 const show = showFor('media', OP);
@@ -45,16 +46,7 @@ export const setAltTextOperation: ItemOperation = {
 		action: 'Set the alt text of media',
 	},
 	properties: [
-		{
-			displayName: 'Media ID',
-			name: 'mediaId',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: '1455952740635586573',
-			displayOptions: show,
-			description: 'The ID of the uploaded image or GIF',
-		},
+		mediaIdProperty(show, 'The ID of the uploaded image or GIF'),
 		{
 			displayName: 'Alt Text',
 			name: 'altText',
