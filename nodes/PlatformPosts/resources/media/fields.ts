@@ -1,7 +1,7 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 /** The Media ID field of the operations on an uploaded file (the id the upload returned). */
-export function mediaIdProperty(displayOptions: IDisplayOptions, description: string): INodeProperties {
+export function mediaIdProperty(displayOptions: IDisplayOptions | undefined, description: string): INodeProperties {
 	return {
 		displayName: 'Media ID',
 		name: 'mediaId',
