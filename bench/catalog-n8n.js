@@ -100,8 +100,9 @@ async function main() {
 		async function startFresh() {
 			await inst.stopN8n();
 			await inst.start();
-			// n8n registers the Webhooks in the background after start-up: a one-product call answers when ready.
-			for (const w of ['push', 'http', 'noop']) await H.waitFor(`bench-catalog-${w} to answer`, async () => (await call(inst.webhookUrl(`bench-catalog-${w}`), { count: 1, catalogId: newCatalog() })).status === 200, { timeoutMs: 60000 });
+			// n8n registers the Webhooks in the background after start-up (404 until then). A one-product call
+			// also warms each workflow up; a workflow that fails here fails its measured run too, reported there.
+			for (const w of ['push', 'http', 'noop']) await H.waitFor(`bench-catalog-${w} to be registered`, async () => ![0, 404].includes((await call(inst.webhookUrl(`bench-catalog-${w}`), { count: 1, catalogId: newCatalog() })).status), { timeoutMs: 60000 });
 		}
 
 		const result = { n8n: H.N8N_VERSION, node: host.nodeVersion, cores: os.cpus().length };

@@ -23,6 +23,8 @@ const CRED = {
 	connect: { id: 'PlatSbxConnect01', name: 'Platform Sandbox OAuth1 Connect', type: 'platformOAuth1ConnectApi' },
 	/** n8n's own Crypto credential holding the consumer secret: the do-it-yourself benchmark workflow signs with it. */
 	crypto: { id: 'PlatSbxCryptoH01', name: 'Platform Sandbox consumer secret (Crypto HMAC)', type: 'crypto' },
+	/** n8n's own OAuth1 credential, connected: what the HTTP Request node signs with when this package is not installed. */
+	n8nOAuth1: { id: 'PlatSbxN8nOAuth1', name: 'Platform Sandbox (n8n OAuth1 API)', type: 'oAuth1Api' },
 };
 
 function credentials(sandboxUrl, keys) {
@@ -36,6 +38,7 @@ function credentials(sandboxUrl, keys) {
 		}),
 		Object.assign({}, CRED.connect, { data: Object.assign({ consumerKey: keys.consumerKey, consumerSecret: keys.consumerSecret, signatureMethod: 'HMAC-SHA1', oauthTokenData: { oauth_token: keys.accessToken, oauth_token_secret: keys.accessTokenSecret, user_id: keys.userId, screen_name: keys.username } }, urls) }),
 		Object.assign({}, CRED.crypto, { data: { hmacSecret: keys.consumerSecret } }),
+		Object.assign({}, CRED.n8nOAuth1, { data: { consumerKey: keys.consumerKey, consumerSecret: keys.consumerSecret, signatureMethod: 'HMAC-SHA1', authUrl: `${sandboxUrl}/oauth/authorize`, accessTokenUrl: `${sandboxUrl}/oauth/access_token`, requestTokenUrl: `${sandboxUrl}/oauth/request_token`, oauthTokenData: { oauth_token: keys.accessToken, oauth_token_secret: keys.accessTokenSecret } } }),
 	];
 }
 
@@ -195,18 +198,18 @@ function benchCatalogWorkflow(kind, sandboxUrl) {
 	const catalogId = "={{ $('Start').first().json.body.catalogId }}";
 	const tails = {
 		push: () => node('Push Products', T.catalog, 1, { authentication: 'platformOAuth1Api', resource: 'product', operation: 'push', catalogId: { __rl: true, mode: 'id', value: catalogId }, mapping: 'auto', options: { onError: 'continue' } }, [500, 0], { credentials: credRef(CRED.oauth1) }),
-		// One PUT per product, signed with the same OAuth 1.0a credential (the HTTP Request node's
-		// predefined credential type), with the node's default batching (none).
+		// One PUT per product, signed by n8n's own OAuth1 credential (a user without this package has no
+		// other), with the node's default batching (none: every item's request at once).
 		http: () => node('PUT One Product', 'n8n-nodes-base.httpRequest', 4.2, {
 			method: 'PUT',
 			url: `=${sandboxUrl}/12/product_catalogs/{{ $('Start').first().json.body.catalogId }}/products`,
-			authentication: 'predefinedCredentialType',
-			nodeCredentialType: 'platformOAuth1Api',
+			authentication: 'genericCredentialType',
+			genericAuthType: 'oAuth1Api',
 			sendBody: true,
 			specifyBody: 'json',
 			jsonBody: '={{ JSON.stringify({ products: [$json] }) }}',
 			options: {},
-		}, [500, 0], { credentials: credRef(CRED.oauth1) }),
+		}, [500, 0], { credentials: credRef(CRED.n8nOAuth1) }),
 		noop: () => node('No Operation', 'n8n-nodes-base.noOp', 1, {}, [500, 0]),
 	};
 	const ids = { push: 'benchCatPush0001', http: 'benchCatHttp0001', noop: 'benchCatNoop0001' };
