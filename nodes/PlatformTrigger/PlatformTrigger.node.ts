@@ -9,7 +9,6 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPES } from '../shared/transport';
 import { triggerProperties } from './description';
-import { USER_CREDENTIAL_TYPES } from './events';
 import { checkExists, create, remove } from './lifecycle';
 import { answerCrc, receiveDelivery } from './receive';
 
@@ -29,11 +28,11 @@ export class PlatformTrigger implements INodeType {
 		credentials: [
 			{ name: CREDENTIAL_TYPES.appOnly, required: true },
 			// The account's own credential, for subscriptions the service takes only in user context.
-			...USER_CREDENTIAL_TYPES.map((name) => ({
-				name,
-				required: true,
-				displayOptions: { show: { userAuthentication: [name], mode: ['activity', 'accountActivity'] } },
-			})),
+			// Written out (the names of USER_CREDENTIAL_TYPES, not mapped from it): n8n's lint rules read this array
+			// literally and crash on a spread.
+			{ name: CREDENTIAL_TYPES.pkce, required: true, displayOptions: { show: { userAuthentication: [CREDENTIAL_TYPES.pkce], mode: ['activity', 'accountActivity'] } } },
+			{ name: CREDENTIAL_TYPES.hmac, required: true, displayOptions: { show: { userAuthentication: [CREDENTIAL_TYPES.hmac], mode: ['activity', 'accountActivity'] } } },
+			{ name: CREDENTIAL_TYPES.connect, required: true, displayOptions: { show: { userAuthentication: [CREDENTIAL_TYPES.connect], mode: ['activity', 'accountActivity'] } } },
 		],
 		webhooks: [
 			{ name: 'setup', httpMethod: 'GET', responseMode: 'onReceived', path: 'webhook' },

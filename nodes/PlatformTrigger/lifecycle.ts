@@ -159,7 +159,7 @@ async function subscribeAccount(ctx: IHookFunctions, webhookId: string, type: Pl
 		await platformRequest.call(ctx, { method: 'POST', path: accountPath(webhookId), credentialType: type });
 	} catch (error) {
 		// 409: this account is already subscribed to this webhook (an earlier activation): that is the goal.
-		if ((error as { httpCode?: string }).httpCode !== '409') throw error;
+		if ((error as { httpCode?: string }).httpCode !== '409') throw asNodeError(ctx, error);
 		ctx.logger.info(`Platform Trigger: account ${String(me?.id)} was already subscribed to webhook ${webhookId}`);
 	}
 	return String(me?.id ?? '');
@@ -174,7 +174,7 @@ async function unsubscribeAccount(ctx: IHookFunctions, webhookId: string, userId
 		});
 	} catch (error) {
 		// 404: the account is no longer subscribed (removed outside n8n): nothing left to remove.
-		if ((error as { httpCode?: string }).httpCode !== '404') throw error;
+		if ((error as { httpCode?: string }).httpCode !== '404') throw asNodeError(ctx, error);
 	}
 }
 
