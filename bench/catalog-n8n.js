@@ -74,7 +74,7 @@ async function main() {
 		inst = new Instance({ host, dir: work, tgz, sandbox, label: 'bench-catalog' });
 		const workflows = ['push', 'http', 'noop'].map((k) => F.benchCatalogWorkflow(k, sandbox.url));
 		// The Code node generating 100,000 products runs in n8n's task runner: give it time on a slow machine.
-		await P.run('install, import, publish', () => inst.setup({ workflows, publish: workflows.map((w) => w.id), extraEnv: { EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'none', N8N_RUNNERS_TASK_TIMEOUT: '3600' } }));
+		await P.run('install, import, publish', () => inst.setup({ workflows, publish: workflows.map((w) => w.id), credentials: F.benchCredentials(sandbox.url, sandbox.keys), extraEnv: { EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'none', N8N_RUNNERS_TASK_TIMEOUT: '3600' } }));
 
 		const ads = sandbox.db.ads;
 		/** A fresh catalog per run, so that every run creates every product (no NO_CHANGE shortcut). */

@@ -37,6 +37,12 @@ function credentials(sandboxUrl, keys) {
 			data: Object.assign({ clientId: 'sandbox-client-id', clientSecret: 'sandbox-client-secret', webUrl: sandboxUrl, grantType: 'pkce', scope: 'tweet.read tweet.write users.read media.write offline.access', authentication: 'header', oauthTokenData: { token_type: 'bearer', access_token: keys.oauth2UserToken, scope: 'tweet.read tweet.write users.read media.write offline.access' } }, urls),
 		}),
 		Object.assign({}, CRED.connect, { data: Object.assign({ consumerKey: keys.consumerKey, consumerSecret: keys.consumerSecret, signatureMethod: 'HMAC-SHA1', oauthTokenData: { oauth_token: keys.accessToken, oauth_token_secret: keys.accessTokenSecret, user_id: keys.userId, screen_name: keys.username } }, urls) }),
+	];
+}
+
+/** n8n's own credentials the benchmark's comparison workflows use (imported by the benchmarks only). */
+function benchCredentials(sandboxUrl, keys) {
+	return [
 		Object.assign({}, CRED.crypto, { data: { hmacSecret: keys.consumerSecret } }),
 		Object.assign({}, CRED.n8nOAuth1, { data: { consumerKey: keys.consumerKey, consumerSecret: keys.consumerSecret, signatureMethod: 'HMAC-SHA1', authUrl: `${sandboxUrl}/oauth/authorize`, accessTokenUrl: `${sandboxUrl}/oauth/access_token`, requestTokenUrl: `${sandboxUrl}/oauth/request_token`, oauthTokenData: { oauth_token: keys.accessToken, oauth_token_secret: keys.accessTokenSecret } } }),
 	];
@@ -150,6 +156,9 @@ function benchIsolateWorkflow(sandboxUrl) {
 	return workflow('benchIsolateFlow', 'bench webhook on the isolate path', [
 		node('Webhook', 'n8n-nodes-base.webhook', 1, { httpMethod: 'POST', path: BENCH_ISOLATE_PATH, responseMode: 'onReceived', options: {} }, [0, 0], { webhookId: uuidFrom('bench-isolate') }),
 		sinkNode('Done', sandboxUrl, 'bench-isolate', [300, 0]),
+		// A GET on the same path, answered on receipt: no CRC answer, but n8n's own latency floor for a
+		// GET on the isolate path, beside the CRC rows.
+		node('GET Webhook', 'n8n-nodes-base.webhook', 1, { httpMethod: 'GET', path: BENCH_ISOLATE_PATH, responseMode: 'onReceived', options: {} }, [0, 300], { webhookId: uuidFrom('bench-isolate-get') }),
 	], chain(['Webhook', 'Done']));
 }
 
@@ -240,4 +249,4 @@ function loadExamples(dir) {
 		.map((f) => Object.assign({ file: f }, JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'))));
 }
 
-module.exports = { PKG, T, CRED, credentials, credRef, uuidFrom, node, chain, workflow, webhookStart, sinkNode, triggerNode, triggerParameters, eventIdOf, BENCH_PLAIN_PATH, benchTriggerWorkflow, benchPlainWorkflow, BENCH_ISOLATE_PATH, benchIsolateWorkflow, BENCH_DIY_PATH, benchDiyWorkflow, benchCatalogWorkflow, describeInstalled, loadExamples };
+module.exports = { PKG, T, CRED, credentials, benchCredentials, credRef, uuidFrom, node, chain, workflow, webhookStart, sinkNode, triggerNode, triggerParameters, eventIdOf, BENCH_PLAIN_PATH, benchTriggerWorkflow, benchPlainWorkflow, BENCH_ISOLATE_PATH, benchIsolateWorkflow, BENCH_DIY_PATH, benchDiyWorkflow, benchCatalogWorkflow, describeInstalled, loadExamples };
