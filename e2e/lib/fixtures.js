@@ -21,6 +21,10 @@ const CRED = {
 	bearerMinted: { id: 'PlatSbxBearerM01', name: 'Platform Sandbox App Bearer (minted)', type: 'platformBearerApi' },
 	oauth2: { id: 'PlatSbxOAuth2001', name: 'Platform Sandbox OAuth2 (user)', type: 'platformOAuth2Api' },
 	connect: { id: 'PlatSbxConnect01', name: 'Platform Sandbox OAuth1 Connect', type: 'platformOAuth1ConnectApi' },
+	/** n8n's own Crypto credential holding the consumer secret: the do-it-yourself benchmark workflow signs with it. */
+	crypto: { id: 'PlatSbxCryptoH01', name: 'Platform Sandbox consumer secret (Crypto HMAC)', type: 'crypto' },
+	/** n8n's own OAuth1 credential, connected: what the HTTP Request node signs with when this package is not installed. */
+	n8nOAuth1: { id: 'PlatSbxN8nOAuth1', name: 'Platform Sandbox (n8n OAuth1 API)', type: 'oAuth1Api' },
 };
 
 function credentials(sandboxUrl, keys) {
@@ -33,6 +37,14 @@ function credentials(sandboxUrl, keys) {
 			data: Object.assign({ clientId: 'sandbox-client-id', clientSecret: 'sandbox-client-secret', webUrl: sandboxUrl, grantType: 'pkce', scope: 'tweet.read tweet.write users.read media.write offline.access', authentication: 'header', oauthTokenData: { token_type: 'bearer', access_token: keys.oauth2UserToken, scope: 'tweet.read tweet.write users.read media.write offline.access' } }, urls),
 		}),
 		Object.assign({}, CRED.connect, { data: Object.assign({ consumerKey: keys.consumerKey, consumerSecret: keys.consumerSecret, signatureMethod: 'HMAC-SHA1', oauthTokenData: { oauth_token: keys.accessToken, oauth_token_secret: keys.accessTokenSecret, user_id: keys.userId, screen_name: keys.username } }, urls) }),
+	];
+}
+
+/** n8n's own credentials the benchmark's comparison workflows use (imported by the benchmarks only). */
+function benchCredentials(sandboxUrl, keys) {
+	return [
+		Object.assign({}, CRED.crypto, { data: { hmacSecret: keys.consumerSecret } }),
+		Object.assign({}, CRED.n8nOAuth1, { data: { consumerKey: keys.consumerKey, consumerSecret: keys.consumerSecret, signatureMethod: 'HMAC-SHA1', authUrl: `${sandboxUrl}/oauth/authorize`, accessTokenUrl: `${sandboxUrl}/oauth/access_token`, requestTokenUrl: `${sandboxUrl}/oauth/request_token`, oauthTokenData: { oauth_token: keys.accessToken, oauth_token_secret: keys.accessTokenSecret } } }),
 	];
 }
 
@@ -135,6 +147,88 @@ function benchPlainWorkflow(sandboxUrl) {
 	], chain(['Webhook', 'Done']));
 }
 
+const BENCH_ISOLATE_PATH = 'bench-isolate-webhook';
+/**
+ * n8n's own Webhook node on n8n's isolate path: typeVersion 1 makes n8n acquire an expression isolate
+ * for every call, as it does for any community webhook node. The floor for the Platform Trigger.
+ */
+function benchIsolateWorkflow(sandboxUrl) {
+	return workflow('benchIsolateFlow', 'bench webhook on the isolate path', [
+		node('Webhook', 'n8n-nodes-base.webhook', 1, { httpMethod: 'POST', path: BENCH_ISOLATE_PATH, responseMode: 'onReceived', options: {} }, [0, 0], { webhookId: uuidFrom('bench-isolate') }),
+		sinkNode('Done', sandboxUrl, 'bench-isolate', [300, 0]),
+		// A GET on the same path, answered on receipt: no CRC answer, but n8n's own latency floor for a
+		// GET on the isolate path, beside the CRC rows.
+		node('GET Webhook', 'n8n-nodes-base.webhook', 1, { httpMethod: 'GET', path: BENCH_ISOLATE_PATH, responseMode: 'onReceived', options: {} }, [0, 300], { webhookId: uuidFrom('bench-isolate-get') }),
+	], chain(['Webhook', 'Done']));
+}
+
+const BENCH_DIY_PATH = 'bench-diy-webhook';
+/**
+ * What a user builds without the Platform Trigger. POST: Webhook (raw body kept as binary) -> Crypto
+ * HMAC-SHA256 of the raw bytes with the consumer secret, base64 -> IF "sha256=<hmac>" equals the
+ * signature header -> the same sink as the other sides (a forged delivery still runs the workflow and
+ * stops at the IF: its false output is not connected). GET on the same path: Webhook -> Crypto HMAC of
+ * crc_token -> Respond to Webhook with {"response_token": "sha256=<hmac>"}.
+ */
+function benchDiyWorkflow(sandboxUrl) {
+	const hmac = (name, position, extra) => node(name, 'n8n-nodes-base.crypto', 2, Object.assign({ action: 'hmac', type: 'SHA256', encoding: 'base64' }, extra), position, { credentials: credRef(CRED.crypto) });
+	const nodes = [
+		node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path: BENCH_DIY_PATH, responseMode: 'onReceived', options: { rawBody: true } }, [0, 0], { webhookId: uuidFrom('bench-diy-post') }),
+		hmac('HMAC of Raw Body', [250, 0], { binaryData: true, binaryPropertyName: 'data', dataPropertyName: 'expected_signature' }),
+		node('Signature Matches', 'n8n-nodes-base.if', 2.2, {
+			conditions: {
+				combinator: 'and',
+				options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
+				conditions: [{ id: uuidFrom('bench-diy-if'), leftValue: "={{ 'sha256=' + $json.expected_signature }}", rightValue: "={{ $json.headers['x-platform-webhooks-signature'] }}", operator: { type: 'string', operation: 'equals' } }],
+			},
+			options: {},
+		}, [500, 0]),
+		sinkNode('Done', sandboxUrl, 'bench-diy', [750, 0]),
+		node('CRC Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'GET', path: BENCH_DIY_PATH, responseMode: 'responseNode', options: {} }, [0, 300], { webhookId: uuidFrom('bench-diy-get') }),
+		hmac('HMAC of CRC Token', [250, 300], { binaryData: false, value: '={{ $json.query.crc_token }}', dataPropertyName: 'token_hmac' }),
+		node('Answer CRC', 'n8n-nodes-base.respondToWebhook', 1.1, { respondWith: 'json', responseBody: "={{ JSON.stringify({ response_token: 'sha256=' + $json.token_hmac }) }}", options: {} }, [500, 300]),
+	];
+	return workflow('benchDiyFlow0001', 'bench do-it-yourself webhook (Crypto + IF)', nodes, Object.assign(chain(['Webhook', 'HMAC of Raw Body', 'Signature Matches', 'Done']), chain(['CRC Webhook', 'HMAC of CRC Token', 'Answer CRC'])));
+}
+
+/**
+ * Catalog benchmark workflows, started by a Webhook that answers when the last node is done (so the
+ * call's duration is the run's wall time). The body says how many products and which catalog:
+ * {count, catalogId}. A Code node generates the products (the same ones on every side); `tail` is the
+ * node under test: Ads Catalog push, an HTTP Request per product, or No Operation.
+ */
+const BENCH_CATALOG_CODE = [
+	"const { count } = $('Start').first().json.body;",
+	'const out = new Array(count);',
+	"for (let i = 0; i < count; i++) out[i] = { json: { id: 'sku-' + i, title: 'Benchmark product ' + i, description: 'Product number ' + i + ', plain text.', availability: 'in stock', condition: 'new', price: (10 + (i % 90)) + '.50 USD', link: 'https://shop.example/p/' + i, image_link: 'https://shop.example/p/' + i + '.png', brand: 'Acme', inventory: 5 } };",
+	'return out;',
+].join('\n');
+function benchCatalogWorkflow(kind, sandboxUrl) {
+	const catalogId = "={{ $('Start').first().json.body.catalogId }}";
+	const tails = {
+		push: () => node('Push Products', T.catalog, 1, { authentication: 'platformOAuth1Api', resource: 'product', operation: 'push', catalogId: { __rl: true, mode: 'id', value: catalogId }, mapping: 'auto', options: { onError: 'continue' } }, [500, 0], { credentials: credRef(CRED.oauth1) }),
+		// One PUT per product, signed by n8n's own OAuth1 credential (a user without this package has no
+		// other), with the node's default batching (none: every item's request at once).
+		http: () => node('PUT One Product', 'n8n-nodes-base.httpRequest', 4.2, {
+			method: 'PUT',
+			url: `=${sandboxUrl}/12/product_catalogs/{{ $('Start').first().json.body.catalogId }}/products`,
+			authentication: 'genericCredentialType',
+			genericAuthType: 'oAuth1Api',
+			sendBody: true,
+			specifyBody: 'json',
+			jsonBody: '={{ JSON.stringify({ products: [$json] }) }}',
+			options: {},
+		}, [500, 0], { credentials: credRef(CRED.n8nOAuth1) }),
+		noop: () => node('No Operation', 'n8n-nodes-base.noOp', 1, {}, [500, 0]),
+	};
+	const ids = { push: 'benchCatPush0001', http: 'benchCatHttp0001', noop: 'benchCatNoop0001' };
+	return workflow(ids[kind], `bench catalog ${kind}`, [
+		node('Start', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path: `bench-catalog-${kind}`, responseMode: 'lastNode', responseData: 'noData', options: {} }, [0, 0], { webhookId: uuidFrom(`bench-catalog-${kind}`) }),
+		node('Generate Products', 'n8n-nodes-base.code', 2, { jsCode: BENCH_CATALOG_CODE }, [250, 0]),
+		tails[kind](),
+	], chain(['Start', 'Generate Products', tails[kind]().name]), { settings: { executionOrder: 'v1', saveDataSuccessExecution: 'none', saveDataErrorExecution: 'all', saveManualExecutions: false } });
+}
+
 /** The description of a node of the installed package (null when the node is not in it). */
 /** Folder of a node whose folder name differs from its class (the webhook trigger's name pairs it with Platform Posts). */
 const NODE_DIRS = { PlatformTriggerPosts: 'PlatformTrigger' };
@@ -158,4 +252,4 @@ function loadExamples(dir) {
 		.map((f) => Object.assign({ file: f }, JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'))));
 }
 
-module.exports = { PKG, T, CRED, credentials, credRef, uuidFrom, node, chain, workflow, webhookStart, sinkNode, triggerNode, triggerParameters, eventIdOf, BENCH_PLAIN_PATH, benchTriggerWorkflow, benchPlainWorkflow, describeInstalled, loadExamples };
+module.exports = { PKG, T, CRED, credentials, benchCredentials, credRef, uuidFrom, node, chain, workflow, webhookStart, sinkNode, triggerNode, triggerParameters, eventIdOf, BENCH_PLAIN_PATH, benchTriggerWorkflow, benchPlainWorkflow, BENCH_ISOLATE_PATH, benchIsolateWorkflow, BENCH_DIY_PATH, benchDiyWorkflow, benchCatalogWorkflow, describeInstalled, loadExamples };

@@ -36,7 +36,8 @@ class Instance {
 		this.procs = {};
 	}
 
-	async setup({ workflows, publish = [], extraEnv = {}, port } = {}) {
+	/** `credentials`: more credentials to import beside the package's sandbox ones. */
+	async setup({ workflows, publish = [], extraEnv = {}, port, credentials = [] } = {}) {
 		fs.mkdirSync(this.userFolder, { recursive: true });
 		this.port = port || (await H.freePort());
 		this.webhookPort = this.queue ? await H.freePort() : this.port;
@@ -56,7 +57,7 @@ class Instance {
 		this.env = H.n8nEnv(this.host, { userFolder: this.userFolder, port: this.port, webhookUrl: this.webhookBase, extra });
 		this.installed = this.installed || H.installPackage(this.userFolder, this.tgz);
 		const credFile = path.join(this.dir, 'credentials.json');
-		fs.writeFileSync(credFile, JSON.stringify(F.credentials(this.sandbox.url, this.sandbox.keys), null, 2));
+		fs.writeFileSync(credFile, JSON.stringify([...F.credentials(this.sandbox.url, this.sandbox.keys), ...credentials], null, 2));
 		await H.cli(this.host, this.env, ['import:credentials', `--input=${credFile}`]);
 		if (workflows && workflows.length) {
 			const wfFile = path.join(this.dir, 'workflows.json');

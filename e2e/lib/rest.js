@@ -34,6 +34,14 @@ async function session(port) {
 			const error = body && body.data !== undefined ? body.data : body;
 			return error ? JSON.stringify(error) : null;
 		},
+		/** How many executions of the workflow n8n has stored (finished or not). */
+		async executionCount(workflowId) {
+			const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+			const r = await fetch(`${base}/rest/executions?filter=${filter}&limit=1`, { headers });
+			if (!r.ok) throw new Error(`listing the executions of ${workflowId} failed: ${r.status} ${(await r.text()).slice(0, 300)}`);
+			const body = await r.json();
+			return Number((body.data || body).count);
+		},
 		/** POST /rest/workflows/:id/<action>; returns {ok, status, text}. */
 		async toggle(workflowId, action) {
 			const versionId = await this.versionId(workflowId);
@@ -69,4 +77,4 @@ async function deactivate(ctx, workflowId) {
 	return r;
 }
 
-module.exports = { activate, activationError, deactivate };
+module.exports = { session, activate, activationError, deactivate };

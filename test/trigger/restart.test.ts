@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not shipped: waits for the node's background replay request */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
