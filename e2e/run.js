@@ -42,6 +42,22 @@ function loadTests() {
 	return only ? tests.filter((t) => t.name.includes(only) || t.file.includes(only)) : tests;
 }
 
+/** Resolves when the sandbox has seen no API request for `quietMs` (at most `maxMs`). */
+async function settle(sandbox, { quietMs = 3000, maxMs = 90000 } = {}) {
+	const apiRequests = () => sandbox.records.filter((r) => !r.path.startsWith('/_sandbox')).length;
+	const deadline = Date.now() + maxMs;
+	let seen = apiRequests();
+	let since = Date.now();
+	while (Date.now() < deadline && Date.now() - since < quietMs) {
+		await new Promise((r) => setTimeout(r, 250));
+		const now = apiRequests();
+		if (now !== seen) {
+			seen = now;
+			since = Date.now();
+		}
+	}
+}
+
 async function main() {
 	const started = Date.now();
 	const P = H.phases();
@@ -112,6 +128,9 @@ async function main() {
 				await inst.setup({ workflows, publish });
 			});
 			await P.run(`${mode}: start n8n${mode === 'queue' ? ' (redis, main, worker, webhook)' : ''}`, () => inst.start());
+			// n8n activates published workflows in the background after start-up (trigger registrations and
+			// subscriptions): let that traffic end, so that a test's "every request since" sees only its own.
+			await P.run(`${mode}: wait for activations to settle`, () => settle(sandbox));
 			await P.run(`${mode}: tests (${runnable.length})`, async () => {
 				for (const t of runnable) {
 					const t0 = Date.now();

@@ -70,8 +70,9 @@ module.exports = [
 			const shown = answer.ok ? await activationError(ctx, NO_USER.id) : answer.text;
 			assert.match(String(shown), /need a user credential/, `n8n shows why activation failed: ${answer.status} ${String(shown).slice(0, 500)}`);
 			assert.equal(hookOf(ctx, NO_USER), undefined, 'no webhook registered');
-			const calls = ctx.records(seq).filter((r) => !r.path.startsWith('/_sandbox'));
-			assert.deepEqual(calls.map((r) => `${r.method} ${r.path}`), [], 'no request reached the service');
+			// Nothing was registered or subscribed for it (n8n's own background traffic may read meanwhile).
+			const calls = ctx.records(seq).filter((r) => r.method !== 'GET' && !r.path.startsWith('/_sandbox'));
+			assert.deepEqual(calls.map((r) => `${r.method} ${r.path}`), [], 'no request changed anything at the service');
 		},
 	},
 	{

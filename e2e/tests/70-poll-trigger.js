@@ -8,6 +8,7 @@
  *     kept in the workflow's static data), and the posts from before the restart do not run again.
  */
 const F = require('../lib/fixtures');
+const { activate, deactivate } = require('../lib/rest');
 
 const WF_ID = 'e2ePollTrigger01';
 const SINK = 'poll-trigger';
@@ -49,10 +50,12 @@ module.exports = [
 			ctx.pollBefore = ctx.sandbox.publishPost({ text: `${QUERY} published before activation` }).id;
 			return [pollWorkflow(ctx)];
 		},
-		publish: () => [WF_ID],
 		timeoutMs: 420000,
 		async run(ctx) {
 			const { assert, sandbox, inst } = ctx;
+			// Activated here, not at start-up: a poll every minute would add requests to every other test.
+			const activated = await activate(ctx, WF_ID);
+			assert.ok(activated.ok, `activating the poll trigger: ${activated.status} ${activated.text.slice(0, 300)}`);
 			// n8n polls once when it activates the workflow: that poll records the position.
 			await ctx.waitFor('the activation poll', () => ourSearches(ctx).some((r) => r.status === 200), { timeoutMs: 60000 });
 			const first = ourSearches(ctx)[0];
@@ -85,6 +88,7 @@ module.exports = [
 			assert.equal(item.event_type, 'post.match');
 			assert.equal(item.query, QUERY);
 			assert.ok(item.includes.users && item.includes.users[0].id === item.post.author_id, `the author is in includes: ${JSON.stringify(item).slice(0, 400)}`);
+			await deactivate(ctx, WF_ID);
 		},
 	},
 ];
