@@ -11,7 +11,7 @@ const { createSandbox } = require('../sandbox/server');
 const oauth1 = require('../sandbox/lib/oauth1');
 
 async function selftest() {
-	// Published OAuth 1.0a vector (vectors.md).
+	// The service's published OAuth 1.0a test vector.
 	const pairs = [['status', 'Hello Ladies + Gentlemen, a signed OAuth request!'], ['include_entities', 'true'], ['oauth_consumer_key', 'xvz1evFS4wEEPTGEFPHBog'], ['oauth_nonce', 'kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg'], ['oauth_signature_method', 'HMAC-SHA1'], ['oauth_timestamp', '1318622958'], ['oauth_token', '370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb'], ['oauth_version', '1.0']];
 	const secret = ['kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw', 'LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE'];
 	assert.equal(oauth1.sign(...secret, oauth1.baseString('POST', 'https://api.x.com/1.1/statuses/update.json', pairs)), 'Ls93hJiZbQ3akF3HF3x1Bz8/zU4=');

@@ -131,7 +131,7 @@ export async function searchCatalogs(
 }
 
 /**
- * ads-catalog.md shows no endpoint that lists the product sets of a catalog. The list asks for
+ * The service publishes no endpoint that lists the product sets of a catalog. The list asks for
  * GET .../product_sets and, when the service does not offer it (404 or 405), says so in the list
  * instead of failing: the set can always be given by ID.
  */

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { formatZodIssues } from '../shared/validation';
 
 /**
- * The product attributes of ads-catalog.md and the rules the service applies to them, checked
+ * The product attributes of the advertising interface's catalog and the rules the service applies to them, checked
  * before anything is sent. `normalizeProduct` turns an input item (spreadsheet rows, shop exports)
  * into the request shape; `productSchema` checks one product; `crossItemProblems` checks what only
  * shows across items (variants without item_group_id).

@@ -8,7 +8,7 @@ import { asNodeError, CREDENTIAL_TYPES, platformRequest, unwrapData } from '../s
 import type { TriggerState } from './state';
 
 /**
- * The "Posts matching search rules" mode (filtered-stream webhooks, breadth.md): on activation our
+ * The "Posts matching search rules" mode (filtered-stream webhooks): on activation our
  * rules are added (checked with a dry run first) and the webhook is linked to the stream; on
  * deactivation the link and only our rules are removed. Each delivery is one post.
  */

@@ -3,7 +3,10 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { explainResponse, problemSuffix } from './errors';
 
-/** Filtered-stream rules (breadth.md): the path, and the refusals a 200 answer can carry. */
+/**
+ * Filtered-stream rules (GET/POST /2/tweets/search/stream/rules): the path, and the refusals the service
+ * reports inside a 200 answer (invalid rules, duplicates, the rule cap).
+ */
 export const RULES_PATH = '/2/tweets/search/stream/rules';
 export const MAX_RULE_LENGTH = 2048;
 

@@ -1,7 +1,7 @@
 'use strict';
 /**
  * Small HTTP helpers for the sandbox: body reading, JSON answers, the platform's Problem objects and
- * the advertising interface's CAPS error bodies (conventions.md, "Errors"). Node's http module only.
+ * the advertising interface's CAPS error bodies (the service's published error shapes). Node's http module only.
  */
 
 const PROBLEM_BASE = 'https://api.sandbox.local/2/problems/';

@@ -1,6 +1,6 @@
 'use strict';
 /**
- * OAuth 1.0a HMAC-SHA1 verification as the service does it (conventions.md, "Authentication details"):
+ * OAuth 1.0a HMAC-SHA1 verification as the service does it (signature base string over method, URL, query and form parameters):
  * the base string covers the method, the URL without query, every query parameter and every
  * application/x-www-form-urlencoded body parameter (never a JSON body), RFC 3986 encoded and sorted.
  * Reimplemented here with node:crypto so that the sandbox does not trust the package's own signer.

@@ -1,5 +1,5 @@
 'use strict';
-/** Advertising interface, catalog management (ads-catalog.md): catalogs, products, product sets, scheduled feeds. */
+/** Advertising interface, catalog management: catalogs, products, product sets, scheduled feeds. */
 const { adsError } = require('../lib/http');
 
 const AVAILABILITY = ['in stock', 'available for order', 'preorder', 'out of stock', 'discontinued'];

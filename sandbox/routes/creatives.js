@@ -1,6 +1,6 @@
 'use strict';
 /**
- * Advertising interface, creatives (ads-creatives.md): account media, cards (component-based, poll,
+ * Advertising interface, creatives: account media, cards (component-based, poll,
  * video conversation), media library, preroll call-to-actions, draft and scheduled posts, posts.
  */
 const { adsError } = require('../lib/http');

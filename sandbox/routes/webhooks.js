@@ -1,6 +1,6 @@
 'use strict';
 /**
- * Webhooks (conventions.md, "Webhook receiver" and "Webhook management"), activity subscriptions,
+ * Webhooks (CRC, signed delivery, management), activity subscriptions,
  * signed deliveries, the delivery log and replay jobs.
  */
 const http = require('node:http');

@@ -12,7 +12,7 @@ const props = node.description.properties;
 const resources = (props.find((p) => p.name === 'resource')?.options ?? []).map((o) => (o as { value: string }).value);
 
 describe('AdsCreatives description', () => {
-	it('offers every resource of ads-creatives.md and is usable as a tool', () => {
+	it('offers every creatives resource the service offers and is usable as a tool', () => {
 		expect(resources).toEqual(['card', 'pollCard', 'videoConversationCard', 'mediaLibrary', 'accountMedia', 'draftPost', 'scheduledPost', 'prerollCta', 'adPost']);
 		expect(node.description.usableAsTool).toBe(true);
 	});

@@ -33,7 +33,7 @@ function assertNoSecret(error: unknown) {
 	for (const secret of Object.values(TEST_SECRETS)) expect(text).not.toContain(secret);
 }
 
-describe('error translation: every shape in conventions.md', () => {
+describe('error translation: every error shape the service sends', () => {
 	const cases: Array<[string, number, unknown, RegExp, RegExp?]> = [
 		['legacy 89', 401, { errors: [{ code: 89, message: 'Invalid or expired token.' }] }, /token is invalid, expired or revoked/, /Reconnect/],
 		['legacy 99', 403, { errors: [{ code: 99, message: 'Unable to verify your credentials' }] }, /bearer token was requested too often/],

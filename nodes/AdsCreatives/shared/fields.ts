@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** zod pieces the creatives operations share (ads-creatives.md "Limits"). */
+/** zod pieces the creatives operations share (the creatives limits the service publishes). */
 
 export const mediaKey = z.string().regex(/^\d+_\d+$/, 'a media key looks like 3_1234567890');
 export const cardUri = z.string().regex(/^card:\/\/\d+$/, 'a card URI looks like card://1234567890');

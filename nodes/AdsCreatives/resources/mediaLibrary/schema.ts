@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { mediaKey } from '../../shared/fields';
 
-/** Names of a media library object within their limits (ads-creatives.md). */
+/** Names of a media library object within the limits the service publishes. */
 export const libraryFields = z
 	.object({
 		name: z.string().max(100, 'at most 100 characters'),

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { mediaKey, objectName } from '../../shared/fields';
 
-/** Fields and rules of a video conversation card (ads-creatives.md), shared by Create and Update. */
+/** Fields and rules of a video conversation card, as the service defines them, shared by Create and Update. */
 
 const cta = z
 	.string()

@@ -11,7 +11,7 @@ const show = showFor('post', 'edit');
 
 /**
  * Edits a recent post: POST /2/tweets with `edit_options.previous_post_id`. The spec states the
- * edit against POST /2/posts; the live service takes it on POST /2/tweets (conventions.md).
+ * edit against POST /2/posts; the live service takes it on POST /2/tweets, so that is the path used.
  */
 export const edit: ItemOperation = {
 	option: {

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { showFor } from '../../../shared/router';
 
-/** Fields and expansions of post reads (platform.md, data dictionary). */
+/** Fields and expansions of post reads (the service's data dictionary of post and user fields). */
 const TWEET_FIELDS = [
 	'attachments',
 	'author_id',

@@ -12,7 +12,7 @@ import type { Kind, Timeline } from '../../../shared/timelines';
 import { TIMELINES } from '../../../shared/timelines';
 
 /**
- * The owned reads: GET /2/users/:id/<suffix>, one table row per timeline (breadth.md). Each is
+ * The owned reads: GET /2/users/:id/<suffix>, one table row per timeline, as the service lists them. Each is
  * charged per resource returned, so the node reads up to a limit unless Return All is on.
  */
 
