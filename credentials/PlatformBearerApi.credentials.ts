@@ -7,11 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import {
-	adsBaseUrlProperty,
-	ICON,
-	platformBaseUrlProperty,
-} from './PlatformCredentialCommon';
+import { adsBaseUrlProperty, ICON, platformBaseUrlProperty } from './PlatformCredentialCommon';
 
 /**
  * App-only bearer token: pasted, or minted from the consumer key and secret with

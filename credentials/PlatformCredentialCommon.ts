@@ -26,3 +26,26 @@ export const adsBaseUrlProperty: INodeProperties = {
 	description:
 		'Base URL of the advertising API, without a trailing slash or version (paths /12/... are added)',
 };
+
+/** The app's consumer key, named as the developer portal names it (both OAuth 1.0a credentials). */
+export const consumerKeyProperty: INodeProperties = {
+	displayName: 'Consumer Key (API Key)',
+	name: 'consumerKey',
+	type: 'string',
+	default: '',
+	required: true,
+	description: "The app's API key, from the developer portal: your app > Keys and tokens",
+};
+
+/** The app's consumer secret; `usage` says what else uses it in this credential. */
+export function consumerSecretProperty(usage = ''): INodeProperties {
+	return {
+		displayName: 'Consumer Secret (API Key Secret)',
+		name: 'consumerSecret',
+		type: 'string',
+		typeOptions: { password: true },
+		default: '',
+		required: true,
+		description: `The app's API key secret, shown next to the API key.${usage ? ` ${usage}` : ''}`,
+	};
+}

@@ -8,10 +8,17 @@ import type {
 
 import {
 	adsBaseUrlProperty,
+	consumerKeyProperty,
+	consumerSecretProperty,
 	ICON,
 	platformBaseUrlProperty,
 } from './PlatformCredentialCommon';
-import { authorizationHeader, formParams, signOAuth1, type OAuth1Params } from './PlatformOAuth1Signer';
+import {
+	authorizationHeader,
+	formParams,
+	signOAuth1,
+	type OAuth1Params,
+} from './PlatformOAuth1Signer';
 
 function headerValue(headers: IHttpRequestOptions['headers'], name: string): string {
 	if (!headers) return '';
@@ -66,24 +73,10 @@ export class PlatformOAuth1Api implements ICredentialType {
 	icon = ICON;
 
 	properties: INodeProperties[] = [
-		{
-			displayName: 'Consumer Key (API Key)',
-			name: 'consumerKey',
-			type: 'string',
-			default: '',
-			required: true,
-			description: "The app's API key, from the developer portal: your app > Keys and tokens",
-		},
-		{
-			displayName: 'Consumer Secret (API Key Secret)',
-			name: 'consumerSecret',
-			type: 'string',
-			typeOptions: { password: true },
-			default: '',
-			required: true,
-			description:
-				"The app's API key secret, shown next to the API key. The Platform Trigger also uses it for CRC answers and signature checks.",
-		},
+		consumerKeyProperty,
+		consumerSecretProperty(
+			'The Platform Trigger also uses it for CRC answers and signature checks.',
+		),
 		{
 			displayName: 'Access Token',
 			name: 'accessToken',
@@ -101,7 +94,8 @@ export class PlatformOAuth1Api implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'Shown once with the access token, under Keys and tokens > Access Token and Secret (generate a new pair if it was not saved)',
+			description:
+				'Shown once with the access token, under Keys and tokens > Access Token and Secret (generate a new pair if it was not saved)',
 		},
 		platformBaseUrlProperty,
 		adsBaseUrlProperty,

@@ -2,6 +2,8 @@ import type { ICredentialTestRequest, ICredentialType, INodeProperties } from 'n
 
 import {
 	adsBaseUrlProperty,
+	consumerKeyProperty,
+	consumerSecretProperty,
 	ICON,
 	platformBaseUrlProperty,
 } from './PlatformCredentialCommon';
@@ -21,23 +23,8 @@ export class PlatformOAuth1ConnectApi implements ICredentialType {
 	// consumerKey and consumerSecret replace the generic OAuth1 fields of the same name, so that this
 	// credential and the keys credential use one vocabulary (the developer portal's).
 	properties: INodeProperties[] = [
-		{
-			displayName: 'Consumer Key (API Key)',
-			name: 'consumerKey',
-			type: 'string',
-			default: '',
-			required: true,
-			description: "The app's API key, from the developer portal: your app > Keys and tokens",
-		},
-		{
-			displayName: 'Consumer Secret (API Key Secret)',
-			name: 'consumerSecret',
-			type: 'string',
-			typeOptions: { password: true },
-			default: '',
-			required: true,
-			description: "The app's API key secret, shown next to the API key",
-		},
+		consumerKeyProperty,
+		consumerSecretProperty(),
 		platformBaseUrlProperty,
 		adsBaseUrlProperty,
 		{

@@ -55,7 +55,8 @@ function pairsOf(params: OAuth1Params | undefined): Array<[string, string]> {
 export function baseStringUri(url: URL): string {
 	const protocol = url.protocol.toLowerCase();
 	const host = url.hostname.toLowerCase();
-	const defaultPort = (protocol === 'http:' && url.port === '80') || (protocol === 'https:' && url.port === '443');
+	const defaultPort =
+		(protocol === 'http:' && url.port === '80') || (protocol === 'https:' && url.port === '443');
 	const port = url.port && !defaultPort ? `:${url.port}` : '';
 	return `${protocol}//${host}${port}${url.pathname}`;
 }
@@ -66,10 +67,18 @@ export function signatureBaseString(
 	allParams: Array<[string, string]>,
 ): string {
 	const parsed = new URL(url);
-	const encoded = allParams.map(([k, v]) => [percentEncode(k), percentEncode(v)] as [string, string]);
-	encoded.sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) : a[0] < b[0] ? -1 : 1));
+	const encoded = allParams.map(
+		([k, v]) => [percentEncode(k), percentEncode(v)] as [string, string],
+	);
+	encoded.sort((a, b) =>
+		a[0] === b[0] ? (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) : a[0] < b[0] ? -1 : 1,
+	);
 	const normalized = encoded.map(([k, v]) => `${k}=${v}`).join('&');
-	return [method.toUpperCase(), percentEncode(baseStringUri(parsed)), percentEncode(normalized)].join('&');
+	return [
+		method.toUpperCase(),
+		percentEncode(baseStringUri(parsed)),
+		percentEncode(normalized),
+	].join('&');
 }
 
 export function hmacSha1(key: string, text: string): string {

@@ -24,7 +24,8 @@ export class PlatformTriggerPosts implements INodeType {
 		subtitle: triggerSubtitle,
 		// The node panel shows this text on the Platform Posts entry too (n8n gives a paired app its
 		// trigger's description), so it names both halves.
-		description: 'Posts, users, DMs and more; starts a workflow on account activity or on posts matching your search rules',
+		description:
+			'Posts, users, DMs and more; starts a workflow on account activity or on posts matching your search rules',
 		defaults: { name: 'Platform Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -35,17 +36,32 @@ export class PlatformTriggerPosts implements INodeType {
 			{
 				name: 'platformOAuth2Api',
 				required: true,
-				displayOptions: { show: { userAuthentication: ['platformOAuth2Api'], mode: ['activity', 'accountActivity'] } },
+				displayOptions: {
+					show: {
+						userAuthentication: ['platformOAuth2Api'],
+						mode: ['activity', 'accountActivity'],
+					},
+				},
 			},
 			{
 				name: 'platformOAuth1Api',
 				required: true,
-				displayOptions: { show: { userAuthentication: ['platformOAuth1Api'], mode: ['activity', 'accountActivity'] } },
+				displayOptions: {
+					show: {
+						userAuthentication: ['platformOAuth1Api'],
+						mode: ['activity', 'accountActivity'],
+					},
+				},
 			},
 			{
 				name: 'platformOAuth1ConnectApi',
 				required: true,
-				displayOptions: { show: { userAuthentication: ['platformOAuth1ConnectApi'], mode: ['activity', 'accountActivity'] } },
+				displayOptions: {
+					show: {
+						userAuthentication: ['platformOAuth1ConnectApi'],
+						mode: ['activity', 'accountActivity'],
+					},
+				},
 			},
 		],
 		webhooks: [

@@ -38,7 +38,12 @@ export const triggerProperties: INodeProperties[] = [
 		noDataExpression: true,
 		default: 'activity',
 		options: [
-			{ name: 'Activity Events', value: 'activity', description: 'Posts, DMs, profile and Spaces events of an account', action: 'On account activity (new post, DM, profile, Spaces)' },
+			{
+				name: 'Activity Events',
+				value: 'activity',
+				description: 'Posts, DMs, profile and Spaces events of an account',
+				action: 'On account activity (new post, DM, profile, Spaces)',
+			},
 			{
 				name: 'Account Activity (All Activity of the Connected Account)',
 				value: 'accountActivity',
@@ -46,7 +51,12 @@ export const triggerProperties: INodeProperties[] = [
 					'Everything that happens to the account of the user credential: posts, likes, follows, blocks, mutes, DMs, app revocations',
 				action: 'On any activity of the connected account',
 			},
-			{ name: 'Posts Matching Search Rules', value: 'stream', description: 'Any public post matching your rules (filtered stream)', action: 'On new post matching search rules' },
+			{
+				name: 'Posts Matching Search Rules',
+				value: 'stream',
+				description: 'Any public post matching your rules (filtered stream)',
+				action: 'On new post matching search rules',
+			},
 		],
 	},
 	{
@@ -96,10 +106,14 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'multiOptions',
 		required: true,
 		default: ['*'],
-		description: 'Which of the account\'s activities start the workflow (the service sends all of them; the rest are dropped)',
+		description:
+			"Which of the account's activities start the workflow (the service sends all of them; the rest are dropped)",
 		options: [
 			{ name: 'All Activity', value: '*' },
-			...ACCOUNT_ACTIVITY_EVENT_TYPES.map((value) => ({ name: ACCOUNT_ACTIVITY_LABELS[value], value })),
+			...ACCOUNT_ACTIVITY_EVENT_TYPES.map((value) => ({
+				name: ACCOUNT_ACTIVITY_LABELS[value],
+				value,
+			})),
 		],
 	},
 	{

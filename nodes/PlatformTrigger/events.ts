@@ -28,7 +28,11 @@ export function needsUserContext(eventType: string): boolean {
 }
 
 /** Credentials the trigger accepts beside the bearer for user-context subscriptions. */
-export const USER_CREDENTIAL_TYPES = [CREDENTIAL_TYPES.pkce, CREDENTIAL_TYPES.hmac, CREDENTIAL_TYPES.connect] as const;
+export const USER_CREDENTIAL_TYPES = [
+	CREDENTIAL_TYPES.pkce,
+	CREDENTIAL_TYPES.hmac,
+	CREDENTIAL_TYPES.connect,
+] as const;
 
 /** Event types an Account Activity delivery can carry (see ACCOUNT_ACTIVITY_TYPES). */
 export const ACCOUNT_ACTIVITY_EVENT_TYPES = [
@@ -172,7 +176,12 @@ export function normalizeDelivery(body: IDataObject, receivedAt: Date): Platform
 				filter: forUser,
 				tag: null,
 				payload: element,
-				includes: key === 'direct_message_events' ? ((body.users as IDataObject) ? { users: body.users as IDataObject } : null) : null,
+				includes:
+					key === 'direct_message_events'
+						? (body.users as IDataObject)
+							? { users: body.users as IDataObject }
+							: null
+						: null,
 				received_at,
 			});
 		});

@@ -1,21 +1,27 @@
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { createSubscription, registerWebhook, resolveUserId, subscriptionIdOf } from '../shared/activity';
+import type { Webhook } from '../shared/activity';
+import {
+	createSubscription,
+	registerWebhook,
+	resolveUserId,
+	subscriptionIdOf,
+} from '../shared/activity';
 import type { PlatformCredentialType } from '../shared/transport';
-import { asNodeError, CREDENTIAL_TYPES, platformRequest, platformRequestFull, unwrapData } from '../shared/transport';
+import {
+	asNodeError,
+	CREDENTIAL_TYPES,
+	platformRequest,
+	platformRequestFull,
+	unwrapData,
+} from '../shared/transport';
 import { ACTIVITY_EVENT_TYPES, needsUserContext, USER_CREDENTIAL_TYPES } from './events';
 import type { TriggerState } from './state';
 import { clearState, forgetTrigger, replayWindow, triggerKey } from './state';
 import { activateStream, deactivateStream, streamExists } from './stream';
 
 const BEARER = CREDENTIAL_TYPES.appOnly;
-
-interface Webhook extends IDataObject {
-	id: string;
-	url: string;
-	valid?: boolean;
-}
 
 function state(ctx: IHookFunctions): TriggerState {
 	return ctx.getWorkflowStaticData('node') as TriggerState;
@@ -34,14 +40,24 @@ export function subscriptionTag(ctx: IHookFunctions): string {
 }
 
 async function listWebhooks(ctx: IHookFunctions): Promise<Webhook[]> {
-	const body = await platformRequest.call(ctx, { method: 'GET', path: '/2/webhooks', credentialType: BEARER });
+	const body = await platformRequest.call(ctx, {
+		method: 'GET',
+		path: '/2/webhooks',
+		credentialType: BEARER,
+	});
 	const data = unwrapData<Webhook[] | Webhook | undefined>(body);
 	return Array.isArray(data) ? data : data ? [data] : [];
 }
 
 async function revalidate(ctx: IHookFunctions, id: string): Promise<void> {
-	ctx.logger.info(`Platform Trigger: webhook ${id} is invalid; asking the service to re-check it (CRC)`);
-	await platformRequest.call(ctx, { method: 'PUT', path: `/2/webhooks/${encodeURIComponent(id)}`, credentialType: BEARER });
+	ctx.logger.info(
+		`Platform Trigger: webhook ${id} is invalid; asking the service to re-check it (CRC)`,
+	);
+	await platformRequest.call(ctx, {
+		method: 'PUT',
+		path: `/2/webhooks/${encodeURIComponent(id)}`,
+		credentialType: BEARER,
+	});
 }
 
 export async function requireConsumerSecret(ctx: IHookFunctions): Promise<void> {
@@ -69,7 +85,9 @@ export function selectedEventTypes(ctx: IHookFunctions | IWebhookFunctions): str
 /** The user-context credential chosen beside the bearer, or undefined for none. */
 function userCredentialType(ctx: IHookFunctions): PlatformCredentialType | undefined {
 	const chosen = String(ctx.getNodeParameter('userAuthentication', 'none') ?? 'none');
-	return (USER_CREDENTIAL_TYPES as readonly string[]).includes(chosen) ? (chosen as PlatformCredentialType) : undefined;
+	return (USER_CREDENTIAL_TYPES as readonly string[]).includes(chosen)
+		? (chosen as PlatformCredentialType)
+		: undefined;
 }
 
 /**
@@ -86,16 +104,24 @@ function requireUserCredential(ctx: IHookFunctions, why: string): PlatformCreden
 }
 
 /** Activity API types to subscribe to, each with the credential that may create it. */
-function plannedSubscriptions(ctx: IHookFunctions): Array<{ eventType: string; credentialType: PlatformCredentialType }> {
+function plannedSubscriptions(
+	ctx: IHookFunctions,
+): Array<{ eventType: string; credentialType: PlatformCredentialType }> {
 	const selected = selectedEventTypes(ctx);
 	const types = selected.includes('*')
 		? [...ACTIVITY_EVENT_TYPES]
 		: selected.filter((t) => (ACTIVITY_EVENT_TYPES as readonly string[]).includes(t));
 	const private_ = types.filter(needsUserContext);
 	const user = private_.length
-		? requireUserCredential(ctx, `${selected.includes('*') ? 'All Events include direct message events, which' : `The events ${private_.join(', ')}`}`)
+		? requireUserCredential(
+				ctx,
+				`${selected.includes('*') ? 'All Events include direct message events, which' : `The events ${private_.join(', ')}`}`,
+			)
 		: undefined;
-	return types.map((eventType) => ({ eventType, credentialType: needsUserContext(eventType) ? user! : BEARER }));
+	return types.map((eventType) => ({
+		eventType,
+		credentialType: needsUserContext(eventType) ? user! : BEARER,
+	}));
 }
 
 /**
@@ -112,12 +138,16 @@ function refuseEarly(ctx: IHookFunctions) {
 		!String(ctx.getNodeParameter('keyword', '') ?? '').trim()
 	) {
 		throw new NodeOperationError(ctx.getNode(), 'Set "User" or "Keyword"', {
-			description: 'Activity subscriptions filter by an account (user ID or @username) or by a keyword; fill in at least one.',
+			description:
+				'Activity subscriptions filter by an account (user ID or @username) or by a keyword; fill in at least one.',
 		});
 	}
 	return {
 		planned: mode === 'activity' ? plannedSubscriptions(ctx) : [],
-		accountCredential: mode === 'accountActivity' ? requireUserCredential(ctx, 'Account Activity subscriptions') : undefined,
+		accountCredential:
+			mode === 'accountActivity'
+				? requireUserCredential(ctx, 'Account Activity subscriptions')
+				: undefined,
 	};
 }
 
@@ -127,9 +157,16 @@ export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 	const saved = state(ctx);
 	const url = webhookUrl(ctx);
 	const hooks = await listWebhooks(ctx);
-	const ours = hooks.find((h) => saved.webhookId && String(h.id) === saved.webhookId) ?? hooks.find((h) => h.url === url);
+	const ours =
+		hooks.find((h) => saved.webhookId && String(h.id) === saved.webhookId) ??
+		hooks.find((h) => h.url === url);
 	const mode = modeOf(ctx);
-	const recorded = mode === 'stream' ? saved.ruleIds : mode === 'accountActivity' ? saved.accountUserId : saved.subscriptionIds;
+	const recorded =
+		mode === 'stream'
+			? saved.ruleIds
+			: mode === 'accountActivity'
+				? saved.accountUserId
+				: saved.subscriptionIds;
 	if (!ours || ours.url !== url || !recorded) return false;
 	saved.webhookId = String(ours.id);
 	if (ours.valid === false) await revalidate(ctx, saved.webhookId);
@@ -156,24 +193,44 @@ function accountPath(webhookId: string): string {
 /** Whether the user credential's account is subscribed to the webhook (user context). */
 async function accountSubscribed(ctx: IHookFunctions, webhookId: string): Promise<boolean> {
 	const type = requireUserCredential(ctx, 'Account Activity subscriptions');
-	const body = await platformRequest.call(ctx, { method: 'GET', path: accountPath(webhookId), credentialType: type });
+	const body = await platformRequest.call(ctx, {
+		method: 'GET',
+		path: accountPath(webhookId),
+		credentialType: type,
+	});
 	return unwrapData<IDataObject>(body)?.subscribed === true;
 }
 
 /** Subscribes the user credential's account to the webhook; returns the account's user id. */
-async function subscribeAccount(ctx: IHookFunctions, webhookId: string, type: PlatformCredentialType): Promise<string> {
-	const me = unwrapData<IDataObject>(await platformRequest.call(ctx, { method: 'GET', path: '/2/users/me', credentialType: type }));
+async function subscribeAccount(
+	ctx: IHookFunctions,
+	webhookId: string,
+	type: PlatformCredentialType,
+): Promise<string> {
+	const me = unwrapData<IDataObject>(
+		await platformRequest.call(ctx, { method: 'GET', path: '/2/users/me', credentialType: type }),
+	);
 	try {
-		await platformRequest.call(ctx, { method: 'POST', path: accountPath(webhookId), credentialType: type });
+		await platformRequest.call(ctx, {
+			method: 'POST',
+			path: accountPath(webhookId),
+			credentialType: type,
+		});
 	} catch (error) {
 		// 409: this account is already subscribed to this webhook (an earlier activation): that is the goal.
 		if ((error as { httpCode?: string }).httpCode !== '409') throw asNodeError(ctx, error);
-		ctx.logger.info(`Platform Trigger: account ${String(me?.id)} was already subscribed to webhook ${webhookId}`);
+		ctx.logger.info(
+			`Platform Trigger: account ${String(me?.id)} was already subscribed to webhook ${webhookId}`,
+		);
 	}
 	return String(me?.id ?? '');
 }
 
-async function unsubscribeAccount(ctx: IHookFunctions, webhookId: string, userId: string): Promise<void> {
+async function unsubscribeAccount(
+	ctx: IHookFunctions,
+	webhookId: string,
+	userId: string,
+): Promise<void> {
 	try {
 		await platformRequest.call(ctx, {
 			method: 'DELETE',
@@ -243,7 +300,12 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 		for (const { eventType, credentialType } of planned) {
 			const eventFilter = { ...filter };
 			if (direction && needsUserContext(eventType)) eventFilter.direction = direction;
-			const input = { event_type: eventType, filter: eventFilter, tag: subscriptionTag(ctx), webhook_id: webhookId };
+			const input = {
+				event_type: eventType,
+				filter: eventFilter,
+				tag: subscriptionTag(ctx),
+				webhook_id: webhookId,
+			};
 			created.push(subscriptionIdOf(await createSubscription.call(ctx, input, { credentialType })));
 		}
 	} catch (error) {
@@ -263,15 +325,10 @@ export async function remove(ctx: IHookFunctions): Promise<boolean> {
 	const saved = state(ctx);
 	if (saved.ruleIds || isStreamMode(ctx)) await deactivateStream(ctx, saved);
 	await deleteSubscriptions(ctx, saved.subscriptionIds ?? []);
-	if (saved.webhookId && saved.accountUserId) await unsubscribeAccount(ctx, saved.webhookId, saved.accountUserId);
+	if (saved.webhookId && saved.accountUserId)
+		await unsubscribeAccount(ctx, saved.webhookId, saved.accountUserId);
 	if (saved.webhookId) {
-		const response = await platformRequestFull.call(ctx, {
-			method: 'GET',
-			path: '/2/webhooks',
-			credentialType: BEARER,
-		});
-		const hooks = unwrapData<Webhook[]>(response.body) ?? [];
-		if (Array.isArray(hooks) && hooks.some((h) => String(h.id) === saved.webhookId)) {
+		if ((await listWebhooks(ctx)).some((h) => String(h.id) === saved.webhookId)) {
 			await deleteWebhook(ctx, saved.webhookId);
 		} else {
 			ctx.logger.info(`Platform Trigger: webhook ${saved.webhookId} was already gone`);
@@ -289,7 +346,7 @@ export async function remove(ctx: IHookFunctions): Promise<boolean> {
 export async function recoverMissedEvents(
 	ctx: IHookFunctions | IWebhookFunctions,
 	now = new Date(),
-	known: { since?: string; webhookId?: string; timeoutMs?: number } = {},
+	known: { since?: string; webhookId?: string; timeoutMs?: number; maxRateLimitWait?: number } = {},
 ): Promise<string | undefined> {
 	const saved = ctx.getWorkflowStaticData('node') as TriggerState;
 	const since = known.since ?? saved.lastReceivedAt;
@@ -305,19 +362,22 @@ export async function recoverMissedEvents(
 			body: { webhook_id: webhookId, ...window },
 			credentialType: BEARER,
 			timeoutMs: known.timeoutMs,
-			// A rate-limited replay is reported, not waited for: Admin → Replay Webhook can ask later.
-			maxRateLimitWait: known.timeoutMs === undefined ? undefined : 0,
+			maxRateLimitWait: known.maxRateLimitWait,
 		})
 		.catch((error: Error & { httpCode?: string }) => {
 			// 409 is the service's "conflict": a replay job is already running for the webhook.
 			if (error.httpCode === '409') {
-				ctx.logger.info('Platform Trigger: a replay job is already running; its events will arrive as usual');
+				ctx.logger.info(
+					'Platform Trigger: a replay job is already running; its events will arrive as usual',
+				);
 				return undefined;
 			}
 			throw error;
 		});
 	if (!response) return undefined;
 	const job = unwrapData<IDataObject>(response.body);
-	ctx.logger.info(`Platform Trigger: replay job ${String(job?.job_id)} requested for ${window.from_date}-${window.to_date}`);
+	ctx.logger.info(
+		`Platform Trigger: replay job ${String(job?.job_id)} requested for ${window.from_date}-${window.to_date}`,
+	);
 	return String(job?.job_id ?? '');
 }

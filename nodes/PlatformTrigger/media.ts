@@ -10,15 +10,28 @@ export function attachedMedia(
 	payload: unknown,
 	includes: unknown,
 ): { media: IDataObject[]; media_url: string | null } | undefined {
-	const keys = ((payload as IDataObject | null)?.attachments as IDataObject | undefined)?.media_keys;
+	const keys = ((payload as IDataObject | null)?.attachments as IDataObject | undefined)
+		?.media_keys;
 	const included = (includes as IDataObject | null)?.media;
 	if (!Array.isArray(keys) || !keys.length || !Array.isArray(included)) return undefined;
 	const media = keys
-		.map((key) => (included as IDataObject[]).find((m) => m && typeof m === 'object' && m.media_key === key))
+		.map((key) =>
+			(included as IDataObject[]).find((m) => m && typeof m === 'object' && m.media_key === key),
+		)
 		.filter((m): m is IDataObject => !!m)
 		.map((m) => {
-			const url = typeof m.url === 'string' ? m.url : typeof m.preview_image_url === 'string' ? m.preview_image_url : null;
-			return { media_key: String(m.media_key), type: m.type ?? null, url, ...(m.alt_text ? { alt_text: m.alt_text } : {}) };
+			const url =
+				typeof m.url === 'string'
+					? m.url
+					: typeof m.preview_image_url === 'string'
+						? m.preview_image_url
+						: null;
+			return {
+				media_key: String(m.media_key),
+				type: m.type ?? null,
+				url,
+				...(m.alt_text ? { alt_text: m.alt_text } : {}),
+			};
 		});
 	if (!media.length) return undefined;
 	return { media, media_url: (media.find((m) => m.url)?.url as string | undefined) ?? null };

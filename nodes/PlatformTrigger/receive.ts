@@ -2,7 +2,12 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 
 import { CREDENTIAL_TYPES } from '../shared/transport';
 import { normalizeDelivery } from './events';
-import { crcResponseToken, DEFAULT_SIGNATURE_HEADER, isValidCrcToken, verifySignature } from './signature';
+import {
+	crcResponseToken,
+	DEFAULT_SIGNATURE_HEADER,
+	isValidCrcToken,
+	verifySignature,
+} from './signature';
 import { recoverMissedEvents, selectedEventTypes } from './lifecycle';
 import type { TriggerState } from './state';
 import { claimNewIds, firstRecoveryInProcess, persistClaimed, triggerKey } from './state';
@@ -40,7 +45,13 @@ export async function recoverAfterRestart(
 	const last = since ? Date.parse(since) : NaN;
 	if (!(last < startedAt) || !webhookId || !firstRecoveryInProcess(keyOf(ctx))) return false;
 	try {
-		await recoverMissedEvents(ctx, now, { since, webhookId, timeoutMs: RECOVERY_TIMEOUT_MS });
+		// A rate-limited replay is reported, not waited for: Admin → Replay Webhook can ask later.
+		await recoverMissedEvents(ctx, now, {
+			since,
+			webhookId,
+			timeoutMs: RECOVERY_TIMEOUT_MS,
+			maxRateLimitWait: 0,
+		});
 	} catch (error) {
 		ctx.logger.error(
 			`Platform Trigger: asking the service to replay the events missed while n8n was down failed (${(error as Error).message}); run Platform Posts → Admin → Replay Webhook for webhook ${webhookId} from ${since} to ${now.toISOString()}`,
@@ -70,10 +81,13 @@ export async function answerCrc(
 	startedAt = processStartedAt(),
 ): Promise<IWebhookResponseData> {
 	const token = (ctx.getQueryData() as IDataObject).crc_token;
-	if (!isValidCrcToken(token)) return respond(ctx, 400, { error: 'crc_token missing or malformed' });
+	if (!isValidCrcToken(token))
+		return respond(ctx, 400, { error: 'crc_token missing or malformed' });
 	const secret = await consumerSecret(ctx);
 	if (!secret) {
-		ctx.logger.error('Platform Trigger: cannot answer a CRC check: the credential has no consumer secret');
+		ctx.logger.error(
+			'Platform Trigger: cannot answer a CRC check: the credential has no consumer secret',
+		);
 		return respond(ctx, 500, { error: 'not configured' });
 	}
 	const answer = respond(ctx, 200, { response_token: crcResponseToken(secret, token) });
@@ -97,7 +111,8 @@ export async function receiveDelivery(
 	startedAt = processStartedAt(),
 ): Promise<IWebhookResponseData> {
 	const headerName = String(
-		ctx.getNodeParameter('options.signatureHeader', DEFAULT_SIGNATURE_HEADER) || DEFAULT_SIGNATURE_HEADER,
+		ctx.getNodeParameter('options.signatureHeader', DEFAULT_SIGNATURE_HEADER) ||
+			DEFAULT_SIGNATURE_HEADER,
 	).toLowerCase();
 	const raw = await rawBodyOf(ctx);
 	if (!raw) {
@@ -126,10 +141,14 @@ export async function receiveDelivery(
 	let events: Array<{ event_type: string; event_id: string }>;
 	if (mode === 'stream') {
 		// A matching post, or the status of a replay job; activity envelopes are not ours here.
-		const post = isStreamDelivery(body as IDataObject) ? normalizeStreamDelivery(body as IDataObject, now) : undefined;
+		const post = isStreamDelivery(body as IDataObject)
+			? normalizeStreamDelivery(body as IDataObject, now)
+			: undefined;
 		events = post
 			? [post]
-			: normalizeDelivery(body as IDataObject, now).filter((e) => e.event_type.startsWith('replay.') && replayMode === 'emit');
+			: normalizeDelivery(body as IDataObject, now).filter(
+					(e) => e.event_type.startsWith('replay.') && replayMode === 'emit',
+				);
 	} else {
 		const selected = selectedEventTypes(ctx);
 		events = normalizeDelivery(body as IDataObject, now).filter((event) => {

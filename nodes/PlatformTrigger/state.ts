@@ -42,13 +42,20 @@ function prune(ids: Map<string, number>, now: number): void {
  * (a restart, or another process's deliveries) are merged in first; the merged record, bounded to
  * DEDUPE_MAX_IDS ids younger than 26 hours, is written back to the static data.
  */
-export function claimNewIds(key: string, state: TriggerState, ids: string[], now: number): Set<string> {
+export function claimNewIds(
+	key: string,
+	state: TriggerState,
+	ids: string[],
+	now: number,
+): Set<string> {
 	let record = claimed.get(key);
 	if (!record) {
 		record = new Map();
 		claimed.set(key, record);
 	}
-	const persisted = Object.entries(state.seen ?? {}).filter(([id, at]) => !record.has(id) && now - at <= DEDUPE_MAX_AGE_MS);
+	const persisted = Object.entries(state.seen ?? {}).filter(
+		([id, at]) => !record.has(id) && now - at <= DEDUPE_MAX_AGE_MS,
+	);
 	if (persisted.length) {
 		const merged = [...record, ...persisted].sort((a, b) => a[1] - b[1]);
 		record.clear();
@@ -111,7 +118,10 @@ export const REPLAY_WINDOW_MS = 24 * 60 * MINUTE;
  * 24 hours (the oldest minute is the first whole minute inside the window). Undefined when the
  * last delivery lies in the future (a clock change).
  */
-export function replayWindow(since: Date, now: Date): { from_date: string; to_date: string } | undefined {
+export function replayWindow(
+	since: Date,
+	now: Date,
+): { from_date: string; to_date: string } | undefined {
 	const oldest = Math.ceil((now.getTime() - REPLAY_WINDOW_MS) / MINUTE) * MINUTE;
 	const from = Math.max(Math.floor(since.getTime() / MINUTE) * MINUTE, oldest);
 	const to = Math.floor(now.getTime() / MINUTE) * MINUTE;

@@ -2,7 +2,12 @@ import type { IDataObject, IHookFunctions, INodeProperties } from 'n8n-workflow'
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { StreamRule } from '../shared/streamRules';
-import { readRules as readRuleEntries, RULES_PATH, ruleError, rulesProperty } from '../shared/streamRules';
+import {
+	readRules as readRuleEntries,
+	RULES_PATH,
+	ruleError,
+	rulesProperty,
+} from '../shared/streamRules';
 import type { PlatformContext, PlatformRequest } from '../shared/transport';
 import { asNodeError, CREDENTIAL_TYPES, platformRequest, unwrapData } from '../shared/transport';
 import type { TriggerState } from './state';
@@ -19,8 +24,14 @@ export const STREAM_EVENT_TYPE = 'post.match';
 
 const showStream = { show: { mode: ['stream'] } };
 
-async function bearerRequest(ctx: IHookFunctions, request: Omit<PlatformRequest, 'credentialType'>): Promise<IDataObject> {
-	return await platformRequest.call<PlatformContext, [PlatformRequest], Promise<IDataObject>>(ctx, { ...request, credentialType: BEARER });
+async function bearerRequest(
+	ctx: IHookFunctions,
+	request: Omit<PlatformRequest, 'credentialType'>,
+): Promise<IDataObject> {
+	return await platformRequest.call<PlatformContext, [PlatformRequest], Promise<IDataObject>>(ctx, {
+		...request,
+		credentialType: BEARER,
+	});
 }
 
 export const streamProperties: INodeProperties[] = [
@@ -42,7 +53,8 @@ export const streamProperties: INodeProperties[] = [
 		type: 'string',
 		default: 'author_id',
 		displayOptions: showStream,
-		description: 'Comma-separated expansions delivered in includes (e.g. author_id, attachments.media_keys)',
+		description:
+			'Comma-separated expansions delivered in includes (e.g. author_id, attachments.media_keys)',
 	},
 	{
 		displayName: 'User Fields',
@@ -56,7 +68,10 @@ export const streamProperties: INodeProperties[] = [
 
 /** The rules entered in the node, checked before any request. */
 export function readRules(ctx: IHookFunctions): StreamRule[] {
-	return readRuleEntries(ctx.getNodeParameter('rules', {}), (message) => new NodeOperationError(ctx.getNode(), message));
+	return readRuleEntries(
+		ctx.getNodeParameter('rules', {}),
+		(message) => new NodeOperationError(ctx.getNode(), message),
+	);
 }
 
 function list(value: unknown): string | undefined {
@@ -78,19 +93,27 @@ export async function addRules(ctx: IHookFunctions, rules: StreamRule[]): Promis
 		body,
 		retryTransient: true,
 	});
-	const refused = ruleError(ctx.getNode(), check, 'The search rules were refused, nothing was added');
+	const refused = ruleError(
+		ctx.getNode(),
+		check,
+		'The search rules were refused, nothing was added',
+	);
 	if (refused) throw refused;
 	const response = await bearerRequest(ctx, {
 		method: 'POST',
 		path: RULES_PATH,
 		body,
-		unsafeFailureHint: 'The rules may have been added: check Platform Posts → Admin → List Stream Rules.',
+		unsafeFailureHint:
+			'The rules may have been added: check Platform Posts → Admin → List Stream Rules.',
 	});
 	const created = (Array.isArray(response.data) ? response.data : []) as IDataObject[];
 	const partial = ruleError(ctx.getNode(), response, 'The service refused search rules');
 	if (partial) {
 		// Nothing half-made: remove what was added before failing.
-		await deleteRules(ctx, created.map((r) => String(r.id)));
+		await deleteRules(
+			ctx,
+			created.map((r) => String(r.id)),
+		);
 		throw partial;
 	}
 	return created.map((r) => String(r.id));
@@ -141,7 +164,9 @@ export async function linkWebhook(ctx: IHookFunctions, webhookId: string): Promi
 export async function isLinked(ctx: IHookFunctions, webhookId: string): Promise<boolean> {
 	const body = await bearerRequest(ctx, { method: 'GET', path: LINK_PATH });
 	const data = unwrapData<IDataObject | IDataObject[]>(body);
-	const links = (Array.isArray(data) ? data : ((data?.links as IDataObject[] | undefined) ?? [])) as IDataObject[];
+	const links = (
+		Array.isArray(data) ? data : ((data?.links as IDataObject[] | undefined) ?? [])
+	) as IDataObject[];
 	return links.some((l) => String(l.webhook_id) === webhookId);
 }
 
@@ -154,14 +179,20 @@ export async function unlinkWebhook(ctx: IHookFunctions, webhookId: string): Pro
 }
 
 /** Activation of the stream mode once the webhook is registered: rules, then the link. */
-export async function activateStream(ctx: IHookFunctions, saved: TriggerState, webhookId: string): Promise<void> {
+export async function activateStream(
+	ctx: IHookFunctions,
+	saved: TriggerState,
+	webhookId: string,
+): Promise<void> {
 	const rules = readRules(ctx);
 	const ids = await addRules(ctx, rules);
 	saved.ruleIds = ids;
 	try {
 		await linkWebhook(ctx, webhookId);
 	} catch (error) {
-		ctx.logger.error('Platform Trigger: linking the webhook to the stream failed; removing the rules just added');
+		ctx.logger.error(
+			'Platform Trigger: linking the webhook to the stream failed; removing the rules just added',
+		);
 		await deleteRules(ctx, ids);
 		delete saved.ruleIds;
 		throw asNodeError(ctx, error);
@@ -169,12 +200,18 @@ export async function activateStream(ctx: IHookFunctions, saved: TriggerState, w
 }
 
 /** Whether our rules and link are all still there (n8n restarts call only checkExists). */
-export async function streamExists(ctx: IHookFunctions, saved: TriggerState, webhookId: string): Promise<boolean> {
+export async function streamExists(
+	ctx: IHookFunctions,
+	saved: TriggerState,
+	webhookId: string,
+): Promise<boolean> {
 	const ids = saved.ruleIds ?? [];
 	if (!ids.length) return false;
 	const present = await existingRuleIds(ctx, ids);
 	if (present.length !== ids.length) {
-		ctx.logger.info('Platform Trigger: some of our search rules are gone; setting the stream up again');
+		ctx.logger.info(
+			'Platform Trigger: some of our search rules are gone; setting the stream up again',
+		);
 		await deleteRules(ctx, present);
 		delete saved.ruleIds;
 		return false;

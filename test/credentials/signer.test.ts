@@ -18,7 +18,7 @@ const VECTOR = {
 	timestamp: 1318622958,
 };
 
-describe('OAuth 1.0a signer: the service's published vector', () => {
+describe("OAuth 1.0a signer: the service's published vector", () => {
 	const form = { status: 'Hello Ladies + Gentlemen, a signed OAuth request!' };
 	const query = { include_entities: 'true' };
 

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not shipped: waits for the node's background replay request */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
@@ -115,6 +114,17 @@ describe('recovery after an n8n restart (no webhook method runs then)', () => {
 		expect(line).toMatch(/replay the events missed/);
 		expect(line).toMatch(/Admin → Replay Webhook for webhook 111 from 2026-11-22T11:00:00Z/);
 	});
+
+	it('a rate-limited replay after a restart is logged, not waited for', async () => {
+		// The reset is within the transport's default wait: only an explicit "no wait" returns at once
+		// (the test's own 5 s limit would be exceeded otherwise).
+		const reset = String(Math.floor(Date.now() / 1000) + 20);
+		nock(BASE).post('/2/webhooks/replay').reply(429, { title: 'Too Many Requests', type: 'about:blank' }, { 'x-rate-limit-reset': reset });
+		const built = context({ webhookId: '111', lastReceivedAt: '2026-11-22T11:00:00Z' }, event('rl'));
+		const out = await receiveDelivery(built.context, NOW, STARTED);
+		expect(out.workflowData?.[0]).toHaveLength(1);
+		expect(built.logs.some((l) => l.level === 'error' && /Replay Webhook/.test(l.message))).toBe(true);
+	}, 5000);
 
 	it('knows when this process started', () => {
 		expect(processStartedAt()).toBeLessThanOrEqual(Date.now());

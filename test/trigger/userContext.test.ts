@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- credential type names in test parameters, not secrets */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
