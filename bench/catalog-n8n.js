@@ -41,19 +41,40 @@ function call(url, body) {
 	return new Promise((resolve) => {
 		const text = JSON.stringify(body);
 		const started = process.hrtime.bigint();
-		const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } }, (res) => {
-			let out = '';
-			res.on('data', (c) => (out += c));
-			res.on('end', () => resolve({ status: res.statusCode, text: out, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
-		});
-		req.on('error', (error) => resolve({ status: 0, text: error.message, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
+		const req = http.request(
+			url,
+			{
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) },
+			},
+			(res) => {
+				let out = '';
+				res.on('data', (c) => (out += c));
+				res.on('end', () =>
+					resolve({
+						status: res.statusCode,
+						text: out,
+						ms: Number(process.hrtime.bigint() - started) / 1e6,
+					}),
+				);
+			},
+		);
+		req.on('error', (error) =>
+			resolve({
+				status: 0,
+				text: error.message,
+				ms: Number(process.hrtime.bigint() - started) / 1e6,
+			}),
+		);
 		req.end(text);
 	});
 }
 
 /** A field of /proc/<pid>/status in MiB (VmRSS: now, VmHWM: peak since the process started). */
 function procMiB(pid, field) {
-	const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+	const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(
+		fs.readFileSync(`/proc/${pid}/status`, 'utf8'),
+	);
 	return m ? Number(m[1]) / 1024 : NaN;
 }
 
@@ -74,7 +95,14 @@ async function main() {
 		inst = new Instance({ host, dir: work, tgz, sandbox, label: 'bench-catalog' });
 		const workflows = ['push', 'http', 'noop'].map((k) => F.benchCatalogWorkflow(k, sandbox.url));
 		// The Code node generating 100,000 products runs in n8n's task runner: give it time on a slow machine.
-		await P.run('install, import, publish', () => inst.setup({ workflows, publish: workflows.map((w) => w.id), credentials: F.benchCredentials(sandbox.url, sandbox.keys), extraEnv: { EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'none', N8N_RUNNERS_TASK_TIMEOUT: '3600' } }));
+		await P.run('install, import, publish', () =>
+			inst.setup({
+				workflows,
+				publish: workflows.map((w) => w.id),
+				credentials: F.benchCredentials(sandbox.url, sandbox.keys),
+				extraEnv: { EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'none', N8N_RUNNERS_TASK_TIMEOUT: '3600' },
+			}),
+		);
 
 		const ads = sandbox.db.ads;
 		/** A fresh catalog per run, so that every run creates every product (no NO_CHANGE shortcut). */
@@ -89,12 +117,28 @@ async function main() {
 			const catalogId = newCatalog();
 			const since = sandbox.seq;
 			const r = await call(inst.webhookUrl(`bench-catalog-${kind}`), { count, catalogId });
-			const puts = sandbox.records.filter((x) => x.seq > since && x.method === 'PUT' && x.path.endsWith('/products'));
+			const puts = sandbox.records.filter(
+				(x) => x.seq > since && x.method === 'PUT' && x.path.endsWith('/products'),
+			);
 			const stored = ads.products.get(catalogId).size;
-			const row = { kind, count, status: r.status, ms: r.ms, requests: puts.length, failedRequests: puts.filter((x) => x.status !== 200).length, stored };
-			if (r.status !== 200) problems.push(`${kind} ${count}: the run did not finish (${r.status} ${r.text.slice(0, 300)})`);
-			if (kind !== 'noop' && stored !== count) problems.push(`${kind} ${count}: ${stored} of ${count} products stored`);
-			H.log(`${kind} ${count}: ${(r.ms / 1000).toFixed(2)} s, ${puts.length} requests, ${stored} stored`);
+			const row = {
+				kind,
+				count,
+				status: r.status,
+				ms: r.ms,
+				requests: puts.length,
+				failedRequests: puts.filter((x) => x.status !== 200).length,
+				stored,
+			};
+			if (r.status !== 200)
+				problems.push(
+					`${kind} ${count}: the run did not finish (${r.status} ${r.text.slice(0, 300)})`,
+				);
+			if (kind !== 'noop' && stored !== count)
+				problems.push(`${kind} ${count}: ${stored} of ${count} products stored`);
+			H.log(
+				`${kind} ${count}: ${(r.ms / 1000).toFixed(2)} s, ${puts.length} requests, ${stored} stored`,
+			);
 			return row;
 		}
 		async function startFresh() {
@@ -102,28 +146,70 @@ async function main() {
 			await inst.start();
 			// n8n registers the Webhooks in the background after start-up (404 until then). A one-product call
 			// also warms each workflow up; a workflow that fails here fails its measured run too, reported there.
-			for (const w of ['push', 'http', 'noop']) await H.waitFor(`bench-catalog-${w} to be registered`, async () => ![0, 404].includes((await call(inst.webhookUrl(`bench-catalog-${w}`), { count: 1, catalogId: newCatalog() })).status), { timeoutMs: 60000 });
+			for (const w of ['push', 'http', 'noop'])
+				await H.waitFor(
+					`bench-catalog-${w} to be registered`,
+					async () =>
+						![0, 404].includes(
+							(
+								await call(inst.webhookUrl(`bench-catalog-${w}`), {
+									count: 1,
+									catalogId: newCatalog(),
+								})
+							).status,
+						),
+					{ timeoutMs: 60000 },
+				);
 		}
 
 		const result = { n8n: H.N8N_VERSION, node: host.nodeVersion, cores: os.cpus().length };
 		await P.run('start n8n', () => startFresh());
 
-		await P.run(`push vs HTTP Request: ${COMPARE_PRODUCTS} products, ${DELAY_MS} ms per request`, async () => {
-			sandbox.faults.latencyMs = DELAY_MS;
-			result.compare = { push: await measure('push', COMPARE_PRODUCTS), http: await measure('http', COMPARE_PRODUCTS) };
-			sandbox.faults.latencyMs = 0;
-		});
+		await P.run(
+			`push vs HTTP Request: ${COMPARE_PRODUCTS} products, ${DELAY_MS} ms per request`,
+			async () => {
+				sandbox.faults.latencyMs = DELAY_MS;
+				result.compare = {
+					push: await measure('push', COMPARE_PRODUCTS),
+					http: await measure('http', COMPARE_PRODUCTS),
+				};
+				sandbox.faults.latencyMs = 0;
+			},
+		);
 		const c = result.compare;
 		const fewer = c.http.requests / Math.max(1, c.push.requests);
 		const faster = c.http.ms / c.push.ms;
 		R.table(
 			`Catalog push vs HTTP Request node (n8n ${result.n8n}, ${result.cores} cores, ${COMPARE_PRODUCTS} products, sandbox answers after ${DELAY_MS} ms)`,
-			['workflow', 'requests', 'failed requests', 'products stored', 'wall time s', 'HTTP Request ÷ this'],
 			[
-				['Ads Catalog → Push (batches of 25, default concurrency)', c.push.requests, c.push.failedRequests, c.push.stored, R.fmt(c.push.ms / 1000, 2), `${R.fmt(fewer)}x requests (target >= 25x: ${fewer >= 25 ? 'met' : 'NOT met'}), ${R.fmt(faster)}x time (target >= 10x: ${faster >= 10 ? 'met' : 'NOT met'})`],
-				['HTTP Request, one product per PUT (default batching)', c.http.requests, c.http.failedRequests, c.http.stored, R.fmt(c.http.ms / 1000, 2), ''],
+				'workflow',
+				'requests',
+				'failed requests',
+				'products stored',
+				'wall time s',
+				'HTTP Request ÷ this',
 			],
-			['Both workflows: Webhook → Code (generates the products) → the node under test; the Webhook answers when the run is done.'],
+			[
+				[
+					'Ads Catalog → Push (batches of 25, default concurrency)',
+					c.push.requests,
+					c.push.failedRequests,
+					c.push.stored,
+					R.fmt(c.push.ms / 1000, 2),
+					`${R.fmt(fewer)}x requests (target >= 25x: ${fewer >= 25 ? 'met' : 'NOT met'}), ${R.fmt(faster)}x time (target >= 10x: ${faster >= 10 ? 'met' : 'NOT met'})`,
+				],
+				[
+					'HTTP Request, one product per PUT (default batching)',
+					c.http.requests,
+					c.http.failedRequests,
+					c.http.stored,
+					R.fmt(c.http.ms / 1000, 2),
+					'',
+				],
+			],
+			[
+				'Both workflows: Webhook → Code (generates the products) → the node under test; the Webhook answers when the run is done.',
+			],
 		);
 
 		result.scale = [];
@@ -146,11 +232,33 @@ async function main() {
 		const smallest = Math.min(...SCALE);
 		R.table(
 			`Memory and time at scale (regular mode, fresh n8n per row, sandbox answers after ${SCALE_DELAY_MS} ms)`,
-			['workflow', 'products', 'wall time s', `time ÷ ${smallest} run's`, 'n8n peak RSS MiB', 'RSS before the run MiB', 'peak − before MiB', 'peak RSS ÷ No Operation', 'requests'],
+			[
+				'workflow',
+				'products',
+				'wall time s',
+				`time ÷ ${smallest} run's`,
+				'n8n peak RSS MiB',
+				'RSS before the run MiB',
+				'peak − before MiB',
+				'peak RSS ÷ No Operation',
+				'requests',
+			],
 			result.scale.map((x) => {
 				const base = row(x.kind, smallest);
 				const noop = row('noop', x.count);
-				return [x.kind === 'push' ? 'Ads Catalog → Push' : 'No Operation (n8n holding the items)', x.count, R.fmt(x.ms / 1000, 2), x.count === smallest ? '' : `${R.fmt(x.ms / base.ms, 2)} (${R.fmt(x.count / smallest, 0)}x products)`, R.fmt(x.peakRssMiB, 0), R.fmt(x.idleRssMiB, 0), R.fmt(x.peakRssMiB - x.idleRssMiB, 0), x.kind === 'push' && noop ? R.fmt(x.peakRssMiB / noop.peakRssMiB, 2) : '', x.requests];
+				return [
+					x.kind === 'push' ? 'Ads Catalog → Push' : 'No Operation (n8n holding the items)',
+					x.count,
+					R.fmt(x.ms / 1000, 2),
+					x.count === smallest
+						? ''
+						: `${R.fmt(x.ms / base.ms, 2)} (${R.fmt(x.count / smallest, 0)}x products)`,
+					R.fmt(x.peakRssMiB, 0),
+					R.fmt(x.idleRssMiB, 0),
+					R.fmt(x.peakRssMiB - x.idleRssMiB, 0),
+					x.kind === 'push' && noop ? R.fmt(x.peakRssMiB / noop.peakRssMiB, 2) : '',
+					x.requests,
+				];
 			}),
 			[
 				`Targets: the ${Math.max(...SCALE)}-product push <= 1.1x the ${smallest}-product push's time per product; push peak RSS <= 1.5x No Operation's.`,
@@ -159,7 +267,10 @@ async function main() {
 		);
 		const outDir = path.join(H.ROOT, 'bench', 'results');
 		fs.mkdirSync(outDir, { recursive: true });
-		const file = path.join(outDir, `catalog-n8n-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+		const file = path.join(
+			outDir,
+			`catalog-n8n-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
+		);
 		fs.writeFileSync(file, JSON.stringify(Object.assign(result, { problems }), null, 2));
 		console.log(`raw figures: ${path.relative(H.ROOT, file)}`);
 		P.print();

@@ -30,16 +30,32 @@ const QUICK_SIZES = {
 	BENCH_SCALE_PRODUCTS: '1000,10000',
 	BENCH_PRODUCTS: '1000',
 };
-if (QUICK) for (const [k, v] of Object.entries(QUICK_SIZES)) if (process.env[k] === undefined) process.env[k] = v;
+if (QUICK)
+	for (const [k, v] of Object.entries(QUICK_SIZES))
+		if (process.env[k] === undefined) process.env[k] = v;
 
 // The trigger runs twice: with n8n's default expression engine (vm: n8n acquires an isolate for every
 // delivery to a webhook node that is not its own static Webhook node) and with
 // N8N_EXPRESSION_ENGINE=legacy, which shows the nodes' own cost.
 const runs = [
 	{ name: 'trigger.js', label: 'trigger.js (n8n default expression engine)', env: {} },
-	{ name: 'trigger.js', label: 'trigger.js (N8N_EXPRESSION_ENGINE=legacy)', env: { BENCH_N8N_ENV: JSON.stringify({ N8N_EXPRESSION_ENGINE: 'legacy' }) } },
-	{ name: 'catalog-n8n.js', label: 'catalog-n8n.js (push vs HTTP Request, memory at scale)', env: {} },
+	{
+		name: 'trigger.js',
+		label: 'trigger.js (N8N_EXPRESSION_ENGINE=legacy)',
+		env: { BENCH_N8N_ENV: JSON.stringify({ N8N_EXPRESSION_ENGINE: 'legacy' }) },
+	},
+	{
+		name: 'catalog-n8n.js',
+		label: 'catalog-n8n.js (push vs HTTP Request, memory at scale)',
+		env: {},
+	},
 	{ name: 'catalog.js', label: 'catalog.js (push engine alone)', env: {} },
+	{
+		name: 'capacity.js',
+		label:
+			'capacity.js (events/s and CRC p99: regular mode, queue mode with 1 and 2 webhook processes)',
+		env: {},
+	},
 ].filter((r) => !process.env.BENCH_ONLY || r.label.includes(process.env.BENCH_ONLY));
 
 const file = R.resultsFile();
@@ -47,7 +63,14 @@ const sizes = Object.keys(process.env)
 	.filter((k) => /^BENCH_/.test(k) && k !== 'BENCH_RESULTS_FILE')
 	.sort()
 	.map((k) => `${k}=${process.env[k]}`);
-R.append(`\n## npm run bench, ${new Date().toISOString()}\n\nMachine: ${os.cpus().length} cores (${os.cpus()[0] ? os.cpus()[0].model : 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at start.${QUICK ? ' **Quick mode: small sizes, figures prove the harness only.**' : ''}${sizes.length ? `\nSettings: ${sizes.join(' ')}` : ''}\n\n`);
+R.append(
+	`\n## npm run bench, ${new Date().toISOString()}\n\nMachine: ${os.cpus().length} cores (${os.cpus()[0] ? os.cpus()[0].model : 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, load average ${os
+		.loadavg()
+		.map((l) => l.toFixed(1))
+		.join(
+			' ',
+		)} at start.${QUICK ? ' **Quick mode: small sizes, figures prove the harness only.**' : ''}${sizes.length ? `\nSettings: ${sizes.join(' ')}` : ''}\n\n`,
+);
 
 let failed = false;
 for (const { name, label, env } of runs) {
@@ -57,7 +80,11 @@ for (const { name, label, env } of runs) {
 		continue;
 	}
 	console.log(`\n===== bench/${label}`);
-	const r = spawnSync(process.execPath, [script], { stdio: 'inherit', timeout: 120 * 60 * 1000, env: Object.assign({}, process.env, env) });
+	const r = spawnSync(process.execPath, [script], {
+		stdio: 'inherit',
+		timeout: 120 * 60 * 1000,
+		env: Object.assign({}, process.env, env),
+	});
 	if (r.status !== 0) {
 		console.error(`bench/${name} failed (exit ${r.status}${r.signal ? ', ' + r.signal : ''})`);
 		R.append(`**bench/${label} failed (exit ${r.status}${r.signal ? ', ' + r.signal : ''})**\n\n`);

@@ -52,12 +52,32 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 function post(url, body, headers, via = agent) {
 	return new Promise((resolve) => {
 		const started = process.hrtime.bigint();
-		const req = http.request(url, { method: 'POST', agent: via, headers: Object.assign({ 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }, headers), timeout: 30000 }, (res) => {
-			res.resume();
-			res.on('end', () => resolve({ status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
-		});
+		const req = http.request(
+			url,
+			{
+				method: 'POST',
+				agent: via,
+				headers: Object.assign(
+					{ 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+					headers,
+				),
+				timeout: 30000,
+			},
+			(res) => {
+				res.resume();
+				res.on('end', () =>
+					resolve({ status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }),
+				);
+			},
+		);
 		req.on('timeout', () => req.destroy(new Error('timeout')));
-		req.on('error', (error) => resolve({ status: 0, error: error.message, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
+		req.on('error', (error) =>
+			resolve({
+				status: 0,
+				error: error.message,
+				ms: Number(process.hrtime.bigint() - started) / 1e6,
+			}),
+		);
 		req.end(body);
 	});
 }
@@ -65,11 +85,26 @@ function post(url, body, headers, via = agent) {
 function get(url) {
 	return new Promise((resolve) => {
 		const started = process.hrtime.bigint();
-		http.get(url, { agent, timeout: 30000 }, (res) => {
-			let text = '';
-			res.on('data', (c) => (text += c));
-			res.on('end', () => resolve({ status: res.statusCode, text, type: res.headers['content-type'], ms: Number(process.hrtime.bigint() - started) / 1e6 }));
-		}).on('error', (error) => resolve({ status: 0, error: error.message, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
+		http
+			.get(url, { agent, timeout: 30000 }, (res) => {
+				let text = '';
+				res.on('data', (c) => (text += c));
+				res.on('end', () =>
+					resolve({
+						status: res.statusCode,
+						text,
+						type: res.headers['content-type'],
+						ms: Number(process.hrtime.bigint() - started) / 1e6,
+					}),
+				);
+			})
+			.on('error', (error) =>
+				resolve({
+					status: 0,
+					error: error.message,
+					ms: Number(process.hrtime.bigint() - started) / 1e6,
+				}),
+			);
 	});
 }
 
@@ -98,13 +133,26 @@ async function blastWith(url, bodies, sign, sink, { concurrency, via, stop = () 
 	const sent = next;
 	bodies = bodies.slice(0, sent);
 	const accepted = (Date.now() - started) / 1000;
-	if (!sink) return { perSecond: bodies.length / accepted, acceptedPerSecond: bodies.length / accepted, seconds: accepted, failures };
+	if (!sink)
+		return {
+			perSecond: bodies.length / accepted,
+			acceptedPerSecond: bodies.length / accepted,
+			seconds: accepted,
+			failures,
+		};
 	const expected = before + bodies.length - failures;
 	const deadline = Date.now() + 300000;
-	while (sink().length < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+	while (sink().length < expected && Date.now() < deadline)
+		await new Promise((r) => setTimeout(r, 50));
 	const runs = sink().length - before;
 	const seconds = (Date.now() - started) / 1000;
-	return { perSecond: runs / seconds, acceptedPerSecond: bodies.length / accepted, seconds, runs, failures: failures + (bodies.length - failures - runs) };
+	return {
+		perSecond: runs / seconds,
+		acceptedPerSecond: bodies.length / accepted,
+		seconds,
+		runs,
+		failures: failures + (bodies.length - failures - runs),
+	};
 }
 
 function percentile(sorted, p) {
@@ -116,7 +164,21 @@ function eventBodies(n, userId) {
 	return Array.from({ length: n }, () => {
 		bodySeq++;
 		const id = String(1800000000000000000n + BigInt(bodySeq));
-		return JSON.stringify({ data: { event_uuid: `${Date.now()}${String(bodySeq).padStart(6, '0')}`, event_type: 'post.create', filter: { user_id: userId }, payload: { id, text: `Benchmark post ${bodySeq} with some text to make the payload realistic #n8n`, author_id: userId, created_at: new Date().toISOString(), edit_history_tweet_ids: [id], lang: 'en' } } });
+		return JSON.stringify({
+			data: {
+				event_uuid: `${Date.now()}${String(bodySeq).padStart(6, '0')}`,
+				event_type: 'post.create',
+				filter: { user_id: userId },
+				payload: {
+					id,
+					text: `Benchmark post ${bodySeq} with some text to make the payload realistic #n8n`,
+					author_id: userId,
+					created_at: new Date().toISOString(),
+					edit_history_tweet_ids: [id],
+					lang: 'en',
+				},
+			},
+		});
 	});
 }
 
@@ -133,14 +195,23 @@ async function crcRun(url, n, sign, { statusOnly = false } = {}) {
 		times.push(r.ms);
 		let ok = false;
 		try {
-			ok = r.status === 200 && (statusOnly || (JSON.parse(r.text).response_token === sign(token) && /json/.test(r.type || '')));
+			ok =
+				r.status === 200 &&
+				(statusOnly ||
+					(JSON.parse(r.text).response_token === sign(token) && /json/.test(r.type || '')));
 		} catch {
 			ok = false;
 		}
 		if (!ok) wrong++;
 	}
 	times.sort((a, b) => a - b);
-	return { requests: n, wrong, p50_ms: percentile(times, 50), p99_ms: percentile(times, 99), max_ms: times[times.length - 1] };
+	return {
+		requests: n,
+		wrong,
+		p50_ms: percentile(times, 50),
+		p99_ms: percentile(times, 99),
+		max_ms: times[times.length - 1],
+	};
 }
 
 async function main() {
@@ -152,32 +223,98 @@ async function main() {
 	const onSignal = () => H.stopAll().finally(() => process.exit(130));
 	process.on('SIGINT', onSignal);
 	process.on('SIGTERM', onSignal);
-	const engine = EXTRA_ENV.N8N_EXPRESSION_ENGINE ? `N8N_EXPRESSION_ENGINE=${EXTRA_ENV.N8N_EXPRESSION_ENGINE}` : "n8n's default expression engine";
+	const engine = EXTRA_ENV.N8N_EXPRESSION_ENGINE
+		? `N8N_EXPRESSION_ENGINE=${EXTRA_ENV.N8N_EXPRESSION_ENGINE}`
+		: "n8n's default expression engine";
 	try {
-		const { tgz, missing } = await P.run('build and pack', () => H.buildAndPack(path.join(work, 'pack')));
-		if (missing.some((m) => m.includes('PlatformTrigger'))) throw new Error('PlatformTrigger is not built: nothing to benchmark');
+		const { tgz, missing } = await P.run('build and pack', () =>
+			H.buildAndPack(path.join(work, 'pack')),
+		);
+		if (missing.some((m) => m.includes('PlatformTrigger')))
+			throw new Error('PlatformTrigger is not built: nothing to benchmark');
 		const host = await P.run('prepare n8n host', () => H.prepareHost());
 		sandbox = await createSandbox({ quiet: true }).listen(0);
 		inst = new Instance({ host, dir: work, tgz, sandbox, label: 'bench' });
 		const userId = sandbox.keys.userId;
 		inst.installed = H.installPackage(inst.userFolder, tgz);
-		const workflows = [F.benchTriggerWorkflow(F.describeInstalled(inst.installed.pkgDir, 'platformTriggerPosts'), sandbox.url), F.benchIsolateWorkflow(sandbox.url), F.benchDiyWorkflow(sandbox.url), F.benchPlainWorkflow(sandbox.url)];
-		await P.run('install, import, publish', () => inst.setup({ workflows, publish: workflows.map((w) => w.id), credentials: F.benchCredentials(sandbox.url, sandbox.keys), extraEnv: Object.assign({ EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'none', EXECUTIONS_DATA_SAVE_ON_ERROR: 'none' }, EXTRA_ENV) }));
+		const workflows = [
+			F.benchTriggerWorkflow(
+				F.describeInstalled(inst.installed.pkgDir, 'platformTriggerPosts'),
+				sandbox.url,
+			),
+			F.benchIsolateWorkflow(sandbox.url),
+			F.benchDiyWorkflow(sandbox.url),
+			F.benchPlainWorkflow(sandbox.url),
+		];
+		await P.run('install, import, publish', () =>
+			inst.setup({
+				workflows,
+				publish: workflows.map((w) => w.id),
+				credentials: F.benchCredentials(sandbox.url, sandbox.keys),
+				extraEnv: Object.assign(
+					{ EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'none', EXECUTIONS_DATA_SAVE_ON_ERROR: 'none' },
+					EXTRA_ENV,
+				),
+			}),
+		);
 		await P.run('start n8n', () => inst.start());
-		const hook = await H.waitFor('the Platform Trigger to register its webhook', () => [...sandbox.db.webhooks.values()].find((w) => w.valid), { timeoutMs: 60000 });
+		const hook = await H.waitFor(
+			'the Platform Trigger to register its webhook',
+			() => [...sandbox.db.webhooks.values()].find((w) => w.valid),
+			{ timeoutMs: 60000 },
+		);
 		const sides = [
-			{ key: 'trigger', label: 'Platform Trigger', url: hook.url.replace('//localhost:', '//127.0.0.1:'), sink: 'bench-trigger', workflowId: workflows[0].id },
-			{ key: 'isolate', label: "n8n Webhook v1 (n8n's isolate path)", url: inst.webhookUrl(F.BENCH_ISOLATE_PATH), sink: 'bench-isolate', workflowId: workflows[1].id },
-			{ key: 'diy', label: 'do-it-yourself (Webhook raw body + Crypto + IF)', url: inst.webhookUrl(F.BENCH_DIY_PATH), sink: 'bench-diy', workflowId: workflows[2].id },
-			{ key: 'plain', label: 'n8n Webhook v2, static (no isolate)', url: inst.webhookUrl(F.BENCH_PLAIN_PATH), sink: 'bench-plain', workflowId: workflows[3].id },
+			{
+				key: 'trigger',
+				label: 'Platform Trigger',
+				url: hook.url.replace('//localhost:', '//127.0.0.1:'),
+				sink: 'bench-trigger',
+				workflowId: workflows[0].id,
+			},
+			{
+				key: 'isolate',
+				label: "n8n Webhook v1 (n8n's isolate path)",
+				url: inst.webhookUrl(F.BENCH_ISOLATE_PATH),
+				sink: 'bench-isolate',
+				workflowId: workflows[1].id,
+			},
+			{
+				key: 'diy',
+				label: 'do-it-yourself (Webhook raw body + Crypto + IF)',
+				url: inst.webhookUrl(F.BENCH_DIY_PATH),
+				sink: 'bench-diy',
+				workflowId: workflows[2].id,
+			},
+			{
+				key: 'plain',
+				label: 'n8n Webhook v2, static (no isolate)',
+				url: inst.webhookUrl(F.BENCH_PLAIN_PATH),
+				sink: 'bench-plain',
+				workflowId: workflows[3].id,
+			},
 		];
 		const side = (key) => sides.find((s) => s.key === key);
 		// n8n registers plain webhooks in the background after start-up: wait until each answers.
-		for (const s of sides.slice(1)) await H.waitFor(`${s.label} to be active`, async () => (await post(s.url, '{}', {})).status === 200, { timeoutMs: 60000 });
+		for (const s of sides.slice(1))
+			await H.waitFor(
+				`${s.label} to be active`,
+				async () => (await post(s.url, '{}', {})).status === 200,
+				{ timeoutMs: 60000 },
+			);
 		const sign = (body) => sandbox.signWebhook(body);
 		const sinkOf = (s) => () => (sandbox.sinks && sandbox.sinks[s.sink]) || [];
 
-		const result = { engine, env: EXTRA_ENV, n8n: H.N8N_VERSION, node: host.nodeVersion, cores: require('node:os').cpus().length, requests: REQUESTS, rounds: ROUNDS, concurrency: CONCURRENCY, sides: {} };
+		const result = {
+			engine,
+			env: EXTRA_ENV,
+			n8n: H.N8N_VERSION,
+			node: host.nodeVersion,
+			cores: require('node:os').cpus().length,
+			requests: REQUESTS,
+			rounds: ROUNDS,
+			concurrency: CONCURRENCY,
+			sides: {},
+		};
 		for (const s of sides) result.sides[s.key] = { rounds: [] };
 		await P.run('deliveries: warm-up', async () => {
 			for (const s of sides) await blast(s.url, eventBodies(WARMUP, userId), sign, sinkOf(s));
@@ -190,7 +327,9 @@ async function main() {
 				for (const s of order) {
 					const m = await blast(s.url, bodies, sign, sinkOf(s));
 					result.sides[s.key].rounds.push(m);
-					H.log(`round ${r + 1} ${s.key}: ${m.perSecond.toFixed(1)} processed/s (${m.acceptedPerSecond.toFixed(1)} accepted/s), ${m.failures} failures`);
+					H.log(
+						`round ${r + 1} ${s.key}: ${m.perSecond.toFixed(1)} processed/s (${m.acceptedPerSecond.toFixed(1)} accepted/s), ${m.failures} failures`,
+					);
 				}
 			}
 		});
@@ -202,22 +341,38 @@ async function main() {
 		result.forged = {};
 		await P.run(`forged deliveries: ${FORGED} per side`, async () => {
 			for (const s of [side('trigger'), side('diy')]) {
-				const before = { executions: await api.executionCount(s.workflowId), sink: sinkOf(s)().length };
+				const before = {
+					executions: await api.executionCount(s.workflowId),
+					sink: sinkOf(s)().length,
+				};
 				const statuses = {};
 				for (const body of eventBodies(FORGED, userId)) {
-					const r = await post(s.url, body, { 'x-platform-webhooks-signature': 'sha256=' + crypto.createHmac('sha256', 'not-the-consumer-secret').update(body).digest('base64') });
+					const r = await post(s.url, body, {
+						'x-platform-webhooks-signature':
+							'sha256=' +
+							crypto.createHmac('sha256', 'not-the-consumer-secret').update(body).digest('base64'),
+					});
 					statuses[r.status] = (statuses[r.status] || 0) + 1;
 				}
 				// Runs started by the forged deliveries finish after their answer: wait for the count to settle.
 				let executions = 0;
 				let last = -1;
-				for (let stable = 0, deadline = Date.now() + 120000; stable < 4 && Date.now() < deadline; ) {
+				for (
+					let stable = 0, deadline = Date.now() + 120000;
+					stable < 4 && Date.now() < deadline;
+
+				) {
 					await new Promise((r) => setTimeout(r, 500));
 					executions = (await api.executionCount(s.workflowId)) - before.executions;
 					stable = executions === last ? stable + 1 : 0;
 					last = executions;
 				}
-				result.forged[s.key] = { sent: FORGED, statuses, executions, reachedSink: sinkOf(s)().length - before.sink };
+				result.forged[s.key] = {
+					sent: FORGED,
+					statuses,
+					executions,
+					reachedSink: sinkOf(s)().length - before.sink,
+				};
 			}
 		});
 
@@ -225,22 +380,35 @@ async function main() {
 		const crcSides = [side('trigger'), side('diy'), side('isolate')];
 		const crcOptions = (s) => ({ statusOnly: s.key === 'isolate' });
 		await P.run(`CRC idle: ${CRC_REQUESTS} per side`, async () => {
-			for (const s of crcSides) result.crc[`${s.key}:idle`] = await crcRun(s.url, CRC_REQUESTS, sign, crcOptions(s));
+			for (const s of crcSides)
+				result.crc[`${s.key}:idle`] = await crcRun(s.url, CRC_REQUESTS, sign, crcOptions(s));
 		});
-		await P.run(`CRC with ${CRC_INFLIGHT} deliveries in flight: ${CRC_REQUESTS} per side`, async () => {
-			for (const s of crcSides) {
-				// Its own connection pool, so that the CRC requests never queue behind the deliveries.
-				const loadAgent = new http.Agent({ keepAlive: true, maxSockets: CRC_INFLIGHT });
-				let done = false;
-				const load = blastWith(s.url, eventBodies(Math.max(CRC_REQUESTS * CRC_INFLIGHT * 4, 1000), userId), sign, sinkOf(s), { concurrency: CRC_INFLIGHT, via: loadAgent, stop: () => done });
-				await new Promise((r) => setTimeout(r, 1000));
-				const crc = await crcRun(s.url, CRC_REQUESTS, sign, crcOptions(s));
-				done = true;
-				const m = await load;
-				loadAgent.destroy();
-				result.crc[`${s.key}:load`] = Object.assign(crc, { loadDeliveries: m.runs, loadFailures: m.failures });
-			}
-		});
+		await P.run(
+			`CRC with ${CRC_INFLIGHT} deliveries in flight: ${CRC_REQUESTS} per side`,
+			async () => {
+				for (const s of crcSides) {
+					// Its own connection pool, so that the CRC requests never queue behind the deliveries.
+					const loadAgent = new http.Agent({ keepAlive: true, maxSockets: CRC_INFLIGHT });
+					let done = false;
+					const load = blastWith(
+						s.url,
+						eventBodies(Math.max(CRC_REQUESTS * CRC_INFLIGHT * 4, 1000), userId),
+						sign,
+						sinkOf(s),
+						{ concurrency: CRC_INFLIGHT, via: loadAgent, stop: () => done },
+					);
+					await new Promise((r) => setTimeout(r, 1000));
+					const crc = await crcRun(s.url, CRC_REQUESTS, sign, crcOptions(s));
+					done = true;
+					const m = await load;
+					loadAgent.destroy();
+					result.crc[`${s.key}:load`] = Object.assign(crc, {
+						loadDeliveries: m.runs,
+						loadFailures: m.failures,
+					});
+				}
+			},
+		);
 
 		const mean = (rows, k) => rows.reduce((a, r) => a + r[k], 0) / rows.length;
 		for (const s of sides) {
@@ -252,15 +420,25 @@ async function main() {
 		const t = result.sides.trigger.per_second;
 		const crcWrong = Object.values(result.crc).reduce((a, c) => a + c.wrong, 0);
 		const loadFailures = Object.values(result.crc).reduce((a, c) => a + (c.loadFailures || 0), 0);
-		const forgedLeaks = Object.values(result.forged).reduce((a, f) => a + f.reachedSink, 0) + (result.forged.trigger.executions || 0);
+		const forgedLeaks =
+			Object.values(result.forged).reduce((a, f) => a + f.reachedSink, 0) +
+			(result.forged.trigger.executions || 0);
 		result.failures = sides.reduce((a, s) => a + result.sides[s.key].failures, 0) + loadFailures;
 		result.failed = result.failures > 0 || crcWrong > 0 || forgedLeaks > 0;
 
 		const outDir = path.join(H.ROOT, 'bench', 'results');
 		fs.mkdirSync(outDir, { recursive: true });
-		const file = path.join(outDir, `trigger-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+		const file = path.join(
+			outDir,
+			`trigger-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
+		);
 		fs.writeFileSync(file, JSON.stringify(result, null, 2));
-		const targets = { trigger: '', isolate: 'trigger >= 0.9x', diy: 'trigger >= 1.0x', plain: 'upper line' };
+		const targets = {
+			trigger: '',
+			isolate: 'trigger >= 0.9x',
+			diy: 'trigger >= 1.0x',
+			plain: 'upper line',
+		};
 		const need = { isolate: 0.9, diy: 1.0 };
 		R.table(
 			`Deliveries, ${engine} (n8n ${result.n8n}, ${result.cores} cores, ${REQUESTS} x ${ROUNDS} rounds per side, ${CONCURRENCY} in flight)`,
@@ -268,32 +446,75 @@ async function main() {
 			sides.map((s) => {
 				const x = result.sides[s.key];
 				const ratio = s.key === 'trigger' ? '' : R.fmt(t / x.per_second, 2);
-				const target = need[s.key] ? `${targets[s.key]}: ${t / x.per_second >= need[s.key] ? 'met' : 'NOT met'}` : targets[s.key];
-				return [s.label, R.fmt(x.per_second), R.fmt(x.accepted_per_second), ratio, target, x.failures];
+				const target = need[s.key]
+					? `${targets[s.key]}: ${t / x.per_second >= need[s.key] ? 'met' : 'NOT met'}`
+					: targets[s.key];
+				return [
+					s.label,
+					R.fmt(x.per_second),
+					R.fmt(x.accepted_per_second),
+					ratio,
+					target,
+					x.failures,
+				];
 			}),
-			["n8n's own cost: the isolate-path Webhook line is what n8n spends on any webhook node outside its static Webhook (isolate per call); the plain static Webhook line is n8n's cost without it.", 'The trigger above the isolate line is the trigger\'s own cost.'],
+			[
+				"n8n's own cost: the isolate-path Webhook line is what n8n spends on any webhook node outside its static Webhook (isolate per call); the plain static Webhook line is n8n's cost without it.",
+				"The trigger above the isolate line is the trigger's own cost.",
+			],
 		);
 		R.table(
 			`Forged deliveries, ${engine} (${FORGED} per side, signed with another secret)`,
 			['workflow', 'answers', 'executions started', 'reached the sink'],
 			[side('trigger'), side('diy')].map((s) => {
 				const f = result.forged[s.key];
-				return [s.label, Object.entries(f.statuses).map(([k, v]) => `${v}x ${k}`).join(', '), f.executions, f.reachedSink];
+				return [
+					s.label,
+					Object.entries(f.statuses)
+						.map(([k, v]) => `${v}x ${k}`)
+						.join(', '),
+					f.executions,
+					f.reachedSink,
+				];
 			}),
-			['The DIY workflow runs for every forged delivery and stops at the IF; the trigger answers 401 and starts nothing.'],
+			[
+				'The DIY workflow runs for every forged delivery and stops at the IF; the trigger answers 401 and starts nothing.',
+			],
 		);
 		R.table(
 			`CRC answers, ${engine} (${CRC_REQUESTS} per row; the service allows ${CRC_DEADLINE_MS} ms)`,
-			['workflow', 'condition', 'p50 ms', 'p99 ms', 'max ms', 'margin to 3 s at p99', 'wrong answers'],
+			[
+				'workflow',
+				'condition',
+				'p50 ms',
+				'p99 ms',
+				'max ms',
+				'margin to 3 s at p99',
+				'wrong answers',
+			],
 			Object.entries(result.crc).map(([k, c]) => {
 				const [key, cond] = k.split(':');
-				return [key === 'isolate' ? `${side(key).label}, GET answered on receipt (not a CRC: n8n's own floor)` : side(key).label, cond === 'idle' ? 'idle' : `${CRC_INFLIGHT} deliveries in flight (${c.loadDeliveries} sent, ${c.loadFailures} failed)`, R.fmt(c.p50_ms), R.fmt(c.p99_ms), R.fmt(c.max_ms), `${R.fmt(CRC_DEADLINE_MS - c.p99_ms, 0)} ms`, `${c.wrong} of ${c.requests}`];
+				return [
+					key === 'isolate'
+						? `${side(key).label}, GET answered on receipt (not a CRC: n8n's own floor)`
+						: side(key).label,
+					cond === 'idle'
+						? 'idle'
+						: `${CRC_INFLIGHT} deliveries in flight (${c.loadDeliveries} sent, ${c.loadFailures} failed)`,
+					R.fmt(c.p50_ms),
+					R.fmt(c.p99_ms),
+					R.fmt(c.max_ms),
+					`${R.fmt(CRC_DEADLINE_MS - c.p99_ms, 0)} ms`,
+					`${c.wrong} of ${c.requests}`,
+				];
 			}),
 		);
 		console.log(`raw figures: ${path.relative(H.ROOT, file)}`);
 		P.print();
 		if (result.failed) {
-			console.error(`trigger benchmark: something failed (${result.failures} deliveries lost or refused, ${crcWrong} wrong CRC answers, ${forgedLeaks} forged deliveries got through)`);
+			console.error(
+				`trigger benchmark: something failed (${result.failures} deliveries lost or refused, ${crcWrong} wrong CRC answers, ${forgedLeaks} forged deliveries got through)`,
+			);
 			process.exitCode = 1;
 		}
 		return result;

@@ -28,15 +28,20 @@ const { Instance } = require('./lib/instance');
 const { createSandbox } = require('../sandbox/server');
 const { makeContext } = require('./lib/context');
 
-const WORK = process.env.E2E_WORK || path.join(require('node:os').tmpdir(), 'n8n-nodes-platform-e2e');
+const WORK =
+	process.env.E2E_WORK || path.join(require('node:os').tmpdir(), 'n8n-nodes-platform-e2e');
 const GLOBAL_TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS || 25 * 60 * 1000);
 
 function loadTests() {
 	const dir = path.join(__dirname, 'tests');
 	const tests = [];
-	for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.js')).sort()) {
+	for (const f of fs
+		.readdirSync(dir)
+		.filter((x) => x.endsWith('.js'))
+		.sort()) {
 		const mod = require(path.join(dir, f));
-		for (const t of Array.isArray(mod) ? mod : [mod]) tests.push(Object.assign({ file: f, modes: ['regular'] }, t));
+		for (const t of Array.isArray(mod) ? mod : [mod])
+			tests.push(Object.assign({ file: f, modes: ['regular'] }, t));
 	}
 	const only = process.env.E2E_ONLY;
 	return only ? tests.filter((t) => t.name.includes(only) || t.file.includes(only)) : tests;
@@ -82,11 +87,17 @@ async function main() {
 		fs.rmSync(WORK, { recursive: true, force: true });
 		fs.mkdirSync(WORK, { recursive: true });
 		await P.run('sandbox self-test', () => require('./sandbox-selftest').selftest());
-		const { tgz, missing: missingFromBuild } = await P.run('build and pack the package', () => H.buildAndPack(path.join(WORK, 'pack')));
-		H.log(`packed ${path.basename(tgz)}${missingFromBuild.length ? ` WITHOUT ${missingFromBuild.join(', ')} (not built)` : ''}`);
+		const { tgz, missing: missingFromBuild } = await P.run('build and pack the package', () =>
+			H.buildAndPack(path.join(WORK, 'pack')),
+		);
+		H.log(
+			`packed ${path.basename(tgz)}${missingFromBuild.length ? ` WITHOUT ${missingFromBuild.join(', ')} (not built)` : ''}`,
+		);
 		const host = await P.run(`prepare n8n ${H.N8N_VERSION} host (cached)`, () => H.prepareHost());
 		H.log(`n8n host ${host.cache} (node ${host.nodeVersion})`);
-		sandbox = await P.run('start the platform sandbox', () => createSandbox({ quiet: !process.env.E2E_SANDBOX_LOG, webhookLimit: 10 }).listen(0));
+		sandbox = await P.run('start the platform sandbox', () =>
+			createSandbox({ quiet: !process.env.E2E_SANDBOX_LOG, webhookLimit: 10 }).listen(0),
+		);
 		H.log(`sandbox ${sandbox.url}`);
 
 		const tests = loadTests();
@@ -94,7 +105,14 @@ async function main() {
 			if (mode === 'queue' && process.env.E2E_SKIP_QUEUE) continue;
 			const modeTests = tests.filter((t) => t.modes.includes(mode));
 			if (!modeTests.length) continue;
-			const inst = new Instance({ host, dir: path.join(WORK, mode), tgz, sandbox, label: mode, queue: mode === 'queue' });
+			const inst = new Instance({
+				host,
+				dir: path.join(WORK, mode),
+				tgz,
+				sandbox,
+				label: mode,
+				queue: mode === 'queue',
+			});
 			instances.push(inst);
 			const ctx = makeContext({ inst, sandbox, mode });
 			// Workflows of every runnable test are imported together; tests whose node or operation is
@@ -112,22 +130,36 @@ async function main() {
 				for (const t of modeTests) {
 					// A test marked knownIssue is reported as skipped with its reason (set E2E_KNOWN_ISSUES=1 to run it).
 					if (t.knownIssue && !process.env.E2E_KNOWN_ISSUES) {
-						results.push({ mode, name: t.name, status: 'skip', detail: `known issue: ${t.knownIssue}` });
+						results.push({
+							mode,
+							name: t.name,
+							status: 'skip',
+							detail: `known issue: ${t.knownIssue}`,
+						});
 						continue;
 					}
 					const missing = (t.needs || []).filter((n) => !ctx.has(n));
 					if (missing.length) {
-						results.push({ mode, name: t.name, status: process.env.E2E_ALLOW_MISSING ? 'skip' : 'fail', detail: `not in the package: ${missing.join(', ')}` });
+						results.push({
+							mode,
+							name: t.name,
+							status: process.env.E2E_ALLOW_MISSING ? 'skip' : 'fail',
+							detail: `not in the package: ${missing.join(', ')}`,
+						});
 						continue;
 					}
 					const wfs = t.workflows ? t.workflows(ctx) : [];
 					workflows.push(...wfs.filter((w) => !workflows.some((x) => x.id === w.id)));
-					for (const id of t.publish ? t.publish(ctx) : []) if (!publish.includes(id)) publish.push(id);
+					for (const id of t.publish ? t.publish(ctx) : [])
+						if (!publish.includes(id)) publish.push(id);
 					runnable.push(t);
 				}
 				await inst.setup({ workflows, publish });
 			});
-			await P.run(`${mode}: start n8n${mode === 'queue' ? ' (redis, main, worker, webhook)' : ''}`, () => inst.start());
+			await P.run(
+				`${mode}: start n8n${mode === 'queue' ? ' (redis, main, worker, webhook)' : ''}`,
+				() => inst.start(),
+			);
 			// n8n activates published workflows in the background after start-up (trigger registrations and
 			// subscriptions): let that traffic end, so that a test's "every request since" sees only its own.
 			await P.run(`${mode}: wait for activations to settle`, () => settle(sandbox));
@@ -138,12 +170,25 @@ async function main() {
 					try {
 						await Promise.race([
 							t.run(ctx),
-							new Promise((_, reject) => setTimeout(() => reject(new Error(`test timed out after ${(t.timeoutMs || 180000) / 1000}s`)), t.timeoutMs || 180000).unref()),
+							new Promise((_, reject) =>
+								setTimeout(
+									() =>
+										reject(new Error(`test timed out after ${(t.timeoutMs || 180000) / 1000}s`)),
+									t.timeoutMs || 180000,
+								).unref(),
+							),
 						]);
 						results.push({ mode, name: t.name, status: 'pass', ms: Date.now() - t0 });
 						H.log(`PASS [${mode}] ${t.name} (${Date.now() - t0} ms)`);
 					} catch (error) {
-						results.push({ mode, name: t.name, status: 'fail', ms: Date.now() - t0, detail: error && error.stack ? error.stack : String(error), seq0 });
+						results.push({
+							mode,
+							name: t.name,
+							status: 'fail',
+							ms: Date.now() - t0,
+							detail: error && error.stack ? error.stack : String(error),
+							seq0,
+						});
 						H.log(`FAIL [${mode}] ${t.name}: ${error && error.message}`);
 					}
 				}
@@ -160,21 +205,30 @@ async function main() {
 
 	const failures = results.filter((r) => r.status === 'fail');
 	console.log('\nE2E results:');
-	for (const r of results) console.log(`  ${r.status.toUpperCase().padEnd(4)} [${r.mode}] ${r.name}${r.ms !== undefined ? ` (${(r.ms / 1000).toFixed(1)} s)` : ''}${r.status !== 'pass' && r.detail ? `\n        ${r.detail.split('\n').slice(0, 12).join('\n        ')}` : ''}`);
+	for (const r of results)
+		console.log(
+			`  ${r.status.toUpperCase().padEnd(4)} [${r.mode}] ${r.name}${r.ms !== undefined ? ` (${(r.ms / 1000).toFixed(1)} s)` : ''}${r.status !== 'pass' && r.detail ? `\n        ${r.detail.split('\n').slice(0, 12).join('\n        ')}` : ''}`,
+		);
 	if (failures.length || failed) {
 		for (const inst of instances) console.log('\n' + inst.logTails(80));
 		if (sandbox && failures.some((f) => f.seq0 !== undefined)) {
 			const first = Math.min(...failures.filter((f) => f.seq0 !== undefined).map((f) => f.seq0));
 			const rows = sandbox.records.filter((r) => r.seq > first).slice(-40);
 			console.log('\n----- sandbox requests since the first failing test (last 40) -----');
-			for (const r of rows) console.log(`  #${r.seq} ${r.method} ${r.path} -> ${r.status} auth=${JSON.stringify(r.auth)}${r.status >= 400 ? ' ' + JSON.stringify(r.response).slice(0, 300) : ''}`);
+			for (const r of rows)
+				console.log(
+					`  #${r.seq} ${r.method} ${r.path} -> ${r.status} auth=${JSON.stringify(r.auth)}${r.status >= 400 ? ' ' + JSON.stringify(r.response).slice(0, 300) : ''}`,
+				);
 		}
 	}
 	P.print();
 	const pass = results.filter((r) => r.status === 'pass').length;
 	const skip = results.filter((r) => r.status === 'skip').length;
-	console.log(`\nE2E: ${pass} passed, ${failures.length} failed, ${skip} skipped in ${Math.round((Date.now() - started) / 1000)} s`);
-	if (!failures.length && !failed && !process.env.E2E_KEEP) fs.rmSync(WORK, { recursive: true, force: true });
+	console.log(
+		`\nE2E: ${pass} passed, ${failures.length} failed, ${skip} skipped in ${Math.round((Date.now() - started) / 1000)} s`,
+	);
+	if (!failures.length && !failed && !process.env.E2E_KEEP)
+		fs.rmSync(WORK, { recursive: true, force: true });
 	process.exit(failures.length || failed ? 1 : 0);
 }
 

@@ -28,18 +28,31 @@ const { createSandbox } = require('../sandbox/server');
 
 const WORK = process.env.UI_WORK || path.join(os.tmpdir(), 'n8n-nodes-platform-ui');
 const SHOTS = path.resolve(H.ROOT, process.env.UI_SHOTS || '.ui-screenshots');
-const OWNER = { email: 'owner@sandbox.local', firstName: 'Sandbox', lastName: 'Owner', password: 'Sandbox-Owner-1' };
+const OWNER = {
+	email: 'owner@sandbox.local',
+	firstName: 'Sandbox',
+	lastName: 'Owner',
+	password: 'Sandbox-Owner-1',
+};
 const PLATFORM = 'Platform';
 
 /** Finds or installs Debian's chromium (CI runs as root on a fresh machine), as host.js does for redis. */
 function ensureChromium() {
-	const candidates = [process.env.CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean);
+	const candidates = [
+		process.env.CHROMIUM,
+		'/usr/bin/chromium',
+		'/usr/bin/chromium-browser',
+	].filter(Boolean);
 	for (const p of candidates) if (fs.existsSync(p)) return p;
 	H.log('installing chromium with apt-get (Debian package)');
 	const sudo = process.getuid && process.getuid() !== 0 ? ['sudo', '-n', 'apt-get'] : ['apt-get'];
 	const env = Object.assign({}, process.env, { DEBIAN_FRONTEND: 'noninteractive' });
 	for (const args of [['update'], ['install', '-y', '--no-install-recommends', 'chromium']]) {
-		const r = spawnSync(sudo[0], [...sudo.slice(1), ...args], { stdio: 'inherit', env, timeout: 900000 });
+		const r = spawnSync(sudo[0], [...sudo.slice(1), ...args], {
+			stdio: 'inherit',
+			env,
+			timeout: 900000,
+		});
 		if (r.status !== 0) throw new Error(`apt-get ${args[0]} failed`);
 	}
 	return '/usr/bin/chromium';
@@ -55,7 +68,9 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Texts of every element matching the selector, trimmed. */
 async function texts(page, selector) {
-	return await page.$$eval(selector, (els) => els.map((e) => (e.textContent || '').replace(/\s+/g, ' ').trim()));
+	return await page.$$eval(selector, (els) =>
+		els.map((e) => (e.textContent || '').replace(/\s+/g, ' ').trim()),
+	);
 }
 
 async function shot(page, name) {
@@ -64,7 +79,8 @@ async function shot(page, name) {
 	console.log(`  screenshot ${path.relative(H.ROOT, file)}`);
 }
 
-const CREATOR_INPUT = '[data-test-id="node-creator-search-bar"] input, [data-test-id="node-creator"] input';
+const CREATOR_INPUT =
+	'[data-test-id="node-creator-search-bar"] input, [data-test-id="node-creator"] input';
 
 async function searchCreator(page, query) {
 	// Focus and select through the DOM: the panel may still be sliding in, when a mouse click can miss.
@@ -81,13 +97,26 @@ async function searchCreator(page, query) {
 
 /** Entries of the node panel's current list (node names, or action names inside an app). */
 async function creatorItems(page) {
-	return await page.$$eval('[data-test-id="node-creator"] [data-test-id="item-iterator-item"]', (els) =>
-		els.map((e) => (e.querySelector('[class*="title"], [data-test-id="node-creator-item-name"]')?.textContent || e.textContent || '').replace(/\s+/g, ' ').trim()),
+	return await page.$$eval(
+		'[data-test-id="node-creator"] [data-test-id="item-iterator-item"]',
+		(els) =>
+			els.map((e) =>
+				(
+					e.querySelector('[class*="title"], [data-test-id="node-creator-item-name"]')
+						?.textContent ||
+					e.textContent ||
+					''
+				)
+					.replace(/\s+/g, ' ')
+					.trim(),
+			),
 	);
 }
 
 async function clickCreatorItem(page, name) {
-	const handles = await page.$$('[data-test-id="node-creator"] [data-test-id="item-iterator-item"]');
+	const handles = await page.$$(
+		'[data-test-id="node-creator"] [data-test-id="item-iterator-item"]',
+	);
 	for (const h of handles) {
 		const t = await h.evaluate((e) => (e.textContent || '').replace(/\s+/g, ' ').trim());
 		if (t.startsWith(name)) {
@@ -137,8 +166,13 @@ async function runBrowserChecks(port, examples, chromium) {
 
 		// ---- log in through the sign-in form ----
 		await page.goto(`${base}/signin`, { waitUntil: 'networkidle2' });
-		await page.waitForSelector('input[type="email"], input[name="emailOrLdapLoginId"], input[name="email"]');
-		await page.type('input[type="email"], input[name="emailOrLdapLoginId"], input[name="email"]', OWNER.email);
+		await page.waitForSelector(
+			'input[type="email"], input[name="emailOrLdapLoginId"], input[name="email"]',
+		);
+		await page.type(
+			'input[type="email"], input[name="emailOrLdapLoginId"], input[name="email"]',
+			OWNER.email,
+		);
 		await page.type('input[type="password"]', OWNER.password);
 		await page.keyboard.press('Enter');
 		await page.waitForFunction(() => !location.pathname.startsWith('/signin'), { timeout: 60000 });
@@ -151,18 +185,33 @@ async function runBrowserChecks(port, examples, chromium) {
 		await page.click('[data-test-id="canvas-add-button"]');
 		await page.waitForSelector(CREATOR_INPUT);
 		await searchCreator(page, PLATFORM);
-		const firstStep = (await creatorItems(page)).filter((e) => e.toLowerCase().includes('platform'));
+		const firstStep = (await creatorItems(page)).filter((e) =>
+			e.toLowerCase().includes('platform'),
+		);
 		console.log(`  first step, search "${PLATFORM}": ${JSON.stringify(firstStep)}`);
 		await shot(page, 'node-panel-first-step-search-platform');
-		check(firstStep.filter((e) => e.startsWith('Platform Posts')).length === 1, 'first step: one Platform Posts entry');
-		check(!firstStep.some((e) => e.startsWith('Platform Trigger')), 'first step: no separate Platform Trigger entry');
+		check(
+			firstStep.filter((e) => e.startsWith('Platform Posts')).length === 1,
+			'first step: one Platform Posts entry',
+		);
+		check(
+			!firstStep.some((e) => e.startsWith('Platform Trigger')),
+			'first step: no separate Platform Trigger entry',
+		);
 		check(await clickCreatorItem(page, 'Platform Posts'), 'first step: opened Platform Posts');
 		const triggerView = await page.$eval('[data-test-id="node-creator"]', (e) => e.innerText);
 		const triggerItems = await creatorItems(page);
 		console.log(`  first step, Platform Posts: ${JSON.stringify(triggerItems.slice(0, 6))} ...`);
 		await shot(page, 'node-panel-first-step-platform-posts');
-		check(!/No .*Triggers available/i.test(triggerView), 'Platform Posts does not say "No ... Triggers available"');
-		check(triggerItems.some((a) => /^On account activity/.test(a)) && triggerItems.some((a) => /^On new post matching search rules/.test(a)), "Platform Posts lists the Platform Trigger's triggers");
+		check(
+			!/No .*Triggers available/i.test(triggerView),
+			'Platform Posts does not say "No ... Triggers available"',
+		);
+		check(
+			triggerItems.some((a) => /^On account activity/.test(a)) &&
+				triggerItems.some((a) => /^On new post matching search rules/.test(a)),
+			"Platform Posts lists the Platform Trigger's triggers",
+		);
 		check(/Actions/i.test(triggerView), 'Platform Posts shows its actions beside the triggers');
 
 		// ---- node panel, next step (in an example): every app and its actions ----
@@ -175,13 +224,27 @@ async function runBrowserChecks(port, examples, chromium) {
 			await page.waitForSelector(CREATOR_INPUT);
 			await searchCreator(page, PLATFORM);
 			if (app === 'Platform Posts') {
-				const entries = (await creatorItems(page)).filter((e) => e.toLowerCase().includes('platform'));
+				const entries = (await creatorItems(page)).filter((e) =>
+					e.toLowerCase().includes('platform'),
+				);
 				console.log(`  next step, search "${PLATFORM}": ${JSON.stringify(entries)}`);
 				await shot(page, 'node-panel-search-platform');
-				check(entries.filter((e) => e.startsWith('Platform Posts')).length === 1, 'one Platform Posts entry');
-				check(!entries.some((e) => e.startsWith('Platform Trigger')), 'no separate Platform Trigger entry (its triggers are under Platform Posts)');
-				check(entries.some((e) => e.startsWith('Platform Ads Catalog')), 'Platform Ads Catalog found by the platform name');
-				check(entries.some((e) => e.startsWith('Platform Ads Creatives')), 'Platform Ads Creatives found by the platform name');
+				check(
+					entries.filter((e) => e.startsWith('Platform Posts')).length === 1,
+					'one Platform Posts entry',
+				);
+				check(
+					!entries.some((e) => e.startsWith('Platform Trigger')),
+					'no separate Platform Trigger entry (its triggers are under Platform Posts)',
+				);
+				check(
+					entries.some((e) => e.startsWith('Platform Ads Catalog')),
+					'Platform Ads Catalog found by the platform name',
+				);
+				check(
+					entries.some((e) => e.startsWith('Platform Ads Creatives')),
+					'Platform Ads Creatives found by the platform name',
+				);
 			}
 			check(await clickCreatorItem(page, app), `opened ${app} in the node panel`);
 			const actions = (await creatorItems(page)).filter(Boolean);
@@ -190,7 +253,10 @@ async function runBrowserChecks(port, examples, chromium) {
 			await shot(page, `node-panel-${app.toLowerCase().replace(/\s+/g, '-')}`);
 			check(actions.length > 0, `${app}: actions listed`);
 			const bad = actions.filter(badActionName);
-			check(bad.length === 0, `${app}: no action name with "a" before a vowel or ending in "medias"${bad.length ? ` (${bad.join('; ')})` : ''}`);
+			check(
+				bad.length === 0,
+				`${app}: no action name with "a" before a vowel or ending in "medias"${bad.length ? ` (${bad.join('; ')})` : ''}`,
+			);
 		}
 		allActions['Platform Posts (first step)'] = triggerItems;
 		fs.writeFileSync(path.join(SHOTS, 'actions.json'), JSON.stringify(allActions, null, 2));
@@ -205,9 +271,17 @@ async function runBrowserChecks(port, examples, chromium) {
 			await shot(page, `canvas-${slug}`);
 			for (const node of wf.nodes.filter((n) => n.type.startsWith(`${F.PKG}.`))) {
 				const el = await page.$(`[data-test-id="canvas-node"][data-node-name="${node.name}"]`);
-				const subtitle = el ? await el.evaluate((e) => (e.querySelector('[class*="subtitle"]')?.textContent || '').trim()) : null;
+				const subtitle = el
+					? await el.evaluate((e) =>
+							(e.querySelector('[class*="subtitle"]')?.textContent || '').trim(),
+						)
+					: null;
 				check(
-					typeof subtitle === 'string' && subtitle.length > 0 && !/[a-z][A-Z]/.test(subtitle) && !/\w\.\w/.test(subtitle) && !/: /.test(subtitle),
+					typeof subtitle === 'string' &&
+						subtitle.length > 0 &&
+						!/[a-z][A-Z]/.test(subtitle) &&
+						!/\w\.\w/.test(subtitle) &&
+						!/: /.test(subtitle),
 					`${slug}: "${node.name}" shows a human subtitle (${JSON.stringify(subtitle)})`,
 				);
 				if (el) {
@@ -224,10 +298,15 @@ async function runBrowserChecks(port, examples, chromium) {
 			}
 		}
 		const schemaList = [...schemaRequests].map(([p, st]) => `${st} ${p}`).sort();
-		console.log(`  output schemas requested by the editor:\n    ${schemaList.join('\n    ') || '(none)'}`);
+		console.log(
+			`  output schemas requested by the editor:\n    ${schemaList.join('\n    ') || '(none)'}`,
+		);
 		fs.writeFileSync(path.join(SHOTS, 'schemas.txt'), `${schemaList.join('\n')}\n`);
 		for (const node of ['platformTriggerPosts', 'adsCreatives']) {
-			check([...schemaRequests].some(([p, st]) => p.includes(`.${node}/`) && st === 200), `the editor receives a shipped output schema of ${node}`);
+			check(
+				[...schemaRequests].some(([p, st]) => p.includes(`.${node}/`) && st === 200),
+				`the editor receives a shipped output schema of ${node}`,
+			);
 		}
 		check(panelShot.size >= 4, `one open panel per node type (${[...panelShot].join(', ')})`);
 	} finally {
@@ -246,16 +325,28 @@ async function main() {
 		fs.mkdirSync(WORK, { recursive: true });
 		fs.rmSync(SHOTS, { recursive: true, force: true });
 		fs.mkdirSync(SHOTS, { recursive: true });
-		const chromium = await P.run('find or install Chromium (Debian package)', async () => ensureChromium());
-		const { tgz } = await P.run('build and pack the package', () => H.buildAndPack(path.join(WORK, 'pack')));
+		const chromium = await P.run('find or install Chromium (Debian package)', async () =>
+			ensureChromium(),
+		);
+		const { tgz } = await P.run('build and pack the package', () =>
+			H.buildAndPack(path.join(WORK, 'pack')),
+		);
 		const host = await P.run('prepare n8n 2.40.7', () => H.prepareHost());
-		sandbox = await P.run('start the platform sandbox', () => createSandbox({ quiet: true }).listen(0));
+		sandbox = await P.run('start the platform sandbox', () =>
+			createSandbox({ quiet: true }).listen(0),
+		);
 		sandbox.seedCatalog();
 		const port = await H.freePort();
 		const userFolder = path.join(WORK, 'user');
-		const env = H.n8nEnv(host, { userFolder, port, extra: { N8N_RUNNERS_BROKER_PORT: String(await H.freePort()) } });
+		const env = H.n8nEnv(host, {
+			userFolder,
+			port,
+			extra: { N8N_RUNNERS_BROKER_PORT: String(await H.freePort()) },
+		});
 		const examples = F.loadExamples(path.join(H.ROOT, 'examples')).map((wf) => {
-			const copy = JSON.parse(JSON.stringify(wf).split('https://sandbox.example/').join(`${sandbox.url}/`));
+			const copy = JSON.parse(
+				JSON.stringify(wf).split('https://sandbox.example/').join(`${sandbox.url}/`),
+			);
 			return copy;
 		});
 		await P.run('install the package, import credentials and examples', async () => {
@@ -264,9 +355,17 @@ async function main() {
 			fs.writeFileSync(credFile, JSON.stringify(F.credentials(sandbox.url, sandbox.keys), null, 2));
 			await H.cli(host, env, ['import:credentials', `--input=${credFile}`]);
 			const wfFile = path.join(WORK, 'examples.json');
-			fs.writeFileSync(wfFile, JSON.stringify(examples.map((w) => Object.assign({}, w, { file: undefined })), null, 2));
+			fs.writeFileSync(
+				wfFile,
+				JSON.stringify(
+					examples.map((w) => Object.assign({}, w, { file: undefined })),
+					null,
+					2,
+				),
+			);
 			await H.cli(host, env, ['import:workflow', `--input=${wfFile}`]);
-			for (const wf of examples.filter((w) => w.nodes.some((n) => n.type === F.T.trigger))) await H.cli(host, env, ['publish:workflow', `--id=${wf.id}`]);
+			for (const wf of examples.filter((w) => w.nodes.some((n) => n.type === F.T.trigger)))
+				await H.cli(host, env, ['publish:workflow', `--id=${wf.id}`]);
 		});
 		const logFile = path.join(WORK, 'logs', 'n8n.log');
 		await P.run('start n8n', async () => {
@@ -281,7 +380,9 @@ async function main() {
 		await P.run('editor checks in Chromium', () => runBrowserChecks(port, examples, chromium));
 		P.print();
 		if (process.env.UI_KEEP) {
-			console.log(`n8n: http://localhost:${port} (${OWNER.email} / ${OWNER.password}); Ctrl-C stops it`);
+			console.log(
+				`n8n: http://localhost:${port} (${OWNER.email} / ${OWNER.password}); Ctrl-C stops it`,
+			);
 			await new Promise((resolve) => process.on('SIGINT', resolve));
 		}
 	} catch (error) {
@@ -293,7 +394,9 @@ async function main() {
 	}
 	const seconds = Math.round((Date.now() - started) / 1000);
 	if (failures.length) code = 1;
-	console.log(`\ntest:ui: ${code ? `FAILED (${failures.length} check(s) failed${failures.length ? '' : ', or an error above'})` : 'all checks passed'} in ${seconds} s; screenshots in ${path.relative(process.cwd(), SHOTS) || '.'}`);
+	console.log(
+		`\ntest:ui: ${code ? `FAILED (${failures.length} check(s) failed${failures.length ? '' : ', or an error above'})` : 'all checks passed'} in ${seconds} s; screenshots in ${path.relative(process.cwd(), SHOTS) || '.'}`,
+	);
 	process.exit(code);
 }
 

@@ -20,7 +20,19 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const argv = process.argv.slice(2);
-const WITH_VALUE = ['text', 'user-id', 'count', 'webhook-id', 'from', 'to', 'since', 'path', 'port', 'url', 'reset-after'];
+const WITH_VALUE = [
+	'text',
+	'user-id',
+	'count',
+	'webhook-id',
+	'from',
+	'to',
+	'since',
+	'path',
+	'port',
+	'url',
+	'reset-after',
+];
 const options = {};
 const positional = [];
 for (let i = 0; i < argv.length; i++) {
@@ -45,9 +57,16 @@ async function call(method, p, body) {
 	const url = sandboxUrl() + p;
 	let res;
 	try {
-		res = await fetch(url, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined, signal: AbortSignal.timeout(120000) });
+		res = await fetch(url, {
+			method,
+			headers: body ? { 'content-type': 'application/json' } : {},
+			body: body ? JSON.stringify(body) : undefined,
+			signal: AbortSignal.timeout(120000),
+		});
 	} catch (error) {
-		console.error(`Cannot reach the sandbox at ${sandboxUrl()} (${error.cause ? error.cause.code : error.message}). Is \`npm start\` running?`);
+		console.error(
+			`Cannot reach the sandbox at ${sandboxUrl()} (${error.cause ? error.cause.code : error.message}). Is \`npm start\` running?`,
+		);
 		process.exit(1);
 	}
 	const json = await res.json().catch(() => ({}));
@@ -65,7 +84,12 @@ async function main() {
 	switch (cmd) {
 		case 'serve': {
 			const { createSandbox } = require('./server');
-			const sb = await createSandbox({ quiet: flag('quiet'), legacyShapes: flag('legacy'), allowInsecureWebhookUrls: !flag('strict-urls'), emitOnCreate: flag('emit-on-create') }).listen(Number(opt('port', 5680)));
+			const sb = await createSandbox({
+				quiet: flag('quiet'),
+				legacyShapes: flag('legacy'),
+				allowInsecureWebhookUrls: !flag('strict-urls'),
+				emitOnCreate: flag('emit-on-create'),
+			}).listen(Number(opt('port', 5680)));
 			console.log(`platform sandbox on ${sb.url}`);
 			console.log(`keys: ${JSON.stringify(sb.keys)}`);
 			const stop = () => sb.close().then(() => process.exit(0));
@@ -85,8 +109,14 @@ async function main() {
 			if (flag('media')) body.media = true;
 			const { events } = await call('POST', '/_sandbox/events', body);
 			for (const e of events) {
-				const d = e.deliveries.map((x) => (x.skipped ? `${x.webhook_id}: skipped (${x.skipped})` : `${x.url} -> ${x.error || x.status}`));
-				console.log(`event ${e.event_uuid} (${e.event_type}): ${d.length ? d.join('; ') : 'no subscribed webhook'}`);
+				const d = e.deliveries.map((x) =>
+					x.skipped
+						? `${x.webhook_id}: skipped (${x.skipped})`
+						: `${x.url} -> ${x.error || x.status}`,
+				);
+				console.log(
+					`event ${e.event_uuid} (${e.event_type}): ${d.length ? d.join('; ') : 'no subscribed webhook'}`,
+				);
 			}
 			return;
 		}
@@ -116,11 +146,26 @@ async function main() {
 			if (opt('since')) q.set('since', opt('since'));
 			if (opt('path')) q.set('path', opt('path'));
 			const { requests } = await call('GET', `/_sandbox/requests?${q}`);
-			for (const r of requests) console.log(`#${r.seq} ${r.at} ${r.method} ${r.path}${Object.keys(r.query).length ? '?' + new URLSearchParams(r.query) : ''} -> ${r.status} ${r.auth ? `[${r.auth.kind}${r.auth.valid ? '' : ' INVALID: ' + (r.auth.reason || '')}]` : ''}${r.body !== undefined ? ' ' + JSON.stringify(r.body).slice(0, 200) : ''}`);
+			for (const r of requests)
+				console.log(
+					`#${r.seq} ${r.at} ${r.method} ${r.path}${Object.keys(r.query).length ? '?' + new URLSearchParams(r.query) : ''} -> ${r.status} ${r.auth ? `[${r.auth.kind}${r.auth.valid ? '' : ' INVALID: ' + (r.auth.reason || '')}]` : ''}${r.body !== undefined ? ' ' + JSON.stringify(r.body).slice(0, 200) : ''}`,
+				);
 			return;
 		}
 		case 'fault':
-			out(await call('POST', '/_sandbox/faults', { rules: [{ status: Number(positional[1] || 429), count: Number(opt('count', 1)), path: opt('path'), resetAfterS: opt('reset-after') !== undefined ? Number(opt('reset-after')) : undefined }] }));
+			out(
+				await call('POST', '/_sandbox/faults', {
+					rules: [
+						{
+							status: Number(positional[1] || 429),
+							count: Number(opt('count', 1)),
+							path: opt('path'),
+							resetAfterS:
+								opt('reset-after') !== undefined ? Number(opt('reset-after')) : undefined,
+						},
+					],
+				}),
+			);
 			return;
 		case 'latency':
 			out(await call('POST', '/_sandbox/faults', { latencyMs: Number(positional[1] || 0) }));
@@ -132,7 +177,14 @@ async function main() {
 			out(await call('POST', '/_sandbox/reset'));
 			return;
 		default:
-			console.log(fs.readFileSync(__filename, 'utf8').split('\n').slice(3, 18).join('\n').replace(/^ \* ?/gm, ''));
+			console.log(
+				fs
+					.readFileSync(__filename, 'utf8')
+					.split('\n')
+					.slice(3, 18)
+					.join('\n')
+					.replace(/^ \* ?/gm, ''),
+			);
 			process.exit(cmd ? 1 : 0);
 	}
 }

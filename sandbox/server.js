@@ -12,7 +12,15 @@
 const http = require('node:http');
 const crypto = require('node:crypto');
 
-const { HttpError, problem, legacyError, adsError, readBody, send, parseBody } = require('./lib/http');
+const {
+	HttpError,
+	problem,
+	legacyError,
+	adsError,
+	readBody,
+	send,
+	parseBody,
+} = require('./lib/http');
 const oauth1 = require('./lib/oauth1');
 
 /** Fixed, well-known fake keys: the sandbox is a local test double, these open nothing real. */
@@ -58,7 +66,10 @@ function createSandbox(options = {}) {
 		},
 	};
 	sb.tokens = { [keys.accessToken]: { secret: keys.accessTokenSecret, userId: keys.userId } };
-	sb.bearers = { [keys.bearerToken]: { kind: 'app' }, [keys.oauth2UserToken]: { kind: 'user', userId: keys.userId } };
+	sb.bearers = {
+		[keys.bearerToken]: { kind: 'app' },
+		[keys.oauth2UserToken]: { kind: 'user', userId: keys.userId },
+	};
 
 	sb.route = (method, pattern, auth, handler) => {
 		const names = [];
@@ -86,7 +97,12 @@ function createSandbox(options = {}) {
 	sb.reserveId = (id) => {
 		if (/^[0-9]{1,19}$/.test(String(id)) && BigInt(id) > lastId) lastId = BigInt(id);
 	};
-	sb.shortId = (prefix = '') => prefix + crypto.randomBytes(4).toString('hex').slice(0, 6 - prefix.length + 2);
+	sb.shortId = (prefix = '') =>
+		prefix +
+		crypto
+			.randomBytes(4)
+			.toString('hex')
+			.slice(0, 6 - prefix.length + 2);
 	sb.now = () => new Date();
 
 	require('./routes/state').install(sb);
@@ -104,7 +120,10 @@ function createSandbox(options = {}) {
 			const m = /^Basic\s+(.+)$/i.exec(header);
 			if (!m) throw legacyError(403, 99, 'Unable to verify your credentials');
 			const [user, pass] = Buffer.from(m[1], 'base64').toString('utf8').split(':');
-			if (decodeURIComponent(user) !== keys.consumerKey || decodeURIComponent(pass || '') !== keys.consumerSecret)
+			if (
+				decodeURIComponent(user) !== keys.consumerKey ||
+				decodeURIComponent(pass || '') !== keys.consumerSecret
+			)
 				throw legacyError(403, 99, 'Unable to verify your credentials');
 			return { kind: 'basic' };
 		}
@@ -114,11 +133,25 @@ function createSandbox(options = {}) {
 			const known = sb.bearers[token];
 			if (!known) throw legacyError(401, 89, 'Invalid or expired token.');
 			if (isAds)
-				throw adsError(401, 'UNAUTHORIZED_ACCESS', 'The advertising interface accepts OAuth 1.0a user context only');
+				throw adsError(
+					401,
+					'UNAUTHORIZED_ACCESS',
+					'The advertising interface accepts OAuth 1.0a user context only',
+				);
 			if (route.auth === 'app' && known.kind !== 'app')
-				throw problem(403, 'unsupported-authentication', 'Unsupported Authentication', 'Authenticating with OAuth 2.0 User Context is forbidden for this endpoint.  Supported authentication types are [OAuth 2.0 Application-Only].');
+				throw problem(
+					403,
+					'unsupported-authentication',
+					'Unsupported Authentication',
+					'Authenticating with OAuth 2.0 User Context is forbidden for this endpoint.  Supported authentication types are [OAuth 2.0 Application-Only].',
+				);
 			if (route.auth === 'user' && known.kind !== 'user')
-				throw problem(403, 'unsupported-authentication', 'Unsupported Authentication', 'Authenticating with OAuth 2.0 Application-Only is forbidden for this endpoint.  Supported authentication types are [OAuth 1.0a User Context, OAuth 2.0 User Context].');
+				throw problem(
+					403,
+					'unsupported-authentication',
+					'Unsupported Authentication',
+					'Authenticating with OAuth 2.0 Application-Only is forbidden for this endpoint.  Supported authentication types are [OAuth 1.0a User Context, OAuth 2.0 User Context].',
+				);
 			return { kind: known.kind === 'app' ? 'app' : 'oauth2', userId: known.userId };
 		}
 		if (/^OAuth\s/i.test(header)) {
@@ -141,19 +174,34 @@ function createSandbox(options = {}) {
 				throw error;
 			}
 			if (route.auth === 'app')
-				throw problem(403, 'unsupported-authentication', 'Unsupported Authentication', 'Authenticating with OAuth 1.0a User Context is forbidden for this endpoint.  Supported authentication types are [OAuth 2.0 Application-Only].');
+				throw problem(
+					403,
+					'unsupported-authentication',
+					'Unsupported Authentication',
+					'Authenticating with OAuth 1.0a User Context is forbidden for this endpoint.  Supported authentication types are [OAuth 2.0 Application-Only].',
+				);
 			if (!result.userId && (route.auth === 'user' || isAds))
 				throw legacyError(401, 89, 'Invalid or expired token.');
 			return { kind: 'oauth1', userId: result.userId };
 		}
-		if (isAds) throw adsError(401, 'UNAUTHORIZED_ACCESS', 'This request is not properly authenticated');
+		if (isAds)
+			throw adsError(401, 'UNAUTHORIZED_ACCESS', 'This request is not properly authenticated');
 		throw problem(401, 'about:blank', 'Unauthorized', 'Unauthorized');
 	}
 
 	function rateHeaders(route, isAds) {
 		const reset = Math.floor(Date.now() / 1000 / 900 + 1) * 900;
-		const h = { 'x-rate-limit-limit': '900', 'x-rate-limit-remaining': '899', 'x-rate-limit-reset': String(reset) };
-		if (isAds) Object.assign(h, { 'x-account-rate-limit-limit': '2000', 'x-account-rate-limit-remaining': '1999', 'x-account-rate-limit-reset': String(reset) });
+		const h = {
+			'x-rate-limit-limit': '900',
+			'x-rate-limit-remaining': '899',
+			'x-rate-limit-reset': String(reset),
+		};
+		if (isAds)
+			Object.assign(h, {
+				'x-account-rate-limit-limit': '2000',
+				'x-account-rate-limit-remaining': '1999',
+				'x-account-rate-limit-reset': String(reset),
+			});
 		return h;
 	}
 
@@ -188,8 +236,15 @@ function createSandbox(options = {}) {
 			const raw = await readBody(req);
 			const body = parseBody(raw, req.headers['content-type']);
 			record.bodyKind = body.kind;
-			record.body = body.kind === 'multipart' ? summarizeMultipart(body.value) : body.kind === 'raw' ? `<${raw.length} bytes>` : body.value;
-			const route = sb.routes.find((r) => (r.method === req.method || r.method === '*') && r.re.test(url.pathname));
+			record.body =
+				body.kind === 'multipart'
+					? summarizeMultipart(body.value)
+					: body.kind === 'raw'
+						? `<${raw.length} bytes>`
+						: body.value;
+			const route = sb.routes.find(
+				(r) => (r.method === req.method || r.method === '*') && r.re.test(url.pathname),
+			);
 			const isControl = url.pathname.startsWith('/_sandbox');
 			if (!isControl) {
 				if (sb.faults.latencyMs > 0) await new Promise((r) => setTimeout(r, sb.faults.latencyMs));
@@ -203,20 +258,50 @@ function createSandbox(options = {}) {
 						const isAds = url.pathname.startsWith('/12/');
 						throw new HttpError(
 							429,
-							isAds ? { errors: [{ code: 'TOO_MANY_REQUESTS', message: 'Rate limit exceeded' }], request: { params: {} } } : { title: 'Too Many Requests', detail: 'Too Many Requests', type: 'about:blank', status: 429 },
+							isAds
+								? {
+										errors: [{ code: 'TOO_MANY_REQUESTS', message: 'Rate limit exceeded' }],
+										request: { params: {} },
+									}
+								: {
+										title: 'Too Many Requests',
+										detail: 'Too Many Requests',
+										type: 'about:blank',
+										status: 429,
+									},
 							Object.assign(
-								{ 'x-rate-limit-limit': '900', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': String(reset) },
-								isAds ? { 'x-account-rate-limit-limit': '2000', 'x-account-rate-limit-remaining': '0', 'x-account-rate-limit-reset': String(reset) } : {},
+								{
+									'x-rate-limit-limit': '900',
+									'x-rate-limit-remaining': '0',
+									'x-rate-limit-reset': String(reset),
+								},
+								isAds
+									? {
+											'x-account-rate-limit-limit': '2000',
+											'x-account-rate-limit-remaining': '0',
+											'x-account-rate-limit-reset': String(reset),
+										}
+									: {},
 							),
 						);
 					}
-					throw new HttpError(fault.status, { title: 'Service Unavailable', detail: 'Injected fault', type: 'about:blank', status: fault.status });
+					throw new HttpError(fault.status, {
+						title: 'Service Unavailable',
+						detail: 'Injected fault',
+						type: 'about:blank',
+						status: fault.status,
+					});
 				}
 			}
 			if (!route) {
 				const sameP = sb.routes.some((r) => r.re.test(url.pathname));
 				throw sameP
-					? problem(405, 'about:blank', 'Method Not Allowed', `${req.method} is not allowed on ${url.pathname}`)
+					? problem(
+							405,
+							'about:blank',
+							'Method Not Allowed',
+							`${req.method} is not allowed on ${url.pathname}`,
+						)
 					: url.pathname.startsWith('/12/')
 						? adsError(404, 'ROUTE_NOT_FOUND', 'The requested resource could not be found')
 						: problem(404, 'about:blank', 'Not Found', `No route ${req.method} ${url.pathname}`);
@@ -229,21 +314,44 @@ function createSandbox(options = {}) {
 			route.names.forEach((n, i) => (params[n] = decodeURIComponent(m[i + 1])));
 			const q = {};
 			for (const [k, v] of url.searchParams.entries()) q[k] = v;
-			const ctx = { req, url, method: req.method, path: url.pathname, params, q, query: url.searchParams, body: body.value, bodyKind: body.kind, raw, auth, headers: req.headers, record };
+			const ctx = {
+				req,
+				url,
+				method: req.method,
+				path: url.pathname,
+				params,
+				q,
+				query: url.searchParams,
+				body: body.value,
+				bodyKind: body.kind,
+				raw,
+				auth,
+				headers: req.headers,
+				record,
+			};
 			const result = (await route.handler(ctx)) || {};
 			status = result.status || 200;
 			responseBody = result.body;
-			headers = Object.assign(isControl ? {} : rateHeaders(route, url.pathname.startsWith('/12/')), result.headers || {});
+			headers = Object.assign(
+				isControl ? {} : rateHeaders(route, url.pathname.startsWith('/12/')),
+				result.headers || {},
+			);
 		} catch (error) {
 			if (error instanceof HttpError) {
 				status = error.status;
 				responseBody = error.body;
 				headers = error.headers || {};
-				if (error.authReason) record.auth = { kind: 'oauth1', valid: false, reason: error.authReason };
+				if (error.authReason)
+					record.auth = { kind: 'oauth1', valid: false, reason: error.authReason };
 				else if (status === 401 && !record.auth) record.auth = { valid: false };
 			} else {
 				status = 500;
-				responseBody = { title: 'Internal Server Error', detail: String(error && error.message), type: 'about:blank', status: 500 };
+				responseBody = {
+					title: 'Internal Server Error',
+					detail: String(error && error.message),
+					type: 'about:blank',
+					status: 500,
+				};
 				console.error('[sandbox] handler error', error);
 			}
 		}
@@ -254,15 +362,19 @@ function createSandbox(options = {}) {
 		if (!url.pathname.startsWith('/_sandbox')) {
 			record.response = responseBody;
 			sb.records.push(record);
-			if (sb.records.length > sb.options.maxRecords) sb.records.splice(0, sb.records.length - sb.options.maxRecords);
-			sb.log(`${req.method} ${url.pathname} -> ${status}${record.auth && record.auth.reason ? ' (' + record.auth.reason + ')' : ''}`);
+			if (sb.records.length > sb.options.maxRecords)
+				sb.records.splice(0, sb.records.length - sb.options.maxRecords);
+			sb.log(
+				`${req.method} ${url.pathname} -> ${status}${record.auth && record.auth.reason ? ' (' + record.auth.reason + ')' : ''}`,
+			);
 		}
 		send(res, status, responseBody, headers);
 	}
 
 	function summarizeMultipart(fields) {
 		const out = {};
-		for (const [k, v] of Object.entries(fields)) out[k] = v.filename || v.data.length > 200 ? `<${v.data.length} bytes>` : v.value;
+		for (const [k, v] of Object.entries(fields))
+			out[k] = v.filename || v.data.length > 200 ? `<${v.data.length} bytes>` : v.value;
 		return out;
 	}
 

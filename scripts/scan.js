@@ -25,18 +25,24 @@ async function main() {
 
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-scan-'));
 	try {
-		const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
-			cwd: root,
-			encoding: 'utf8',
-			stdio: ['ignore', 'pipe', 'inherit'],
-		});
+		const out = execFileSync(
+			'npm',
+			['pack', '--ignore-scripts', '--json', '--pack-destination', work],
+			{
+				cwd: root,
+				encoding: 'utf8',
+				stdio: ['ignore', 'pipe', 'inherit'],
+			},
+		);
 		const tarball = path.join(work, JSON.parse(out)[0].filename);
 		execFileSync('tar', ['-xzf', tarball, '-C', work]);
 		const packageDir = path.join(work, 'package');
 		const files = fs.readdirSync(path.join(packageDir, 'dist'));
 		if (!files.includes('nodes') || !files.includes('credentials')) {
 			failed = true;
-			console.error('scan tarball: FAILED: dist/nodes or dist/credentials missing (run the build first)');
+			console.error(
+				'scan tarball: FAILED: dist/nodes or dist/credentials missing (run the build first)',
+			);
 		}
 		report(`tarball ${path.basename(tarball)}`, await scanner.analyzePackage(packageDir));
 	} finally {

@@ -43,14 +43,21 @@ async function pickPort(wanted) {
 /** The demo versions of the examples: sample URLs point at the sandbox. */
 function demoExamples(sandboxUrl) {
 	return F.loadExamples(path.join(H.ROOT, 'examples')).map((wf) => {
-		const copy = JSON.parse(JSON.stringify(wf).split('https://sandbox.example/').join(`${sandboxUrl}/`));
+		const copy = JSON.parse(
+			JSON.stringify(wf).split('https://sandbox.example/').join(`${sandboxUrl}/`),
+		);
 		delete copy.file;
 		return copy;
 	});
 }
 
 /** A local demo owner, so the editor opens without a sign-up (skipped when an owner exists). */
-const OWNER = { email: 'owner@sandbox.local', firstName: 'Sandbox', lastName: 'Owner', password: 'Sandbox-Owner-1' };
+const OWNER = {
+	email: 'owner@sandbox.local',
+	firstName: 'Sandbox',
+	lastName: 'Owner',
+	password: 'Sandbox-Owner-1',
+};
 async function setupOwner(port) {
 	try {
 		const r = await H.httpJson('POST', `http://127.0.0.1:${port}/rest/owner/setup`, OWNER);
@@ -80,38 +87,62 @@ async function main() {
 		console.log('Stopped.');
 		process.exit(code);
 	};
-	process.on('SIGINT', () => (stopping ? H.stopAll().finally(() => process.exit(130)) : shutdown(0)));
+	process.on('SIGINT', () =>
+		stopping ? H.stopAll().finally(() => process.exit(130)) : shutdown(0),
+	);
 	process.on('SIGTERM', () => shutdown(0));
 
 	try {
 		if (args.includes('--fresh')) fs.rmSync(RUN, { recursive: true, force: true });
 		fs.mkdirSync(RUN, { recursive: true });
-		const { tgz, missing } = await P.run('build and pack the package', () => H.buildAndPack(path.join(RUN, 'pack'), { skipBuild: args.includes('--skip-build') }));
-		if (missing.length) console.warn(`WARNING: not built yet, left out of the package: ${missing.join(', ')}`);
-		const host = await P.run(`prepare n8n ${H.N8N_VERSION} on Node 24 (first run about 6 minutes on 2 cores; cached)`, () => H.prepareHost());
+		const { tgz, missing } = await P.run('build and pack the package', () =>
+			H.buildAndPack(path.join(RUN, 'pack'), { skipBuild: args.includes('--skip-build') }),
+		);
+		if (missing.length)
+			console.warn(`WARNING: not built yet, left out of the package: ${missing.join(', ')}`);
+		const host = await P.run(
+			`prepare n8n ${H.N8N_VERSION} on Node 24 (first run about 6 minutes on 2 cores; cached)`,
+			() => H.prepareHost(),
+		);
 		if (args.includes('--prepare-only')) {
 			P.print();
-			console.log(`\nn8n ${H.N8N_VERSION} is prepared in ${host.cache} (node ${host.nodeVersion}); \`npm start\` will reuse it.`);
+			console.log(
+				`\nn8n ${H.N8N_VERSION} is prepared in ${host.cache} (node ${host.nodeVersion}); \`npm start\` will reuse it.`,
+			);
 			process.exit(0);
 		}
 
-		const sandboxPort = await pickPort(Number(opt('sandbox-port', process.env.SANDBOX_PORT || 5680)));
+		const sandboxPort = await pickPort(
+			Number(opt('sandbox-port', process.env.SANDBOX_PORT || 5680)),
+		);
 		sandbox = createSandbox({ quiet: false });
 		// The service keeps webhooks and subscriptions while n8n restarts, and n8n (which keeps its
 		// webhook rows) registers nothing again: the sandbox keeps them too, until --fresh.
 		const restored = persistTo(sandbox, path.join(RUN, 'sandbox-state.json'));
-		if (restored) console.log(`  sandbox state restored from ${restored.savedAt}: ${restored.webhooks} webhooks, ${restored.subscriptions} subscriptions, ${restored.streamRules} stream rules, ${restored.events} events (start with --fresh to forget them)`);
+		if (restored)
+			console.log(
+				`  sandbox state restored from ${restored.savedAt}: ${restored.webhooks} webhooks, ${restored.subscriptions} subscriptions, ${restored.streamRules} stream rules, ${restored.events} events (start with --fresh to forget them)`,
+			);
 		await P.run('start the platform sandbox', () => sandbox.listen(sandboxPort));
 		sandbox.seedCatalog(); // the merchant's existing catalog, for the "nightly product push" example
-		fs.writeFileSync(path.join(RUN, 'sandbox.json'), JSON.stringify({ url: sandbox.url, pid: process.pid }, null, 2));
+		fs.writeFileSync(
+			path.join(RUN, 'sandbox.json'),
+			JSON.stringify({ url: sandbox.url, pid: process.pid }, null, 2),
+		);
 
 		const port = await pickPort(Number(opt('port', process.env.N8N_PORT || 5678)));
 		const userFolder = path.join(RUN, 'user');
-		const env = H.n8nEnv(host, { userFolder, port, extra: { N8N_RUNNERS_BROKER_PORT: String(await H.freePort()) } });
+		const env = H.n8nEnv(host, {
+			userFolder,
+			port,
+			extra: { N8N_RUNNERS_BROKER_PORT: String(await H.freePort()) },
+		});
 		const examples = demoExamples(sandbox.url);
 		await P.run('install the package into n8n, import credentials and examples', async () => {
 			const installed = H.installPackage(userFolder, tgz);
-			console.log(`  installed ${installed.manifest.name}@${installed.manifest.version} into ${installed.nodesDir}`);
+			console.log(
+				`  installed ${installed.manifest.name}@${installed.manifest.version} into ${installed.nodesDir}`,
+			);
 			const credFile = path.join(RUN, 'credentials.json');
 			fs.writeFileSync(credFile, JSON.stringify(F.credentials(sandbox.url, sandbox.keys), null, 2));
 			await H.cli(host, env, ['import:credentials', `--input=${credFile}`]);
@@ -121,8 +152,14 @@ async function main() {
 				await H.cli(host, env, ['import:workflow', `--input=${wfFile}`]);
 				// Activate the examples that start with the Platform Trigger (they register a webhook at the
 				// sandbox), and the webhook watchdog that re-validates their webhooks when they turn invalid.
-				const live = (w) => w.nodes.some((n) => n.type === F.T.trigger || (n.type === F.T.posts && n.parameters.operation === 'revalidateWebhooks'));
-				for (const wf of examples.filter(live)) await H.cli(host, env, ['publish:workflow', `--id=${wf.id}`]);
+				const live = (w) =>
+					w.nodes.some(
+						(n) =>
+							n.type === F.T.trigger ||
+							(n.type === F.T.posts && n.parameters.operation === 'revalidateWebhooks'),
+					);
+				for (const wf of examples.filter(live))
+					await H.cli(host, env, ['publish:workflow', `--id=${wf.id}`]);
 			}
 		});
 
@@ -138,7 +175,11 @@ async function main() {
 
 		const hooks = [...sandbox.db.webhooks.values()];
 		const typesFile = path.join(userFolder, '.cache', 'n8n', 'public', 'types', 'nodes.json');
-		const loaded = fs.existsSync(typesFile) ? JSON.parse(fs.readFileSync(typesFile, 'utf8')).filter((n) => n.name.startsWith(`${F.PKG}.`) && !n.name.endsWith('Tool')).map((n) => n.displayName) : [];
+		const loaded = fs.existsSync(typesFile)
+			? JSON.parse(fs.readFileSync(typesFile, 'utf8'))
+					.filter((n) => n.name.startsWith(`${F.PKG}.`) && !n.name.endsWith('Tool'))
+					.map((n) => n.displayName)
+			: [];
 		const line = '-'.repeat(78);
 		console.log(`\n${line}
 n8n ${H.N8N_VERSION} is running with n8n-nodes-platform and the local platform sandbox.
@@ -146,8 +187,10 @@ n8n ${H.N8N_VERSION} is running with n8n-nodes-platform and the local platform s
   n8n editor      http://localhost:${port}
 ${owner ? `                  log in as ${owner.email} / ${owner.password} (a local demo account; n8n listens on 127.0.0.1 only)` : '                  (log in with the owner account you created earlier in this folder, .n8n-run/)'}
   sandbox         ${sandbox.url}   (API for the credentials; control API under /_sandbox/)
-  nodes panel     ${loaded.length ? loaded.join(', ') : '(package nodes not found in n8n\'s node types: see the log)'}
-  credentials     ${Object.values(F.CRED).map((c) => c.name).join(', ')}
+  nodes panel     ${loaded.length ? loaded.join(', ') : "(package nodes not found in n8n's node types: see the log)"}
+  credentials     ${Object.values(F.CRED)
+		.map((c) => c.name)
+		.join(', ')}
   examples        ${examples.map((w) => w.name).join('; ') || '(none yet)'}
   webhooks        ${hooks.length ? hooks.map((w) => `${w.url} (${w.valid ? 'valid' : 'invalid'})`).join(', ') : 'none registered yet'}
 
@@ -162,7 +205,9 @@ Press Ctrl-C to stop n8n and the sandbox.
 ${line}`);
 		const exit = await n8n.exited;
 		if (!stopping) {
-			console.error(`\nn8n exited unexpectedly (${JSON.stringify(exit)}). Last lines of ${logFile}:\n${H.tail(logFile, 60)}`);
+			console.error(
+				`\nn8n exited unexpectedly (${JSON.stringify(exit)}). Last lines of ${logFile}:\n${H.tail(logFile, 60)}`,
+			);
 			await shutdown(1);
 		}
 	} catch (error) {

@@ -9,7 +9,8 @@ const F = require('./fixtures');
 function makeContext({ inst, sandbox, mode }) {
 	const descriptions = {};
 	function describe(nodeName) {
-		if (descriptions[nodeName] === undefined) descriptions[nodeName] = F.describeInstalled(inst.installed.pkgDir, nodeName);
+		if (descriptions[nodeName] === undefined)
+			descriptions[nodeName] = F.describeInstalled(inst.installed.pkgDir, nodeName);
 		return descriptions[nodeName];
 	}
 	/** 'platformPosts' or 'platformPosts:user.getMe' (resource.operation as in the node's options). */
@@ -22,7 +23,15 @@ function makeContext({ inst, sandbox, mode }) {
 		const props = d.properties || [];
 		const res = props.find((p) => p.name === 'resource');
 		if (res && !(res.options || []).some((o) => o.value === resource)) return false;
-		return props.some((p) => p.name === 'operation' && (!p.displayOptions || !p.displayOptions.show || !p.displayOptions.show.resource || p.displayOptions.show.resource.includes(resource)) && (p.options || []).some((o) => o.value === operation));
+		return props.some(
+			(p) =>
+				p.name === 'operation' &&
+				(!p.displayOptions ||
+					!p.displayOptions.show ||
+					!p.displayOptions.show.resource ||
+					p.displayOptions.show.resource.includes(resource)) &&
+				(p.options || []).some((o) => o.value === operation),
+		);
 	}
 	const ctx = {
 		mode,
@@ -49,14 +58,23 @@ function makeContext({ inst, sandbox, mode }) {
 		},
 		seq: () => sandbox.seq,
 		/** Recorded API requests after `since` (sequence number), optionally filtered by path substring. */
-		records: (since = 0, pathPart) => sandbox.records.filter((r) => r.seq > since && (!pathPart || r.path.includes(pathPart))),
+		records: (since = 0, pathPart) =>
+			sandbox.records.filter((r) => r.seq > since && (!pathPart || r.path.includes(pathPart))),
 		/** Every platform / ads request after `since` carried a valid signature or token. */
 		assertAllAuthValid(since, kind) {
 			const rows = sandbox.records.filter((r) => r.seq > since && !r.path.startsWith('/_sandbox'));
 			assert.ok(rows.length > 0, 'the workflow made no request to the sandbox');
 			for (const r of rows) {
-				assert.ok(r.auth && r.auth.valid, `request #${r.seq} ${r.method} ${r.path} was not authenticated: ${JSON.stringify(r.auth)} -> ${r.status}`);
-				if (kind) assert.equal(r.auth.kind, kind, `request #${r.seq} ${r.method} ${r.path} used ${r.auth.kind}, expected ${kind}`);
+				assert.ok(
+					r.auth && r.auth.valid,
+					`request #${r.seq} ${r.method} ${r.path} was not authenticated: ${JSON.stringify(r.auth)} -> ${r.status}`,
+				);
+				if (kind)
+					assert.equal(
+						r.auth.kind,
+						kind,
+						`request #${r.seq} ${r.method} ${r.path} used ${r.auth.kind}, expected ${kind}`,
+					);
 			}
 			return rows;
 		},
@@ -72,7 +90,8 @@ function makeContext({ inst, sandbox, mode }) {
 				if (!(r.status === 404 && /is not registered/.test(r.text)) || Date.now() > deadline) break;
 				await new Promise((res) => setTimeout(res, 1000));
 			}
-			if (r.status !== 200) throw new Error(`workflow ${webhookPath} answered ${r.status}: ${r.text.slice(0, 800)}`);
+			if (r.status !== 200)
+				throw new Error(`workflow ${webhookPath} answered ${r.status}: ${r.text.slice(0, 800)}`);
 			return r.json;
 		},
 		sandboxUrl: sandbox.url,

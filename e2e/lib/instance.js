@@ -54,10 +54,22 @@ class Instance {
 				N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
 			});
 		}
-		this.env = H.n8nEnv(this.host, { userFolder: this.userFolder, port: this.port, webhookUrl: this.webhookBase, extra });
+		this.env = H.n8nEnv(this.host, {
+			userFolder: this.userFolder,
+			port: this.port,
+			webhookUrl: this.webhookBase,
+			extra,
+		});
 		this.installed = this.installed || H.installPackage(this.userFolder, this.tgz);
 		const credFile = path.join(this.dir, 'credentials.json');
-		fs.writeFileSync(credFile, JSON.stringify([...F.credentials(this.sandbox.url, this.sandbox.keys), ...credentials], null, 2));
+		fs.writeFileSync(
+			credFile,
+			JSON.stringify(
+				[...F.credentials(this.sandbox.url, this.sandbox.keys), ...credentials],
+				null,
+				2,
+			),
+		);
 		await H.cli(this.host, this.env, ['import:credentials', `--input=${credFile}`]);
 		if (workflows && workflows.length) {
 			const wfFile = path.join(this.dir, 'workflows.json');
@@ -82,25 +94,67 @@ class Instance {
 		if (this.queue) {
 			if (!this.procs.redis || this.procs.redis.exitCode !== null) {
 				const redis = H.ensureRedis();
-				this.procs.redis = H.startProcess('redis-server', redis, ['--port', String(this.redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], { env: process.env, logFile: this.log('redis') });
-				await H.waitFor('redis to accept connections', () => new Promise((resolve) => {
-					const s = require('node:net').connect(this.redisPort, '127.0.0.1', () => {
-						s.end();
-						resolve(true);
-					});
-					s.on('error', () => resolve(false));
-				}), { timeoutMs: 20000, child: this.procs.redis });
+				this.procs.redis = H.startProcess(
+					'redis-server',
+					redis,
+					[
+						'--port',
+						String(this.redisPort),
+						'--bind',
+						'127.0.0.1',
+						'--save',
+						'',
+						'--appendonly',
+						'no',
+						'--daemonize',
+						'no',
+					],
+					{ env: process.env, logFile: this.log('redis') },
+				);
+				await H.waitFor(
+					'redis to accept connections',
+					() =>
+						new Promise((resolve) => {
+							const s = require('node:net').connect(this.redisPort, '127.0.0.1', () => {
+								s.end();
+								resolve(true);
+							});
+							s.on('error', () => resolve(false));
+						}),
+					{ timeoutMs: 20000, child: this.procs.redis },
+				);
 			}
 		}
 		if (this.queue) {
 			// The webhook process must be up before main activates the workflows: activation registers the
 			// trigger's webhook, and the service's CRC GET goes to the webhook process.
-			this.procs.worker = H.startN8n(this.host, Object.assign({}, this.env, { QUEUE_HEALTH_CHECK_PORT: String(await H.freePort()), N8N_RUNNERS_BROKER_PORT: String(await H.freePort()) }), 'worker', this.log('n8n-worker'));
-			this.procs.webhook = H.startN8n(this.host, Object.assign({}, this.env, { N8N_PORT: String(this.webhookPort), N8N_RUNNERS_BROKER_PORT: String(await H.freePort()) }), 'webhook', this.log('n8n-webhook'));
+			this.procs.worker = H.startN8n(
+				this.host,
+				Object.assign({}, this.env, {
+					QUEUE_HEALTH_CHECK_PORT: String(await H.freePort()),
+					N8N_RUNNERS_BROKER_PORT: String(await H.freePort()),
+				}),
+				'worker',
+				this.log('n8n-worker'),
+			);
+			this.procs.webhook = H.startN8n(
+				this.host,
+				Object.assign({}, this.env, {
+					N8N_PORT: String(this.webhookPort),
+					N8N_RUNNERS_BROKER_PORT: String(await H.freePort()),
+				}),
+				'webhook',
+				this.log('n8n-webhook'),
+			);
 			await H.waitForLog(this.procs.webhook, /Webhook listener waiting for requests/);
 			await H.waitForLog(this.procs.worker, /n8n worker is now ready/);
 		}
-		this.procs.main = H.startN8n(this.host, Object.assign({}, this.env, { N8N_RUNNERS_BROKER_PORT: String(await H.freePort()) }), 'start', this.log('n8n-main'));
+		this.procs.main = H.startN8n(
+			this.host,
+			Object.assign({}, this.env, { N8N_RUNNERS_BROKER_PORT: String(await H.freePort()) }),
+			'start',
+			this.log('n8n-main'),
+		);
 		await H.waitHealthy(this.port, this.procs.main);
 		// /healthz answers before the active workflows are activated: wait for the end of start-up.
 		await H.waitForLog(this.procs.main, /Editor is now accessible via/);
@@ -109,7 +163,11 @@ class Instance {
 	/** Stops n8n (not Redis). `hard` kills at once, like a crash. */
 	async stopN8n({ hard = false } = {}) {
 		for (const k of ['main', 'webhook', 'worker']) {
-			if (this.procs[k]) await H.stopProcess(this.procs[k], { signal: hard ? 'SIGKILL' : 'SIGTERM', graceMs: 20000 });
+			if (this.procs[k])
+				await H.stopProcess(this.procs[k], {
+					signal: hard ? 'SIGKILL' : 'SIGTERM',
+					graceMs: 20000,
+				});
 			delete this.procs[k];
 		}
 	}
@@ -122,8 +180,12 @@ class Instance {
 
 	/** `n8n execute --id --rawOutput` (a separate CLI process beside the running instance); returns the parsed output. */
 	async execute(id) {
-		const env = Object.assign({}, this.env, { N8N_RUNNERS_BROKER_PORT: String(await H.freePort()) });
-		const out = await H.cli(this.host, env, ['execute', `--id=${id}`, '--rawOutput'], { timeoutMs: 240000 });
+		const env = Object.assign({}, this.env, {
+			N8N_RUNNERS_BROKER_PORT: String(await H.freePort()),
+		});
+		const out = await H.cli(this.host, env, ['execute', `--id=${id}`, '--rawOutput'], {
+			timeoutMs: 240000,
+		});
 		const start = out.indexOf('{');
 		if (start === -1) throw new Error(`n8n execute printed no JSON:\n${out.slice(-2000)}`);
 		return JSON.parse(out.slice(start, jsonEnd(out, start)));
@@ -133,10 +195,18 @@ class Instance {
 	staticData(workflowId) {
 		const db = path.join(this.userFolder, '.n8n', 'database.sqlite');
 		const script = `const s=require('sqlite3');const d=new s.Database(process.argv[1],s.OPEN_READONLY);d.get('select staticData from workflow_entity where id=?',[process.argv[2]],(e,r)=>{if(e){console.error(e.message);process.exit(1)}console.log(r&&r.staticData||'null');d.close()})`;
-		const r = require('node:child_process').spawnSync(this.host.nodeBin, ['-e', script, db, workflowId], { cwd: this.host.cache, encoding: 'utf8', timeout: 30000 });
+		const r = require('node:child_process').spawnSync(
+			this.host.nodeBin,
+			['-e', script, db, workflowId],
+			{ cwd: this.host.cache, encoding: 'utf8', timeout: 30000 },
+		);
 		if (r.status !== 0) throw new Error(`reading static data failed: ${r.stderr}`);
 		const text = r.stdout.trim();
-		return text === 'null' ? null : typeof JSON.parse(text) === 'string' ? JSON.parse(JSON.parse(text)) : JSON.parse(text);
+		return text === 'null'
+			? null
+			: typeof JSON.parse(text) === 'string'
+				? JSON.parse(JSON.parse(text))
+				: JSON.parse(text);
 	}
 
 	webhookUrl(p) {
@@ -152,7 +222,10 @@ class Instance {
 		const out = [];
 		for (const name of ['n8n-main', 'n8n-worker', 'n8n-webhook', 'redis']) {
 			const f = this.log(name);
-			if (fs.existsSync(f)) out.push(`----- ${this.label} ${name} (last ${lines} lines of ${f}) -----\n${H.tail(f, lines)}`);
+			if (fs.existsSync(f))
+				out.push(
+					`----- ${this.label} ${name} (last ${lines} lines of ${f}) -----\n${H.tail(f, lines)}`,
+				);
 		}
 		return out.join('\n');
 	}

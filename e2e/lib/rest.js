@@ -3,15 +3,33 @@
  * n8n's own REST API, as the editor uses it: an owner account (set up on first use, then logged in)
  * and a session cookie; activation and deactivation of workflows the way a user toggles them.
  */
-const OWNER = { email: 'e2e-owner@example.com', firstName: 'E2E', lastName: 'Owner', password: 'E2e-Owner-Password-1' };
+const OWNER = {
+	email: 'e2e-owner@example.com',
+	firstName: 'E2E',
+	lastName: 'Owner',
+	password: 'E2e-Owner-Password-1',
+};
 const HEADERS = { 'content-type': 'application/json', 'browser-id': 'e2e-browser' };
 
 async function session(port) {
 	const base = `http://127.0.0.1:${port}`;
-	let res = await fetch(`${base}/rest/owner/setup`, { method: 'POST', headers: HEADERS, body: JSON.stringify(OWNER) });
-	if (!res.ok) res = await fetch(`${base}/rest/login`, { method: 'POST', headers: HEADERS, body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }) });
+	let res = await fetch(`${base}/rest/owner/setup`, {
+		method: 'POST',
+		headers: HEADERS,
+		body: JSON.stringify(OWNER),
+	});
+	if (!res.ok)
+		res = await fetch(`${base}/rest/login`, {
+			method: 'POST',
+			headers: HEADERS,
+			body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }),
+		});
 	if (!res.ok) throw new Error(`n8n owner setup / login failed: ${res.status} ${await res.text()}`);
-	const cookie = (res.headers.getSetCookie ? res.headers.getSetCookie() : [res.headers.get('set-cookie')]).map((c) => String(c).split(';')[0]).join('; ');
+	const cookie = (
+		res.headers.getSetCookie ? res.headers.getSetCookie() : [res.headers.get('set-cookie')]
+	)
+		.map((c) => String(c).split(';')[0])
+		.join('; ');
 	const headers = Object.assign({ cookie }, HEADERS);
 	return {
 		async versionId(workflowId) {
@@ -23,13 +41,16 @@ async function session(port) {
 		 * status when n8n's publication service runs (the default in 2.40), else the activation error.
 		 */
 		async activationError(workflowId) {
-			const status = await fetch(`${base}/rest/workflows/${workflowId}/publication-status`, { headers });
+			const status = await fetch(`${base}/rest/workflows/${workflowId}/publication-status`, {
+				headers,
+			});
 			if (status.ok) {
 				const text = await status.text();
 				return /"status":"failed"|errorMessage":"[^"]/.test(text) ? text : null;
 			}
 			const r = await fetch(`${base}/rest/active-workflows/error/${workflowId}`, { headers });
-			if (!r.ok) throw new Error(`reading the activation error of ${workflowId} failed: ${r.status}`);
+			if (!r.ok)
+				throw new Error(`reading the activation error of ${workflowId} failed: ${r.status}`);
 			const body = await r.json();
 			const error = body && body.data !== undefined ? body.data : body;
 			return error ? JSON.stringify(error) : null;
@@ -38,14 +59,21 @@ async function session(port) {
 		async executionCount(workflowId) {
 			const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 			const r = await fetch(`${base}/rest/executions?filter=${filter}&limit=1`, { headers });
-			if (!r.ok) throw new Error(`listing the executions of ${workflowId} failed: ${r.status} ${(await r.text()).slice(0, 300)}`);
+			if (!r.ok)
+				throw new Error(
+					`listing the executions of ${workflowId} failed: ${r.status} ${(await r.text()).slice(0, 300)}`,
+				);
 			const body = await r.json();
 			return Number((body.data || body).count);
 		},
 		/** POST /rest/workflows/:id/<action>; returns {ok, status, text}. */
 		async toggle(workflowId, action) {
 			const versionId = await this.versionId(workflowId);
-			const r = await fetch(`${base}/rest/workflows/${workflowId}/${action}`, { method: 'POST', headers, body: JSON.stringify(versionId ? { versionId } : {}) });
+			const r = await fetch(`${base}/rest/workflows/${workflowId}/${action}`, {
+				method: 'POST',
+				headers,
+				body: JSON.stringify(versionId ? { versionId } : {}),
+			});
 			return { ok: r.ok, status: r.status, text: await r.text() };
 		},
 	};
@@ -73,7 +101,8 @@ async function activationError(ctx, workflowId, { timeoutMs = 60000 } = {}) {
 /** Deactivates a workflow like the editor's toggle; throws when n8n refuses. */
 async function deactivate(ctx, workflowId) {
 	const r = await (await session(ctx.inst.port)).toggle(workflowId, 'deactivate');
-	if (!r.ok) throw new Error(`deactivating ${workflowId} failed: ${r.status} ${r.text.slice(0, 500)}`);
+	if (!r.ok)
+		throw new Error(`deactivating ${workflowId} failed: ${r.status} ${r.text.slice(0, 500)}`);
 	return r;
 }
 

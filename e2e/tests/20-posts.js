@@ -8,12 +8,44 @@ module.exports = [
 		needs: ['platformPosts:user.getMe'],
 		modes: ['regular', 'queue'],
 		workflows: () => [
-			workflow('e2ePostsGetMe001', 'e2e posts get me', [
-				webhookStart('e2e-posts-getme'),
-				node('Get Me (OAuth1)', T.posts, 1, { authentication: 'platformOAuth1Api', resource: 'user', operation: 'getMe', userFields: ['created_at', 'description'] }, [250, 0], { credentials: credRef(CRED.oauth1) }),
-				node('Get Me (OAuth2)', T.posts, 1, { authentication: 'platformOAuth2Api', resource: 'user', operation: 'getMe' }, [500, 0], { credentials: credRef(CRED.oauth2) }),
-				node('Get Me (Connect)', T.posts, 1, { authentication: 'platformOAuth1ConnectApi', resource: 'user', operation: 'getMe' }, [750, 0], { credentials: credRef(CRED.connect) }),
-			], chain(['Start', 'Get Me (OAuth1)', 'Get Me (OAuth2)', 'Get Me (Connect)']), { active: true }),
+			workflow(
+				'e2ePostsGetMe001',
+				'e2e posts get me',
+				[
+					webhookStart('e2e-posts-getme'),
+					node(
+						'Get Me (OAuth1)',
+						T.posts,
+						1,
+						{
+							authentication: 'platformOAuth1Api',
+							resource: 'user',
+							operation: 'getMe',
+							userFields: ['created_at', 'description'],
+						},
+						[250, 0],
+						{ credentials: credRef(CRED.oauth1) },
+					),
+					node(
+						'Get Me (OAuth2)',
+						T.posts,
+						1,
+						{ authentication: 'platformOAuth2Api', resource: 'user', operation: 'getMe' },
+						[500, 0],
+						{ credentials: credRef(CRED.oauth2) },
+					),
+					node(
+						'Get Me (Connect)',
+						T.posts,
+						1,
+						{ authentication: 'platformOAuth1ConnectApi', resource: 'user', operation: 'getMe' },
+						[750, 0],
+						{ credentials: credRef(CRED.connect) },
+					),
+				],
+				chain(['Start', 'Get Me (OAuth1)', 'Get Me (OAuth2)', 'Get Me (Connect)']),
+				{ active: true },
+			),
 		],
 		publish: () => ['e2ePostsGetMe001'],
 		async run(ctx) {

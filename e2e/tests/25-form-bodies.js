@@ -17,11 +17,41 @@ module.exports = [
 		needs: ['platformPosts:token.revokeBearerToken'],
 		modes: ['regular', 'queue'],
 		workflows: () => [
-			workflow('e2eFormBodies001', 'e2e form bodies', [
-				webhookStart('e2e-form-bodies'),
-				node('Revoke (OAuth1 Keys)', T.posts, 1, { authentication: 'platformOAuth1Api', resource: 'token', operation: 'revokeBearerToken', bearerTokenToRevoke: TOKENS.keys }, [250, 0], { credentials: credRef(CRED.oauth1) }),
-				node('Revoke (Connect)', T.posts, 1, { authentication: 'platformOAuth1ConnectApi', resource: 'token', operation: 'revokeBearerToken', bearerTokenToRevoke: TOKENS.connect }, [500, 0], { credentials: credRef(CRED.connect) }),
-			], chain(['Start', 'Revoke (OAuth1 Keys)', 'Revoke (Connect)']), { active: true }),
+			workflow(
+				'e2eFormBodies001',
+				'e2e form bodies',
+				[
+					webhookStart('e2e-form-bodies'),
+					node(
+						'Revoke (OAuth1 Keys)',
+						T.posts,
+						1,
+						{
+							authentication: 'platformOAuth1Api',
+							resource: 'token',
+							operation: 'revokeBearerToken',
+							bearerTokenToRevoke: TOKENS.keys,
+						},
+						[250, 0],
+						{ credentials: credRef(CRED.oauth1) },
+					),
+					node(
+						'Revoke (Connect)',
+						T.posts,
+						1,
+						{
+							authentication: 'platformOAuth1ConnectApi',
+							resource: 'token',
+							operation: 'revokeBearerToken',
+							bearerTokenToRevoke: TOKENS.connect,
+						},
+						[500, 0],
+						{ credentials: credRef(CRED.connect) },
+					),
+				],
+				chain(['Start', 'Revoke (OAuth1 Keys)', 'Revoke (Connect)']),
+				{ active: true },
+			),
 		],
 		publish: () => ['e2eFormBodies001'],
 		async run(ctx) {
@@ -33,20 +63,34 @@ module.exports = [
 			assert.equal(items.length, 1);
 			assert.equal(items[0].revoked, true);
 			assert.equal(items[0].revoked_kind, 'app_bearer_token');
-			assert.ok(!JSON.stringify(items).includes(TOKENS.connect), 'the revoked token is not in the output');
+			assert.ok(
+				!JSON.stringify(items).includes(TOKENS.connect),
+				'the revoked token is not in the output',
+			);
 			const rows = ctx.assertAllAuthValid(since, 'oauth1');
 			const revokes = rows.filter((r) => r.path === '/oauth2/invalidate_token');
-			assert.equal(revokes.length, 2, `expected 2 POST /oauth2/invalidate_token, got ${revokes.length}`);
+			assert.equal(
+				revokes.length,
+				2,
+				`expected 2 POST /oauth2/invalidate_token, got ${revokes.length}`,
+			);
 			for (const [i, token] of [TOKENS.keys, TOKENS.connect].entries()) {
 				const r = revokes[i];
 				assert.equal(r.status, 200, `revoke #${i + 1}: ${r.status} ${JSON.stringify(r.response)}`);
-				assert.match(String(r.contentType), /^application\/x-www-form-urlencoded/, `revoke #${i + 1} content type ${r.contentType}`);
+				assert.match(
+					String(r.contentType),
+					/^application\/x-www-form-urlencoded/,
+					`revoke #${i + 1} content type ${r.contentType}`,
+				);
 				assert.equal(r.bodyKind, 'form');
 				assert.deepEqual(r.body, { access_token: token });
 				assert.deepEqual(r.query, {}, 'the token travels in the body, not the URL');
 				assert.equal(ctx.sandbox.bearers[token], undefined, `token #${i + 1} was revoked`);
 			}
-			assert.ok(ctx.sandbox.bearers[ctx.keys.bearerToken], "the app's own bearer token is untouched");
+			assert.ok(
+				ctx.sandbox.bearers[ctx.keys.bearerToken],
+				"the app's own bearer token is untouched",
+			);
 		},
 	},
 ];

@@ -14,21 +14,36 @@ const SINK = 'trigger';
 const WEBHOOK_ID = F.uuidFrom('e2e-trigger-webhook');
 
 function triggerWorkflow(ctx) {
-	return F.workflow(WF_ID, 'e2e platform trigger', [
-		F.triggerNode('Platform Trigger', [0, 0], { userId: ctx.keys.userId, webhookId: WEBHOOK_ID, description: ctx.describe('platformTriggerPosts') }),
-		F.sinkNode('Record Run', ctx.sandboxUrl, SINK, [300, 0]),
-	], F.chain(['Platform Trigger', 'Record Run']));
+	return F.workflow(
+		WF_ID,
+		'e2e platform trigger',
+		[
+			F.triggerNode('Platform Trigger', [0, 0], {
+				userId: ctx.keys.userId,
+				webhookId: WEBHOOK_ID,
+				description: ctx.describe('platformTriggerPosts'),
+			}),
+			F.sinkNode('Record Run', ctx.sandboxUrl, SINK, [300, 0]),
+		],
+		F.chain(['Platform Trigger', 'Record Run']),
+	);
 }
 
 function ourWebhook(ctx) {
-	return [...ctx.sandbox.db.webhooks.values()].find((w) => w.url.includes(`:${ctx.inst.webhookPort}/webhook/${WEBHOOK_ID}`));
+	return [...ctx.sandbox.db.webhooks.values()].find((w) =>
+		w.url.includes(`:${ctx.inst.webhookPort}/webhook/${WEBHOOK_ID}`),
+	);
 }
 
 async function waitRuns(ctx, expectedIds, { settleMs = 3000, timeoutMs = 60000 } = {}) {
-	await ctx.waitFor(`${expectedIds.length} runs of the trigger workflow`, () => {
-		const seen = new Set(ctx.sink(SINK).map((i) => F.eventIdOf(i.body)));
-		return expectedIds.every((id) => seen.has(id));
-	}, { timeoutMs });
+	await ctx.waitFor(
+		`${expectedIds.length} runs of the trigger workflow`,
+		() => {
+			const seen = new Set(ctx.sink(SINK).map((i) => F.eventIdOf(i.body)));
+			return expectedIds.every((id) => seen.has(id));
+		},
+		{ timeoutMs },
+	);
 	await ctx.sleep(settleMs); // duplicates would arrive within this window
 	const counts = {};
 	for (const item of ctx.sink(SINK)) {
@@ -49,17 +64,36 @@ module.exports = [
 		async run(ctx) {
 			const { assert, sandbox } = ctx;
 			ctx.clearSink(SINK);
-			const hook = await ctx.waitFor('the trigger to register its webhook and subscription at activation', () => {
-				const w = ourWebhook(ctx);
-				return w && [...sandbox.db.subscriptions.values()].some((s) => s.webhook_id === w.id) && w;
-			}, { timeoutMs: 60000 });
+			const hook = await ctx.waitFor(
+				'the trigger to register its webhook and subscription at activation',
+				() => {
+					const w = ourWebhook(ctx);
+					return (
+						w && [...sandbox.db.subscriptions.values()].some((s) => s.webhook_id === w.id) && w
+					);
+				},
+				{ timeoutMs: 60000 },
+			);
 			assert.equal(hook.valid, true, 'the webhook must be valid after the CRC at registration');
-			const crcAtCreate = sandbox.db.crcChecks.filter((c) => c.webhook_id === hook.id || c.reason === 'create');
-			assert.ok(crcAtCreate.some((c) => c.ok), `no successful CRC at registration: ${JSON.stringify(crcAtCreate)}`);
+			const crcAtCreate = sandbox.db.crcChecks.filter(
+				(c) => c.webhook_id === hook.id || c.reason === 'create',
+			);
+			assert.ok(
+				crcAtCreate.some((c) => c.ok),
+				`no successful CRC at registration: ${JSON.stringify(crcAtCreate)}`,
+			);
 			const subs = [...sandbox.db.subscriptions.values()].filter((s) => s.webhook_id === hook.id);
-			assert.ok(subs.some((s) => s.event_type === 'post.create' && s.filter.user_id === ctx.keys.userId), `no post.create subscription for user ${ctx.keys.userId}: ${JSON.stringify(subs)}`);
-			const records = ctx.records(0, '/2/webhooks').filter((r) => r.method === 'POST' && r.path === '/2/webhooks');
-			assert.ok(records.every((r) => r.auth && r.auth.kind === 'app'), 'POST /2/webhooks must use the app-only bearer token');
+			assert.ok(
+				subs.some((s) => s.event_type === 'post.create' && s.filter.user_id === ctx.keys.userId),
+				`no post.create subscription for user ${ctx.keys.userId}: ${JSON.stringify(subs)}`,
+			);
+			const records = ctx
+				.records(0, '/2/webhooks')
+				.filter((r) => r.method === 'POST' && r.path === '/2/webhooks');
+			assert.ok(
+				records.every((r) => r.auth && r.auth.kind === 'app'),
+				'POST /2/webhooks must use the app-only bearer token',
+			);
 
 			// A later CRC check (the periodic one) is answered too, with the older &nonce= form.
 			const check = await sandbox.crc(hook, { reason: 'e2e', nonce: true });
@@ -69,25 +103,60 @@ module.exports = [
 			const events = [];
 			for (const text of ['first e2e post', 'second e2e post', 'third e2e post']) {
 				const [e] = await sandbox.emit({ event_type: 'post.create', text, webhook_id: hook.id });
-				assert.equal(e.deliveries[0].status, 200, `signed delivery answered ${e.deliveries[0].status}`);
+				assert.equal(
+					e.deliveries[0].status,
+					200,
+					`signed delivery answered ${e.deliveries[0].status}`,
+				);
 				events.push(e);
 			}
 			// Forged, unsigned and tampered deliveries: 401, no run.
-			const [forged] = await sandbox.emit({ event_type: 'post.create', text: 'forged', forge: true, webhook_id: hook.id });
+			const [forged] = await sandbox.emit({
+				event_type: 'post.create',
+				text: 'forged',
+				forge: true,
+				webhook_id: hook.id,
+			});
 			assert.equal(forged.deliveries[0].status, 401, 'a forged delivery must get 401');
-			const [unsigned] = await sandbox.emit({ event_type: 'post.create', text: 'unsigned', unsigned: true, webhook_id: hook.id });
+			const [unsigned] = await sandbox.emit({
+				event_type: 'post.create',
+				text: 'unsigned',
+				unsigned: true,
+				webhook_id: hook.id,
+			});
 			assert.equal(unsigned.deliveries[0].status, 401, 'an unsigned delivery must get 401');
 			const original = sandbox.db.events.find((e) => e.event_uuid === events[0].event_uuid).raw;
 			const tampered = original.replace('first e2e post', 'first e2e post (changed)');
-			const r = await sandbox.httpRequest('POST', hook.url, { headers: { 'content-type': 'application/json', 'x-platform-webhooks-signature': sandbox.signWebhook(original) }, body: tampered });
+			const r = await sandbox.httpRequest('POST', hook.url, {
+				headers: {
+					'content-type': 'application/json',
+					'x-platform-webhooks-signature': sandbox.signWebhook(original),
+				},
+				body: tampered,
+			});
 			assert.equal(r.status, 401, 'a body changed after signing must get 401');
-			const counts = await waitRuns(ctx, events.map((e) => e.event_uuid));
-			for (const e of events) assert.equal(counts[e.event_uuid], 1, `event ${e.event_uuid} ran ${counts[e.event_uuid]} times`);
+			const counts = await waitRuns(
+				ctx,
+				events.map((e) => e.event_uuid),
+			);
+			for (const e of events)
+				assert.equal(
+					counts[e.event_uuid],
+					1,
+					`event ${e.event_uuid} ran ${counts[e.event_uuid]} times`,
+				);
 			assert.equal(Object.keys(counts).length, 3, `unexpected runs: ${JSON.stringify(counts)}`);
-			const item = ctx.sink(SINK)[0].body;
+			// Runs finish in any order, so look the first post's item up rather than
+			// taking the sink's first entry.
+			const items = ctx.sink(SINK).map((s) => s.body);
+			const item = items.find((b) => JSON.stringify(b).includes('first e2e post'));
+			assert.ok(
+				item,
+				`an item carries the first post: ${JSON.stringify(items).slice(0, 300)}`,
+			);
 			assert.equal(item.event_type, 'post.create');
-			assert.ok(JSON.stringify(item).includes('first e2e post'), `the item carries the post: ${JSON.stringify(item).slice(0, 300)}`);
-			if (ctx.mode === 'queue') assert.ok(ctx.workerExecutions() >= 3, 'in queue mode the worker runs the executions');
+			if (ctx.mode === 'queue')
+				assert.ok(ctx.workerExecutions() >= 3, 'in queue mode the worker runs the executions');
 			ctx.triggerEvents = events.map((e) => e.event_uuid);
 		},
 	},
@@ -100,7 +169,11 @@ module.exports = [
 			const { assert, sandbox } = ctx;
 			const hook = ourWebhook(ctx);
 			assert.ok(hook, 'the trigger webhook must exist (previous test)');
-			const [e] = await sandbox.emit({ event_type: 'post.create', text: 'delivered twice', webhook_id: hook.id });
+			const [e] = await sandbox.emit({
+				event_type: 'post.create',
+				text: 'delivered twice',
+				webhook_id: hook.id,
+			});
 			assert.equal(e.deliveries[0].status, 200);
 			await waitRuns(ctx, [e.event_uuid], { settleMs: 1500 });
 			const stored = ctx.inst.staticData(WF_ID);
@@ -108,7 +181,11 @@ module.exports = [
 			const dup = await sandbox.deliver(hook, original, { event_uuid: e.event_uuid });
 			assert.equal(dup.status, 200, 'a duplicate delivery is still acknowledged with 200');
 			const counts = await waitRuns(ctx, [e.event_uuid]);
-			assert.equal(counts[e.event_uuid], 1, `the repeated event ran ${counts[e.event_uuid]} times; the node's static data in n8n's database after the first delivery: ${JSON.stringify(stored)}`);
+			assert.equal(
+				counts[e.event_uuid],
+				1,
+				`the repeated event ran ${counts[e.event_uuid]} times; the node's static data in n8n's database after the first delivery: ${JSON.stringify(stored)}`,
+			);
 		},
 	},
 	{
@@ -136,17 +213,37 @@ module.exports = [
 			await inst.start();
 			// n8n 2.40 runs no webhook method at a restart: the node notices the gap at the first CRC
 			// check or delivery it handles. The service keeps sending events: one more arrives now.
-			const [after] = await ctx.waitFor('n8n to take deliveries again', async () => {
-				const sent = await sandbox.emit({ event_type: 'post.create', text: 'sent after the restart', webhook_id: hook.id });
-				return sent[0].deliveries[0].status === 200 && sent;
-			}, { timeoutMs: 60000, intervalMs: 2000 });
+			const [after] = await ctx.waitFor(
+				'n8n to take deliveries again',
+				async () => {
+					const sent = await sandbox.emit({
+						event_type: 'post.create',
+						text: 'sent after the restart',
+						webhook_id: hook.id,
+					});
+					return sent[0].deliveries[0].status === 200 && sent;
+				},
+				{ timeoutMs: 60000, intervalMs: 2000 },
+			);
 			missed.push(after.event_uuid);
-			const job = await ctx.waitFor('the trigger to create a replay job after the restart', () => sandbox.db.replayJobs.slice(jobsBefore).find((j) => j.webhook_id === hook.id), { timeoutMs: 60000 });
+			const job = await ctx.waitFor(
+				'the trigger to create a replay job after the restart',
+				() => sandbox.db.replayJobs.slice(jobsBefore).find((j) => j.webhook_id === hook.id),
+				{ timeoutMs: 60000 },
+			);
 			await ctx.waitFor('the replay job to finish', () => job.finished_at, { timeoutMs: 60000 });
 			const counts = await waitRuns(ctx, [...before, ...missed], { settleMs: 4000 });
-			for (const id of [...before, ...missed]) assert.equal(counts[id], 1, `event ${id} ran ${counts[id] || 0} times (runs: ${JSON.stringify(counts)})`);
+			for (const id of [...before, ...missed])
+				assert.equal(
+					counts[id],
+					1,
+					`event ${id} ran ${counts[id] || 0} times (runs: ${JSON.stringify(counts)})`,
+				);
 			const replayRecord = ctx.records(0, '/2/webhooks/replay').pop();
-			assert.ok(replayRecord && replayRecord.status === 200, 'POST /2/webhooks/replay answered 200');
+			assert.ok(
+				replayRecord && replayRecord.status === 200,
+				'POST /2/webhooks/replay answered 200',
+			);
 			assert.match(replayRecord.body.from_date, /^[0-9]{12}$/);
 		},
 	},

@@ -30,29 +30,57 @@ function watchdogExample() {
 }
 
 function triggerWorkflow(ctx) {
-	const trigger = F.node('Platform Trigger', F.T.trigger, 1, { mode: 'activity', events: ['post.create'], user: ctx.keys.userId, options: {} }, [0, 0], {
-		webhookId: HEAL.hook,
-		credentials: F.credRef(F.CRED.bearer),
-	});
-	return F.workflow(HEAL.id, 'e2e trigger heal', [trigger, F.sinkNode('Record Run', ctx.sandboxUrl, HEAL.sink, [300, 0])], F.chain(['Platform Trigger', 'Record Run']));
+	const trigger = F.node(
+		'Platform Trigger',
+		F.T.trigger,
+		1,
+		{ mode: 'activity', events: ['post.create'], user: ctx.keys.userId, options: {} },
+		[0, 0],
+		{
+			webhookId: HEAL.hook,
+			credentials: F.credRef(F.CRED.bearer),
+		},
+	);
+	return F.workflow(
+		HEAL.id,
+		'e2e trigger heal',
+		[trigger, F.sinkNode('Record Run', ctx.sandboxUrl, HEAL.sink, [300, 0])],
+		F.chain(['Platform Trigger', 'Record Run']),
+	);
 }
 
-const hookOf = (ctx) => [...ctx.sandbox.db.webhooks.values()].find((w) => w.url.includes(`/webhook/${HEAL.hook}`));
-
+const hookOf = (ctx) =>
+	[...ctx.sandbox.db.webhooks.values()].find((w) => w.url.includes(`/webhook/${HEAL.hook}`));
 
 async function control(ctx, method, p, body) {
-	const r = await fetch(`${ctx.sandboxUrl}${p}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+	const r = await fetch(`${ctx.sandboxUrl}${p}`, {
+		method,
+		headers: { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
 	return { status: r.status, body: await r.json() };
 }
 
 /** Runs `node scripts/start.js --skip-build` until its banner; returns the child and the sandbox URL. */
 async function npmStart({ runDir, port, sandboxPort, label }) {
 	const logFile = path.join(runDir, `start-${label}.log`);
-	const child = H.startProcess(`npm start (${label})`, process.execPath, [path.join(H.ROOT, 'scripts', 'start.js'), '--skip-build', '--port', String(port), '--sandbox-port', String(sandboxPort)], {
-		env: Object.assign({}, process.env, { PLATFORM_RUN_DIR: runDir }),
-		logFile,
-		cwd: H.ROOT,
-	});
+	const child = H.startProcess(
+		`npm start (${label})`,
+		process.execPath,
+		[
+			path.join(H.ROOT, 'scripts', 'start.js'),
+			'--skip-build',
+			'--port',
+			String(port),
+			'--sandbox-port',
+			String(sandboxPort),
+		],
+		{
+			env: Object.assign({}, process.env, { PLATFORM_RUN_DIR: runDir }),
+			logFile,
+			cwd: H.ROOT,
+		},
+	);
 	await H.waitForLog(child, /Press Ctrl-C to stop n8n and the sandbox/, 300000);
 	return { child, logFile, sandboxUrl: `http://127.0.0.1:${sandboxPort}` };
 }
@@ -67,13 +95,26 @@ module.exports = [
 		timeoutMs: 330000,
 		async run(ctx) {
 			const { assert, sandbox, inst } = ctx;
-			const hook = await ctx.waitFor('the trigger to register its webhook', () => hookOf(ctx), { timeoutMs: 60000 });
+			const hook = await ctx.waitFor('the trigger to register its webhook', () => hookOf(ctx), {
+				timeoutMs: 60000,
+			});
 			ctx.clearSink(HEAL.sink);
-			const [before] = await sandbox.emit({ event_type: 'post.create', text: 'before the outage', webhook_id: hook.id });
-			await ctx.waitFor('the run of the event sent before the outage', () => ctx.runCounts(HEAL.sink)[before.event_uuid] === 1, { timeoutMs: 60000 });
+			const [before] = await sandbox.emit({
+				event_type: 'post.create',
+				text: 'before the outage',
+				webhook_id: hook.id,
+			});
+			await ctx.waitFor(
+				'the run of the event sent before the outage',
+				() => ctx.runCounts(HEAL.sink)[before.event_uuid] === 1,
+				{ timeoutMs: 60000 },
+			);
 			// The watchdog is published like a user would: with the editor's toggle, before the outage.
 			const published = await activate(ctx, WATCHDOG_ID);
-			assert.ok(published.ok, `publishing the watchdog: ${published.status} ${published.text.slice(0, 300)}`);
+			assert.ok(
+				published.ok,
+				`publishing the watchdog: ${published.status} ${published.text.slice(0, 300)}`,
+			);
 
 			await inst.stopN8n();
 			const invalidated = await control(ctx, 'POST', `/_sandbox/webhooks/${hook.id}/invalidate`);
@@ -82,7 +123,11 @@ module.exports = [
 			const missed = [];
 			for (const text of ['missed one', 'missed two', 'missed three']) {
 				const [e] = await sandbox.emit({ event_type: 'post.create', text, webhook_id: hook.id });
-				assert.deepEqual(e.deliveries.map((d) => d.skipped), ['webhook invalid'], 'recorded, not delivered');
+				assert.deepEqual(
+					e.deliveries.map((d) => d.skipped),
+					['webhook invalid'],
+					'recorded, not delivered',
+				);
 				missed.push(e.event_uuid);
 			}
 			// Restart in a later minute than the last delivery: the replay covers whole minutes since it.
@@ -91,16 +136,36 @@ module.exports = [
 			const seq = sandbox.seq;
 			await inst.start();
 			const ready = Date.now();
-			await ctx.waitFor('the watchdog to re-validate the webhook', () => hook.valid === true, { timeoutMs: WATCHDOG_INTERVAL_MS + 30000, intervalMs: 500 });
+			await ctx.waitFor('the watchdog to re-validate the webhook', () => hook.valid === true, {
+				timeoutMs: WATCHDOG_INTERVAL_MS + 30000,
+				intervalMs: 500,
+			});
 			const healedAfter = Date.now() - ready;
 			const puts = ctx.records(seq, `/2/webhooks/${hook.id}`).filter((r) => r.method === 'PUT');
-			assert.ok(puts.length >= 1 && puts[0].status === 200 && puts[0].auth.kind === 'app', `the watchdog's PUT: ${JSON.stringify(puts.map((r) => [r.status, r.auth]))}`);
-			assert.ok(healedAfter <= WATCHDOG_INTERVAL_MS + 15000, `valid again ${healedAfter} ms after n8n was ready (one interval: ${WATCHDOG_INTERVAL_MS} ms, plus the run itself)`);
-			await ctx.waitFor('a run of every event sent while n8n was down', () => missed.every((id) => ctx.runCounts(HEAL.sink)[id] >= 1), { timeoutMs: 60000 });
+			assert.ok(
+				puts.length >= 1 && puts[0].status === 200 && puts[0].auth.kind === 'app',
+				`the watchdog's PUT: ${JSON.stringify(puts.map((r) => [r.status, r.auth]))}`,
+			);
+			assert.ok(
+				healedAfter <= WATCHDOG_INTERVAL_MS + 15000,
+				`valid again ${healedAfter} ms after n8n was ready (one interval: ${WATCHDOG_INTERVAL_MS} ms, plus the run itself)`,
+			);
+			await ctx.waitFor(
+				'a run of every event sent while n8n was down',
+				() => missed.every((id) => ctx.runCounts(HEAL.sink)[id] >= 1),
+				{ timeoutMs: 60000 },
+			);
 			await ctx.sleep(4000); // a second run would arrive within this window
 			const counts = ctx.runCounts(HEAL.sink);
-			for (const id of [before.event_uuid, ...missed]) assert.equal(counts[id], 1, `event ${id} ran ${counts[id]} times: ${JSON.stringify(counts)}`);
-			const replays = ctx.records(seq, '/2/webhooks/replay').filter((r) => r.method === 'POST' && r.status === 200);
+			for (const id of [before.event_uuid, ...missed])
+				assert.equal(
+					counts[id],
+					1,
+					`event ${id} ran ${counts[id]} times: ${JSON.stringify(counts)}`,
+				);
+			const replays = ctx
+				.records(seq, '/2/webhooks/replay')
+				.filter((r) => r.method === 'POST' && r.status === 200);
 			assert.equal(replays.length, 1, 'one replay, asked for by the trigger itself');
 			await deactivate(ctx, WATCHDOG_ID);
 		},
@@ -118,26 +183,79 @@ module.exports = [
 			let started;
 			try {
 				started = await npmStart({ runDir, port, sandboxPort, label: 'first' });
-				const first = JSON.parse(fs.readFileSync(path.join(runDir, 'sandbox-state.json'), 'utf8'));
-				assert.equal(first.webhooks.length, 1, `the example registered its webhook: ${JSON.stringify(first.webhooks)}`);
+				// npm start's banner comes when the editor is up; the example's activation, and with it the
+				// webhook registration that the sandbox writes to its state file, may still be under way.
+				const stateFile = path.join(runDir, 'sandbox-state.json');
+				const first = await ctx.waitFor(
+					'the example to register its webhook (sandbox state file)',
+					() => {
+						try {
+							const state = JSON.parse(fs.readFileSync(stateFile, 'utf8'));
+							return state.webhooks && state.webhooks.length ? state : undefined;
+						} catch {
+							return undefined; // not written yet
+						}
+					},
+					{ timeoutMs: 120000 },
+				);
+				assert.equal(
+					first.webhooks.length,
+					1,
+					`the example registered its webhook: ${JSON.stringify(first.webhooks)}`,
+				);
 				await H.stopProcess(started.child, { signal: 'SIGINT', graceMs: 30000 });
 				started = await npmStart({ runDir, port, sandboxPort, label: 'second' });
-				assert.match(fs.readFileSync(started.logFile, 'utf8'), /sandbox state restored .*1 webhooks/);
-				const emitted = await fetch(`${started.sandboxUrl}/_sandbox/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ event_type: 'post.create', text: 'after the second start' }) });
+				assert.match(
+					fs.readFileSync(started.logFile, 'utf8'),
+					/sandbox state restored .*1 webhooks/,
+				);
+				// The example's trigger is active again once its webhook answers a CRC check itself.
+				const webhookUrl = first.webhooks[0].url;
+				await ctx.waitFor(
+					'the example to be active after the second start',
+					async () => {
+						const r = await fetch(`${webhookUrl}?crc_token=second-start`).catch(() => undefined);
+						return r && r.status === 200;
+					},
+					{ timeoutMs: 120000 },
+				);
+				const emitted = await fetch(`${started.sandboxUrl}/_sandbox/events`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({ event_type: 'post.create', text: 'after the second start' }),
+				});
 				const [event] = (await emitted.json()).events;
-				assert.deepEqual(event.deliveries.map((d) => d.status), [200], `delivered to the example: ${JSON.stringify(event.deliveries)}`);
+				assert.deepEqual(
+					event.deliveries.map((d) => d.status),
+					[200],
+					`delivered to the example: ${JSON.stringify(event.deliveries)}`,
+				);
 				// One run of the example: its trigger saw the event once (n8n's executions of that workflow).
 				const owner = JSON.parse(fs.readFileSync(path.join(runDir, 'owner.json'), 'utf8'));
-				const login = await fetch(`http://127.0.0.1:${port}/rest/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'browser-id': 'e2e' }, body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }) });
+				const login = await fetch(`http://127.0.0.1:${port}/rest/login`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json', 'browser-id': 'e2e' },
+					body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }),
+				});
 				assert.ok(login.ok, `login as the demo owner: ${login.status}`);
-				const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-				const example = F.loadExamples(path.join(H.ROOT, 'examples')).find((w) => w.nodes.some((n) => n.type === F.T.trigger));
+				const cookie = login.headers
+					.getSetCookie()
+					.map((c) => c.split(';')[0])
+					.join('; ');
+				const example = F.loadExamples(path.join(H.ROOT, 'examples')).find((w) =>
+					w.nodes.some((n) => n.type === F.T.trigger),
+				);
 				const executions = async () => {
-					const r = await fetch(`http://127.0.0.1:${port}/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: example.id }))}`, { headers: { cookie, 'browser-id': 'e2e' } });
+					const r = await fetch(
+						`http://127.0.0.1:${port}/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: example.id }))}`,
+						{ headers: { cookie, 'browser-id': 'e2e' } },
+					);
 					const body = await r.json();
 					return (body.data && body.data.results) || [];
 				};
-				await ctx.waitFor('the example to run', async () => (await executions()).length >= 1, { timeoutMs: 60000 });
+				await ctx.waitFor('the example to run', async () => (await executions()).length >= 1, {
+					timeoutMs: 60000,
+				});
 				await ctx.sleep(4000);
 				assert.equal((await executions()).length, 1, 'exactly one run of the trigger example');
 			} finally {

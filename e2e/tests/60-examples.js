@@ -11,7 +11,9 @@ const H = require('../lib/host');
 
 function examples(ctx) {
 	return F.loadExamples(path.join(H.ROOT, 'examples')).map((wf) => {
-		const copy = JSON.parse(JSON.stringify(wf).split('https://sandbox.example/').join(`${ctx.sandboxUrl}/`));
+		const copy = JSON.parse(
+			JSON.stringify(wf).split('https://sandbox.example/').join(`${ctx.sandboxUrl}/`),
+		);
 		delete copy.file;
 		return copy;
 	});
@@ -40,11 +42,24 @@ module.exports = [
 			const run = await ctx.inst.execute('exNightlyPush001');
 			const items = lastNodeItems(run);
 			assert.equal(items.length, 3, JSON.stringify(items).slice(0, 500));
-			for (const i of items) assert.ok(['CREATE_SUCCESS', 'UPDATE_SUCCESS', 'NO_CHANGE'].includes(i.status), JSON.stringify(i));
-			const puts = ctx.records(since, `/12/product_catalogs/${catalog.id}/products`).filter((r) => r.method === 'PUT');
+			for (const i of items)
+				assert.ok(
+					['CREATE_SUCCESS', 'UPDATE_SUCCESS', 'NO_CHANGE'].includes(i.status),
+					JSON.stringify(i),
+				);
+			const puts = ctx
+				.records(since, `/12/product_catalogs/${catalog.id}/products`)
+				.filter((r) => r.method === 'PUT');
 			assert.equal(puts.length, 1);
-			assert.deepEqual(puts[0].body.products.map((p) => p.id), ['SKU-1001', 'SKU-1002', 'SKU-1003']);
-			for (const r of ctx.records(since).filter((x) => x.path.startsWith('/12/'))) assert.ok(r.auth && r.auth.valid && r.auth.kind === 'oauth1', `#${r.seq} ${r.method} ${r.path}: ${JSON.stringify(r.auth)}`);
+			assert.deepEqual(
+				puts[0].body.products.map((p) => p.id),
+				['SKU-1001', 'SKU-1002', 'SKU-1003'],
+			);
+			for (const r of ctx.records(since).filter((x) => x.path.startsWith('/12/')))
+				assert.ok(
+					r.auth && r.auth.valid && r.auth.kind === 'oauth1',
+					`#${r.seq} ${r.method} ${r.path}: ${JSON.stringify(r.auth)}`,
+				);
 		},
 	},
 ];
@@ -59,56 +74,117 @@ module.exports.push({
 	async run(ctx) {
 		const { assert, sandbox } = ctx;
 		const webhookId = F.uuidFrom('example:post-to-ad-post:trigger');
-		const hook = await ctx.waitFor('the example trigger to register its webhook', () => [...sandbox.db.webhooks.values()].find((w) => w.url.includes(webhookId) && [...sandbox.db.subscriptions.values()].some((s) => s.webhook_id === w.id)), { timeoutMs: 60000 });
+		const hook = await ctx.waitFor(
+			'the example trigger to register its webhook',
+			() =>
+				[...sandbox.db.webhooks.values()].find(
+					(w) =>
+						w.url.includes(webhookId) &&
+						[...sandbox.db.subscriptions.values()].some((s) => s.webhook_id === w.id),
+				),
+			{ timeoutMs: 60000 },
+		);
 		const since = ctx.seq();
 		const before = sandbox.db.ads.scheduled.size;
-		const [e] = await sandbox.emit({ event_type: 'post.create', text: 'Our autumn collection is here', webhook_id: hook.id, media: true });
+		const [e] = await sandbox.emit({
+			event_type: 'post.create',
+			text: 'Our autumn collection is here',
+			webhook_id: hook.id,
+			media: true,
+		});
 		assert.equal(e.deliveries[0].status, 200);
-		const scheduled = await ctx.waitFor('the scheduled ad post', () => sandbox.db.ads.scheduled.size > before && [...sandbox.db.ads.scheduled.values()].pop(), { timeoutMs: 60000 });
+		const scheduled = await ctx.waitFor(
+			'the scheduled ad post',
+			() => sandbox.db.ads.scheduled.size > before && [...sandbox.db.ads.scheduled.values()].pop(),
+			{ timeoutMs: 60000 },
+		);
 		assert.equal(scheduled.text, 'Our autumn collection is here');
 		assert.equal(scheduled.user_id, ctx.keys.userId);
 		assert.ok(new Date(scheduled.scheduled_at) > new Date(), 'scheduled in the future');
 		const card = [...sandbox.db.ads.cards.values()].find((c) => c.card_uri === scheduled.card_uri);
 		assert.ok(card, `the scheduled post carries the new card's URI (${scheduled.card_uri})`);
 		assert.equal(card.card_type, 'IMAGE_WEBSITE');
-		assert.equal(card.components.find((c) => c.type === 'DETAILS').destination.url, 'https://shop.example.com/new');
+		assert.equal(
+			card.components.find((c) => c.type === 'DETAILS').destination.url,
+			'https://shop.example.com/new',
+		);
 		// The card's media key was issued by the sandbox for bytes it received: the post's own image,
 		// downloaded from includes.media, uploaded and added to the media library (not the post's key).
 		const key = card.components.find((c) => c.type === 'MEDIA').media_key;
-		const postKey = JSON.parse(sandbox.db.events[sandbox.db.events.length - 1].raw).data.payload.attachments.media_keys[0];
+		const postKey = JSON.parse(sandbox.db.events[sandbox.db.events.length - 1].raw).data.payload
+			.attachments.media_keys[0];
 		assert.notEqual(key, postKey);
 		const upload = [...sandbox.db.media.values()].find((m) => m.media_key === key);
-		assert.ok(upload && upload.state === 'succeeded', `the card's key ${key} is a finished upload: ${JSON.stringify(upload)}`);
-		assert.equal(upload.sha256, crypto.createHash('sha256').update(sandbox.samplePng).digest('hex'), 'the uploaded bytes are the post image');
+		assert.ok(
+			upload && upload.state === 'succeeded',
+			`the card's key ${key} is a finished upload: ${JSON.stringify(upload)}`,
+		);
+		assert.equal(
+			upload.sha256,
+			crypto.createHash('sha256').update(sandbox.samplePng).digest('hex'),
+			'the uploaded bytes are the post image',
+		);
 		assert.equal(upload.media_category, 'tweet_image');
 		assert.ok(sandbox.db.ads.mediaLibrary.has(key), 'the image was added to the media library');
 		const rows = ctx.records(since).filter((r) => r.path.startsWith('/12/'));
 		assert.ok(rows.length >= 2, 'card and scheduled post requests');
-		for (const r of rows) assert.ok(r.auth && r.auth.valid && r.auth.kind === 'oauth1', `#${r.seq} ${r.method} ${r.path}: ${JSON.stringify(r.auth)}`);
+		for (const r of rows)
+			assert.ok(
+				r.auth && r.auth.valid && r.auth.kind === 'oauth1',
+				`#${r.seq} ${r.method} ${r.path}: ${JSON.stringify(r.auth)}`,
+			);
 	},
 });
 
 const { T, CRED, node, chain, workflow, webhookStart, credRef } = require('../lib/fixtures');
 
 const videoWorkflows = (ctx) => [
-	workflow('e2eVideoCardBin1', 'e2e video card from a binary video', [
-		webhookStart('e2e-video-card-binary'),
-		node('Download Video', 'n8n-nodes-base.httpRequest', 4.2, { url: `${ctx.sandboxUrl}/_sandbox/sample.mp4`, options: { response: { response: { responseFormat: 'file', outputPropertyName: 'data' } } } }, [250, 0]),
-		node('Video Card', T.creatives, 1, {
-			authentication: 'platformOAuth1Api',
-			accountId: { __rl: true, mode: 'id', value: "={{ $('Start').first().json.body.accountId }}" },
-			resource: 'videoConversationCard',
-			operation: 'create',
-			videoSource: 'binary',
-			videoBinaryPropertyName: 'data',
-			name: 'E2E binary video card',
-			first_cta: '#Yes',
-			first_cta_tweet: 'Yes please',
-			thank_you_text: 'Thanks!',
-			title: 'Like it?',
-			additionalFields: {},
-		}, [500, 0], { credentials: credRef(CRED.oauth1) }),
-	], chain(['Start', 'Download Video', 'Video Card']), { active: true }),
+	workflow(
+		'e2eVideoCardBin1',
+		'e2e video card from a binary video',
+		[
+			webhookStart('e2e-video-card-binary'),
+			node(
+				'Download Video',
+				'n8n-nodes-base.httpRequest',
+				4.2,
+				{
+					url: `${ctx.sandboxUrl}/_sandbox/sample.mp4`,
+					options: {
+						response: { response: { responseFormat: 'file', outputPropertyName: 'data' } },
+					},
+				},
+				[250, 0],
+			),
+			node(
+				'Video Card',
+				T.creatives,
+				1,
+				{
+					authentication: 'platformOAuth1Api',
+					accountId: {
+						__rl: true,
+						mode: 'id',
+						value: "={{ $('Start').first().json.body.accountId }}",
+					},
+					resource: 'videoConversationCard',
+					operation: 'create',
+					videoSource: 'binary',
+					videoBinaryPropertyName: 'data',
+					name: 'E2E binary video card',
+					first_cta: '#Yes',
+					first_cta_tweet: 'Yes please',
+					thank_you_text: 'Thanks!',
+					title: 'Like it?',
+					additionalFields: {},
+				},
+				[500, 0],
+				{ credentials: credRef(CRED.oauth1) },
+			),
+		],
+		chain(['Start', 'Download Video', 'Video Card']),
+		{ active: true },
+	),
 ];
 
 module.exports.push({
@@ -120,14 +196,28 @@ module.exports.push({
 	timeoutMs: 180000,
 	async run(ctx) {
 		const { assert, sandbox } = ctx;
-		const [card] = await ctx.call('e2e-video-card-binary', { accountId: sandbox.keys.adsAccountId });
+		const [card] = await ctx.call('e2e-video-card-binary', {
+			accountId: sandbox.keys.adsAccountId,
+		});
 		assert.ok(card && card.card_uri, `the card was created: ${JSON.stringify(card).slice(0, 400)}`);
-		const stored = [...sandbox.db.ads.vcCards.values()].find((c) => c.name === 'E2E binary video card');
+		const stored = [...sandbox.db.ads.vcCards.values()].find(
+			(c) => c.name === 'E2E binary video card',
+		);
 		assert.ok(stored, 'the video conversation card exists');
 		const upload = [...sandbox.db.media.values()].find((m) => m.media_key === stored.media_key);
-		assert.ok(upload && upload.state === 'succeeded', `the card's video key is a finished upload: ${JSON.stringify(upload)}`);
+		assert.ok(
+			upload && upload.state === 'succeeded',
+			`the card's video key is a finished upload: ${JSON.stringify(upload)}`,
+		);
 		assert.equal(upload.media_category, 'amplify_video');
-		assert.equal(upload.sha256, crypto.createHash('sha256').update(sandbox.sampleMp4).digest('hex'), 'the uploaded bytes are the downloaded video');
-		assert.ok(sandbox.db.ads.mediaLibrary.has(stored.media_key), 'the video was added to the media library');
+		assert.equal(
+			upload.sha256,
+			crypto.createHash('sha256').update(sandbox.sampleMp4).digest('hex'),
+			'the uploaded bytes are the downloaded video',
+		);
+		assert.ok(
+			sandbox.db.ads.mediaLibrary.has(stored.media_key),
+			'the video was added to the media library',
+		);
 	},
 });

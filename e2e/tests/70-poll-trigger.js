@@ -16,15 +16,27 @@ const QUERY = 'pollwatch e2e';
 const SEARCH = '/2/tweets/search/recent';
 
 function pollWorkflow(ctx) {
-	const trigger = F.node('Platform Poll Trigger', `${F.PKG}.platformPostsTrigger`, 1, {
-		authentication: 'platformBearerApi',
-		event: 'search',
-		query: QUERY,
-		maxItems: 100,
-		options: {},
-		pollTimes: { item: [{ mode: 'everyMinute' }] },
-	}, [0, 0], { credentials: F.credRef(F.CRED.bearer) });
-	return F.workflow(WF_ID, 'e2e platform poll trigger', [trigger, F.sinkNode('Record Run', ctx.sandboxUrl, SINK, [300, 0])], F.chain(['Platform Poll Trigger', 'Record Run']));
+	const trigger = F.node(
+		'Platform Poll Trigger',
+		`${F.PKG}.platformPostsTrigger`,
+		1,
+		{
+			authentication: 'platformBearerApi',
+			event: 'search',
+			query: QUERY,
+			maxItems: 100,
+			options: {},
+			pollTimes: { item: [{ mode: 'everyMinute' }] },
+		},
+		[0, 0],
+		{ credentials: F.credRef(F.CRED.bearer) },
+	);
+	return F.workflow(
+		WF_ID,
+		'e2e platform poll trigger',
+		[trigger, F.sinkNode('Record Run', ctx.sandboxUrl, SINK, [300, 0])],
+		F.chain(['Platform Poll Trigger', 'Record Run']),
+	);
 }
 
 function ourSearches(ctx, since = 0) {
@@ -55,9 +67,16 @@ module.exports = [
 			const { assert, sandbox, inst } = ctx;
 			// Activated here, not at start-up: a poll every minute would add requests to every other test.
 			const activated = await activate(ctx, WF_ID);
-			assert.ok(activated.ok, `activating the poll trigger: ${activated.status} ${activated.text.slice(0, 300)}`);
+			assert.ok(
+				activated.ok,
+				`activating the poll trigger: ${activated.status} ${activated.text.slice(0, 300)}`,
+			);
 			// n8n polls once when it activates the workflow: that poll records the position.
-			await ctx.waitFor('the activation poll', () => ourSearches(ctx).some((r) => r.status === 200), { timeoutMs: 60000 });
+			await ctx.waitFor(
+				'the activation poll',
+				() => ourSearches(ctx).some((r) => r.status === 200),
+				{ timeoutMs: 60000 },
+			);
 			const first = ourSearches(ctx)[0];
 			assert.equal(first.auth.kind, 'app', 'recent search with the app-only bearer token');
 			assert.equal(first.query.since_id, undefined, 'the first poll has no position yet');
@@ -66,28 +85,62 @@ module.exports = [
 			const a = sandbox.publishPost({ text: `first ${QUERY} post` }).id;
 			const b = sandbox.publishPost({ text: `second ${QUERY} post` }).id;
 			sandbox.publishPost({ text: 'a post about something else' });
-			await ctx.waitFor('runs for the two posts published after activation', () => runCounts(ctx)[a] && runCounts(ctx)[b], { timeoutMs: 130000, intervalMs: 1000 });
+			await ctx.waitFor(
+				'runs for the two posts published after activation',
+				() => runCounts(ctx)[a] && runCounts(ctx)[b],
+				{ timeoutMs: 130000, intervalMs: 1000 },
+			);
 			const afterFirstRun = ourSearches(ctx).pop();
-			assert.ok(afterFirstRun.query.since_id, `later polls send since_id: ${JSON.stringify(afterFirstRun.query)}`);
+			assert.ok(
+				afterFirstRun.query.since_id,
+				`later polls send since_id: ${JSON.stringify(afterFirstRun.query)}`,
+			);
 
 			await inst.stopN8n();
 			const c = sandbox.publishPost({ text: `${QUERY} published while n8n was down` }).id;
 			await inst.start();
-			await ctx.waitFor('a run for the post published while n8n was down', () => runCounts(ctx)[c], { timeoutMs: 130000, intervalMs: 1000 });
+			await ctx.waitFor(
+				'a run for the post published while n8n was down',
+				() => runCounts(ctx)[c],
+				{ timeoutMs: 130000, intervalMs: 1000 },
+			);
 			const d = sandbox.publishPost({ text: `${QUERY} published after the restart` }).id;
-			await ctx.waitFor('a run for the post published after the restart', () => runCounts(ctx)[d], { timeoutMs: 130000, intervalMs: 1000 });
+			await ctx.waitFor('a run for the post published after the restart', () => runCounts(ctx)[d], {
+				timeoutMs: 130000,
+				intervalMs: 1000,
+			});
 			// One more poll after the last run: nothing new, nothing repeated.
 			const seq = sandbox.seq;
-			await ctx.waitFor('one more poll', () => ourSearches(ctx, seq).some((r) => r.status === 200), { timeoutMs: 75000, intervalMs: 1000 });
+			await ctx.waitFor(
+				'one more poll',
+				() => ourSearches(ctx, seq).some((r) => r.status === 200),
+				{ timeoutMs: 75000, intervalMs: 1000 },
+			);
 			await ctx.sleep(3000);
 			const counts = runCounts(ctx);
-			for (const id of [a, b, c, d]) assert.equal(counts[id], 1, `post ${id} ran ${counts[id] || 0} times (runs: ${JSON.stringify(counts)})`);
-			assert.equal(counts[ctx.pollBefore], undefined, 'the post published before activation did not run');
-			assert.equal(Object.keys(counts).length, 4, `only the four matching posts ran: ${JSON.stringify(counts)}`);
+			for (const id of [a, b, c, d])
+				assert.equal(
+					counts[id],
+					1,
+					`post ${id} ran ${counts[id] || 0} times (runs: ${JSON.stringify(counts)})`,
+				);
+			assert.equal(
+				counts[ctx.pollBefore],
+				undefined,
+				'the post published before activation did not run',
+			);
+			assert.equal(
+				Object.keys(counts).length,
+				4,
+				`only the four matching posts ran: ${JSON.stringify(counts)}`,
+			);
 			const item = ctx.sink(SINK).find((i) => i.body.post.id === a).body;
 			assert.equal(item.event_type, 'post.match');
 			assert.equal(item.query, QUERY);
-			assert.ok(item.includes.users && item.includes.users[0].id === item.post.author_id, `the author is in includes: ${JSON.stringify(item).slice(0, 400)}`);
+			assert.ok(
+				item.includes.users && item.includes.users[0].id === item.post.author_id,
+				`the author is in includes: ${JSON.stringify(item).slice(0, 400)}`,
+			);
 			await deactivate(ctx, WF_ID);
 		},
 	},

@@ -1,8 +1,18 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, credentialsFor } from '../shared/descriptions';
-import { operationProperties, operationSubtitle, resourceProperty, routeExecution } from '../shared/router';
+import {
+	operationProperties,
+	operationSubtitle,
+	resourceProperty,
+	routeExecution,
+} from '../shared/router';
 import { searchCatalogs, searchProductSets } from './common';
 import { catalog } from './resources/catalog';
 import { product } from './resources/product';
@@ -40,6 +50,6 @@ export class AdsCatalog implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await routeExecution.call(this, resources);
+		return await routeExecution.call(this, resources, 'ads');
 	}
 }

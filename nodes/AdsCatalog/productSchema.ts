@@ -10,12 +10,35 @@ import { formatZodIssues } from '../shared/validation';
  * shows across items (variants without item_group_id).
  */
 
-export const AVAILABILITY = ['in stock', 'available for order', 'preorder', 'out of stock', 'discontinued'] as const;
+export const AVAILABILITY = [
+	'in stock',
+	'available for order',
+	'preorder',
+	'out of stock',
+	'discontinued',
+] as const;
 export const CONDITION = ['new', 'used', 'refurbished'] as const;
 export const GENDER = ['female', 'male', 'unisex'] as const;
-export const AGE_GROUP = ['adult', 'all ages', 'teen', 'kids', 'toddler', 'infant', 'newborn'] as const;
+export const AGE_GROUP = [
+	'adult',
+	'all ages',
+	'teen',
+	'kids',
+	'toddler',
+	'infant',
+	'newborn',
+] as const;
 
-export const REQUIRED_FIELDS = ['id', 'title', 'description', 'availability', 'condition', 'price', 'link', 'image_link'] as const;
+export const REQUIRED_FIELDS = [
+	'id',
+	'title',
+	'description',
+	'availability',
+	'condition',
+	'price',
+	'link',
+	'image_link',
+] as const;
 
 export const OPTIONAL_FIELDS = [
 	'product_key',
@@ -78,9 +101,11 @@ export function parsePrice(value: string): ParsedPrice | undefined {
 /** Why a price string is refused, or undefined when it is fine. */
 export function priceProblem(value: string): string | undefined {
 	const text = value.trim();
-	if (/^\d+,\d+ [A-Za-z]{3}$/.test(text)) return `"${value}" uses a comma: write the amount with "." as the decimal point, e.g. "9.99 EUR"`;
+	if (/^\d+,\d+ [A-Za-z]{3}$/.test(text))
+		return `"${value}" uses a comma: write the amount with "." as the decimal point, e.g. "9.99 EUR"`;
 	const match = /^(\d+(?:\.\d+)?) ([A-Za-z]{3})$/.exec(text);
-	if (!match) return `"${value}" is not a price: write a number, a space and a 3-letter ISO 4217 currency code, e.g. "9.99 USD"`;
+	if (!match)
+		return `"${value}" is not a price: write a number, a space and a 3-letter ISO 4217 currency code, e.g. "9.99 USD"`;
 	if (!/^[A-Z]{3}$/.test(match[2]) || !ISO_4217.has(match[2])) {
 		return `"${match[2]}" in "${value}" is not an ISO 4217 currency code (3 capital letters, e.g. USD, EUR)`;
 	}
@@ -106,7 +131,8 @@ function webUrlProblem(value: string): string | undefined {
 	} catch {
 		return `"${value}" is not a URL`;
 	}
-	if (url.protocol !== 'https:' && url.protocol !== 'http:') return `"${value}" must be an http or https URL`;
+	if (url.protocol !== 'https:' && url.protocol !== 'http:')
+		return `"${value}" must be an http or https URL`;
 	return undefined;
 }
 
@@ -141,7 +167,9 @@ type Explain = (value: unknown) => string;
 function explained(field: string, explain: Explain): z.ZodErrorMap {
 	return (issue, ctx) => {
 		if (issue.code === 'invalid_type') {
-			return { message: ctx.data === undefined ? `"${field}" is required` : `"${field}" must be text` };
+			return {
+				message: ctx.data === undefined ? `"${field}" is required` : `"${field}" must be text`,
+			};
 		}
 		return { message: explain(ctx.data) };
 	};
@@ -159,17 +187,39 @@ const requiredText = (field: string, max?: number) => {
 const text = () => z.string().trim().min(1, 'must not be empty');
 
 const httpsUrl = (field: string) =>
-	z.string({ errorMap: explained(field, (v) => httpsProblem(String(v)) ?? `"${String(v)}" is not a valid https URL`) }).regex(HTTPS_URL);
+	z
+		.string({
+			errorMap: explained(
+				field,
+				(v) => httpsProblem(String(v)) ?? `"${String(v)}" is not a valid https URL`,
+			),
+		})
+		.regex(HTTPS_URL);
 
 const imageUrl = (field: string) =>
-	z.string({ errorMap: explained(field, (v) => webUrlProblem(String(v)) ?? `"${String(v)}" is not a valid image URL`) }).regex(WEB_URL);
+	z
+		.string({
+			errorMap: explained(
+				field,
+				(v) => webUrlProblem(String(v)) ?? `"${String(v)}" is not a valid image URL`,
+			),
+		})
+		.regex(WEB_URL);
 
 const price = (field: string) =>
-	z.string({ errorMap: explained(field, (v) => priceProblem(String(v)) ?? `"${String(v)}" is not a valid price`) }).regex(PRICE);
+	z
+		.string({
+			errorMap: explained(
+				field,
+				(v) => priceProblem(String(v)) ?? `"${String(v)}" is not a valid price`,
+			),
+		})
+		.regex(PRICE);
 
 function imagesProblem(value: unknown): string {
 	const urls = imageList(String(value));
-	if (urls.length > MAX_ADDITIONAL_IMAGES) return `holds ${urls.length} images: at most ${MAX_ADDITIONAL_IMAGES} are allowed`;
+	if (urls.length > MAX_ADDITIONAL_IMAGES)
+		return `holds ${urls.length} images: at most ${MAX_ADDITIONAL_IMAGES} are allowed`;
 	for (const url of urls) {
 		const problem = webUrlProblem(url);
 		if (problem) return problem;
@@ -188,7 +238,10 @@ export const productSchema = z
 		id: requiredText('id'),
 		product_key: z.string().optional(),
 		title: requiredText('title', MAX_TITLE),
-		description: requiredText('description', MAX_DESCRIPTION).regex(NO_MARKUP, 'must be plain text: remove the HTML tags and entities'),
+		description: requiredText('description', MAX_DESCRIPTION).regex(
+			NO_MARKUP,
+			'must be plain text: remove the HTML tags and entities',
+		),
 		availability: enumOf('availability', AVAILABILITY),
 		condition: enumOf('condition', CONDITION),
 		price: price('price'),
@@ -198,7 +251,10 @@ export const productSchema = z
 		gtin: text().optional(),
 		mpn: text().optional(),
 		mobile_link: httpsUrl('mobile_link').optional(),
-		additional_image_link: z.string({ errorMap: explained('additional_image_link', imagesProblem) }).regex(IMAGE_LIST).optional(),
+		additional_image_link: z
+			.string({ errorMap: explained('additional_image_link', imagesProblem) })
+			.regex(IMAGE_LIST)
+			.optional(),
 		partnera_product_category: text().optional(),
 		product_type: text().optional(),
 		inventory: z
@@ -209,7 +265,10 @@ export const productSchema = z
 		sale_price: price('sale_price').optional(),
 		sale_price_effective_date: z
 			.string()
-			.regex(DATE_RANGE, 'is not a range <start>/<end> of ISO 8601 timestamps, e.g. 2026-11-27T00:00+01:00/2026-11-30T23:59+01:00')
+			.regex(
+				DATE_RANGE,
+				'is not a range <start>/<end> of ISO 8601 timestamps, e.g. 2026-11-27T00:00+01:00/2026-11-30T23:59+01:00',
+			)
 			.optional(),
 		item_group_id: text().optional(),
 		gender: enumOf('gender', GENDER).optional(),
@@ -231,8 +290,14 @@ export const productSchema = z
 export function crossFieldProblems(p: IDataObject): string[] {
 	const problems: string[] = [];
 	const has = (v: unknown) => v !== undefined && v !== null && String(v).trim() !== '';
-	if (!has(p.brand) && !has(p.gtin) && !has(p.mpn)) problems.push('brand: one of brand, gtin or mpn is required');
-	if (p.availability === 'in stock' && typeof p.inventory === 'number' && p.inventory < 1 && p.inventory >= 0) {
+	if (!has(p.brand) && !has(p.gtin) && !has(p.mpn))
+		problems.push('brand: one of brand, gtin or mpn is required');
+	if (
+		p.availability === 'in stock' &&
+		typeof p.inventory === 'number' &&
+		p.inventory < 1 &&
+		p.inventory >= 0
+	) {
 		problems.push('inventory: must be at least 1 when availability is "in stock"');
 	}
 	if (typeof p.sale_price === 'string' && typeof p.price === 'string') {
@@ -240,16 +305,23 @@ export function crossFieldProblems(p: IDataObject): string[] {
 		const sale = parsePrice(p.sale_price);
 		if (regular && sale) {
 			if (regular.currency !== sale.currency) {
-				problems.push(`sale_price: is in ${sale.currency} but price is in ${regular.currency}: use the same currency`);
+				problems.push(
+					`sale_price: is in ${sale.currency} but price is in ${regular.currency}: use the same currency`,
+				);
 			} else if (sale.amount >= regular.amount) {
 				problems.push(`sale_price: (${p.sale_price}) must be lower than price (${p.price})`);
 			}
 		}
 	}
-	if (typeof p.sale_price_effective_date === 'string' && DATE_RANGE.test(p.sale_price_effective_date)) {
+	if (
+		typeof p.sale_price_effective_date === 'string' &&
+		DATE_RANGE.test(p.sale_price_effective_date)
+	) {
 		const [start, end] = p.sale_price_effective_date.split('/').map((d) => Date.parse(d));
 		if (!Number.isFinite(start) || !Number.isFinite(end)) {
-			problems.push(`sale_price_effective_date: "${p.sale_price_effective_date}" holds an impossible date`);
+			problems.push(
+				`sale_price_effective_date: "${p.sale_price_effective_date}" holds an impossible date`,
+			);
 		} else if (start >= end) {
 			problems.push('sale_price_effective_date: the start must be before the end');
 		}
@@ -286,7 +358,10 @@ export function normalizeProduct(input: IDataObject): { product: IDataObject; ig
 		if (typeof raw === 'string' && raw.trim() === '') continue;
 		let value: unknown = raw;
 		if (key === 'additional_image_link' && Array.isArray(raw)) {
-			value = raw.map((v) => String(v).trim()).filter((v) => v !== '').join(',');
+			value = raw
+				.map((v) => String(v).trim())
+				.filter((v) => v !== '')
+				.join(',');
 		} else if (key === 'inventory') {
 			value = typeof raw === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : raw;
 		} else if (STRINGY.has(key) && (typeof raw === 'number' || typeof raw === 'bigint')) {
@@ -326,12 +401,18 @@ export function variantProblems(products: Array<IDataObject | undefined>): Map<n
 	const problems = new Map<number, string>();
 	for (const indexes of byTitle.values()) {
 		if (indexes.length < 2) continue;
-		const signature = (i: number) => VARIANT_FIELDS.map((f) => present(products[i]?.[f]) ?? '').join('|');
+		const signature = (i: number) =>
+			VARIANT_FIELDS.map((f) => present(products[i]?.[f]) ?? '').join('|');
 		if (new Set(indexes.map(signature)).size < 2) continue;
 		for (const i of indexes) {
 			if (present(products[i]?.item_group_id) === undefined) {
-				const others = indexes.filter((j) => j !== i).map((j) => `"${present(products[j]?.id) ?? `item ${j + 1}`}"`);
-				const named = others.length > 5 ? `${others.slice(0, 5).join(', ')} and ${others.length - 5} more` : others.join(', ');
+				const others = indexes
+					.filter((j) => j !== i)
+					.map((j) => `"${present(products[j]?.id) ?? `item ${j + 1}`}"`);
+				const named =
+					others.length > 5
+						? `${others.slice(0, 5).join(', ')} and ${others.length - 5} more`
+						: others.join(', ');
 				problems.set(
 					i,
 					`item_group_id: is required for variants: this product shares its title with ${named} but differs in size, color, gender or age group`,

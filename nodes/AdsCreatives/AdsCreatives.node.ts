@@ -1,9 +1,19 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, credentialsFor } from '../shared/descriptions';
-import { operationProperties, operationSubtitle, resourceProperty, routeExecution } from '../shared/router';
-import { listSearch } from './common';
+import {
+	operationProperties,
+	operationSubtitle,
+	resourceProperty,
+	routeExecution,
+} from '../shared/router';
+import { listSearch } from './listSearch';
 import { accountMedia } from './resources/accountMedia';
 import { adPost } from './resources/adPost';
 import { card } from './resources/card';
@@ -36,7 +46,8 @@ export class AdsCreatives implements INodeType {
 		group: ['output'],
 		version: 1,
 		subtitle: operationSubtitle(resources),
-		description: 'Cards, polls, video conversation cards, media, draft and scheduled posts, preroll CTAs and posts of an ad account',
+		description:
+			'Cards, polls, video conversation cards, media, draft and scheduled posts, preroll CTAs and posts of an ad account',
 		defaults: { name: 'Platform Ads Creatives' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -52,6 +63,6 @@ export class AdsCreatives implements INodeType {
 	methods = { listSearch };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await routeExecution.call(this, resources);
+		return await routeExecution.call(this, resources, 'ads');
 	}
 }

@@ -1,8 +1,18 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, credentialsFor } from '../shared/descriptions';
-import { operationProperties, operationSubtitle, resourceProperty, routeExecution } from '../shared/router';
+import {
+	operationProperties,
+	operationSubtitle,
+	resourceProperty,
+	routeExecution,
+} from '../shared/router';
 import { admin } from './resources/admin';
 import { communityNote } from './resources/communityNote';
 import { directMessage } from './resources/directMessage';
@@ -49,6 +59,6 @@ export class PlatformPosts implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await routeExecution.call(this, resources);
+		return await routeExecution.call(this, resources, 'platform');
 	}
 }

@@ -1,4 +1,9 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { credentialsFor } from '../shared/descriptions';
@@ -10,12 +15,14 @@ export class PlatformPostsTrigger implements INodeType {
 		displayName: POLL_TRIGGER_DISPLAY_NAME,
 		name: 'platformPostsTrigger',
 		// Opened as is by the editor's Docs link; the codex links get ?utm… appended, which would break an anchor.
-		documentationUrl: 'https://github.com/n8n-nodes-platform/n8n-nodes-platform#platform-poll-trigger',
+		documentationUrl:
+			'https://github.com/n8n-nodes-platform/n8n-nodes-platform#platform-poll-trigger',
 		icon: { light: 'file:../../icons/platform.svg', dark: 'file:../../icons/platform.dark.svg' },
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["event"]}}',
-		description: 'Starts the workflow when new posts, mentions, search matches, followers, likes, bookmarks or direct messages appear (polling, no webhook access needed)',
+		description:
+			'Starts the workflow when new posts, mentions, search matches, followers, likes, bookmarks or direct messages appear (polling, no webhook access needed)',
 		defaults: { name: POLL_TRIGGER_DISPLAY_NAME },
 		polling: true,
 		inputs: [],

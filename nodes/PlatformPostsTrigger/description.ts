@@ -4,7 +4,8 @@ import { authenticationProperty } from '../shared/descriptions';
 import { userLocator } from '../shared/locators';
 import { MODES } from './modes';
 
-const show = (...events: string[]) => ({ show: { event: events } }) as INodeProperties['displayOptions'];
+const show = (...events: string[]) =>
+	({ show: { event: events } }) as INodeProperties['displayOptions'];
 
 /** The node's name in the node creator and in its log lines, in one place. */
 export const POLL_TRIGGER_DISPLAY_NAME = 'Platform Poll Trigger';
@@ -29,11 +30,19 @@ export const pollTriggerProperties: INodeProperties[] = [
 		noDataExpression: true,
 		default: 'userPosts',
 		// The node panel lists each option's action under Platform Posts' triggers: say it polls.
-		options: MODES.map((m) => ({ name: m.name, value: m.value, description: m.description, action: `On ${m.name.toLowerCase()} (polling)` })),
+		options: MODES.map((m) => ({
+			name: m.name,
+			value: m.value,
+			description: m.description,
+			action: `On ${m.name.toLowerCase()} (polling)`,
+		})),
 		description:
 			'What to watch. Mentions, liked posts, bookmarks and direct messages need a user-context credential; the others also work with the app-only bearer token.',
 	},
-	{ ...userLocator('user', show('userPosts', 'followers', 'likedPosts')), description: 'The user to watch, by username, ID or profile URL' },
+	{
+		...userLocator('user', show('userPosts', 'followers', 'likedPosts')),
+		description: 'The user to watch, by username, ID or profile URL',
+	},
 	{
 		displayName: 'Include Replies',
 		name: 'includeReplies',
@@ -81,7 +90,8 @@ export const pollTriggerProperties: INodeProperties[] = [
 				name: 'expansions',
 				type: 'string',
 				default: 'author_id',
-				description: 'Comma-separated expansions of posts, put in each item\'s includes (e.g. author_id, attachments.media_keys)',
+				description:
+					"Comma-separated expansions of posts, put in each item's includes (e.g. author_id, attachments.media_keys)",
 			},
 			{
 				displayName: 'Post Fields',

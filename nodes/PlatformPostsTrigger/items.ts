@@ -28,7 +28,8 @@ function list(value: unknown): IDataObject[] {
 /** The expanded objects one post refers to (its author, mentioned or replied-to users, media, polls, referenced posts). */
 export function includesFor(post: IDataObject, includes: IDataObject): IDataObject {
 	const userIds = new Set<string>();
-	for (const key of ['author_id', 'in_reply_to_user_id', 'sender_id']) if (post[key] !== undefined) userIds.add(String(post[key]));
+	for (const key of ['author_id', 'in_reply_to_user_id', 'sender_id'])
+		if (post[key] !== undefined) userIds.add(String(post[key]));
 	const mentions = list((post.entities as IDataObject | undefined)?.mentions);
 	for (const m of mentions) if (m.id !== undefined) userIds.add(String(m.id));
 	const attachments = (post.attachments ?? {}) as IDataObject;
@@ -63,7 +64,13 @@ export interface ItemContext {
 	receivedAt: string;
 }
 
-function activity(eventType: string, eventId: string, ctx: ItemContext, payload: IDataObject, includes: IDataObject | null): IDataObject {
+function activity(
+	eventType: string,
+	eventId: string,
+	ctx: ItemContext,
+	payload: IDataObject,
+	includes: IDataObject | null,
+): IDataObject {
 	return {
 		event_type: eventType,
 		event_id: eventId,
@@ -96,14 +103,32 @@ export function toItem(entry: IDataObject, includes: IDataObject, ctx: ItemConte
 		case 'mentions':
 			return activity('post.mention', id, ctx, entry, own);
 		case 'likedPosts':
-			return activity('favorite', `favorite:${ctx.subjectId}:${id}`, ctx, { favorited_status: entry, user: { id: ctx.subjectId } }, own);
+			return activity(
+				'favorite',
+				`favorite:${ctx.subjectId}:${id}`,
+				ctx,
+				{ favorited_status: entry, user: { id: ctx.subjectId } },
+				own,
+			);
 		case 'bookmarks':
 			return activity('bookmark', `bookmark:${ctx.subjectId}:${id}`, ctx, entry, own);
 		case 'followers':
-			return activity('follow', `follow:${id}:${ctx.subjectId}`, ctx, { type: 'follow', source: entry, target: { id: ctx.subjectId } }, null);
+			return activity(
+				'follow',
+				`follow:${id}:${ctx.subjectId}`,
+				ctx,
+				{ type: 'follow', source: entry, target: { id: ctx.subjectId } },
+				null,
+			);
 		case 'directMessages': {
 			const sent = ctx.subjectId !== undefined && String(entry.sender_id ?? '') === ctx.subjectId;
-			return activity(sent ? 'dm.sent' : 'dm.received', id, ctx, { direct_message_events: [entry] }, own);
+			return activity(
+				sent ? 'dm.sent' : 'dm.received',
+				id,
+				ctx,
+				{ direct_message_events: [entry] },
+				own,
+			);
 		}
 	}
 }

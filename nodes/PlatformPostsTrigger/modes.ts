@@ -9,7 +9,14 @@ import { TIMELINES } from '../shared/timelines';
  * others (liked posts, bookmarks, followers, direct messages) are read until an id seen before.
  */
 
-export type PollMode = 'userPosts' | 'mentions' | 'search' | 'followers' | 'likedPosts' | 'bookmarks' | 'directMessages';
+export type PollMode =
+	| 'userPosts'
+	| 'mentions'
+	| 'search'
+	| 'followers'
+	| 'likedPosts'
+	| 'bookmarks'
+	| 'directMessages';
 
 export type ItemKind = 'posts' | 'users' | 'dmEvents';
 
@@ -36,7 +43,11 @@ function timeline(value: string): Timeline {
 	return found;
 }
 
-function owned(value: PollMode, timelineValue: string, rest: Omit<ModeSpec, 'value' | 'kind' | 'page' | 'tokenParam' | 'sinceId' | 'path'>): ModeSpec {
+function owned(
+	value: PollMode,
+	timelineValue: string,
+	rest: Omit<ModeSpec, 'value' | 'kind' | 'page' | 'tokenParam' | 'sinceId' | 'path'>,
+): ModeSpec {
 	const t = timeline(timelineValue);
 	return {
 		value,
@@ -95,7 +106,8 @@ export const MODES: ModeSpec[] = [
 	{
 		value: 'directMessages',
 		name: 'New Direct Message Events',
-		description: 'Direct messages sent and received by the authenticated user (user-context credential)',
+		description:
+			'Direct messages sent and received by the authenticated user (user-context credential)',
 		subject: 'me',
 		userContext: true,
 		kind: 'dmEvents',
@@ -111,7 +123,10 @@ export function modeSpec(value: string): ModeSpec | undefined {
 }
 
 /** The fields asked for, by kind (empty values are left out). */
-export function fieldQuery(kind: ItemKind, fields: { postFields: string; expansions: string; userFields: string }): IDataObject {
+export function fieldQuery(
+	kind: ItemKind,
+	fields: { postFields: string; expansions: string; userFields: string },
+): IDataObject {
 	const qs: IDataObject = {};
 	const set = (key: string, value: string) => {
 		const list = value
@@ -128,7 +143,8 @@ export function fieldQuery(kind: ItemKind, fields: { postFields: string; expansi
 	} else if (kind === 'users') {
 		set('user.fields', fields.userFields);
 	} else {
-		qs['dm_event.fields'] = 'id,event_type,text,sender_id,dm_conversation_id,created_at,attachments,participant_ids';
+		qs['dm_event.fields'] =
+			'id,event_type,text,sender_id,dm_conversation_id,created_at,attachments,participant_ids';
 		qs.expansions = 'sender_id';
 		set('user.fields', fields.userFields);
 	}

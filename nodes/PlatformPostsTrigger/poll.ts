@@ -5,12 +5,17 @@ import { z } from 'zod';
 import type { UserRef } from '../shared/locators';
 import { userRefFromValue } from '../shared/locators';
 import type { PlatformContext, PlatformCredentialType, PlatformRequest } from '../shared/transport';
-import { rateLimitOfError } from '../shared/errors';
-import { asNodeError, CREDENTIAL_TYPES, platformRequest } from '../shared/transport';
+import { asNodeError, rateLimitOfError } from '../shared/errors';
+import { CREDENTIAL_TYPES, platformRequest } from '../shared/transport';
 import type { SendRequest } from '../shared/users';
 import { fetchAuthenticatedUserId, fetchUserIdByUsername } from '../shared/users';
 import { validateInput } from '../shared/validation';
-import { DEFAULT_MAX_ITEMS, MAX_ITEMS_LIMIT, MAX_QUERY_LENGTH, POLL_TRIGGER_DISPLAY_NAME } from './description';
+import {
+	DEFAULT_MAX_ITEMS,
+	MAX_ITEMS_LIMIT,
+	MAX_QUERY_LENGTH,
+	POLL_TRIGGER_DISPLAY_NAME,
+} from './description';
 import type { ItemContext } from './items';
 import { addIncludes, toItem } from './items';
 import type { ModeSpec, PollMode } from './modes';
@@ -56,7 +61,9 @@ interface Settings {
 
 const settingsSchema = z
 	.object({
-		authentication: z.enum(Object.values(CREDENTIAL_TYPES) as [PlatformCredentialType, ...PlatformCredentialType[]]),
+		authentication: z.enum(
+			Object.values(CREDENTIAL_TYPES) as [PlatformCredentialType, ...PlatformCredentialType[]],
+		),
 		event: z.enum(MODES.map((m) => m.value) as [PollMode, ...PollMode[]]),
 		query: z.string().trim().max(MAX_QUERY_LENGTH, `at most ${MAX_QUERY_LENGTH} characters`),
 		maxItems: z.number().int('a whole number').min(1).max(MAX_ITEMS_LIMIT),
@@ -68,7 +75,11 @@ const settingsSchema = z
 	})
 	.superRefine((value, issues) => {
 		if (value.event === 'search' && !value.query) {
-			issues.addIssue({ code: z.ZodIssueCode.custom, path: ['query'], message: 'a search query is required' });
+			issues.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['query'],
+				message: 'a search query is required',
+			});
 		}
 	});
 
@@ -110,11 +121,18 @@ function readSettings(ctx: IPollFunctions): Settings {
 	return {
 		credentialType: valid.authentication,
 		mode,
-		user: mode.subject === 'user' ? userRefFromValue(ctx.getNode(), ctx.getNodeParameter('user', ''), 0, 'User') : undefined,
+		user:
+			mode.subject === 'user'
+				? userRefFromValue(ctx.getNode(), ctx.getNodeParameter('user', ''), 0, 'User')
+				: undefined,
 		query: valid.query || undefined,
 		exclude,
 		maxItems: valid.maxItems,
-		fields: { postFields: valid.postFields, expansions: valid.expansions, userFields: valid.userFields },
+		fields: {
+			postFields: valid.postFields,
+			expansions: valid.expansions,
+			userFields: valid.userFields,
+		},
 	};
 }
 
@@ -130,15 +148,28 @@ function sender(ctx: IPollFunctions, settings: Settings): SendRequest {
 }
 
 function positionKey(settings: Settings): string {
-	const who = settings.mode.subject === 'me' ? settings.credentialType : settings.user ? `${settings.user.by}:${settings.user.value.toLowerCase()}` : '';
+	const who =
+		settings.mode.subject === 'me'
+			? settings.credentialType
+			: settings.user
+				? `${settings.user.by}:${settings.user.value.toLowerCase()}`
+				: '';
 	return JSON.stringify([settings.mode.value, who, settings.query ?? '', settings.exclude]);
 }
 
-async function subjectId(ctx: IPollFunctions, settings: Settings, state: PollState, send: SendRequest): Promise<string | undefined> {
+async function subjectId(
+	ctx: IPollFunctions,
+	settings: Settings,
+	state: PollState,
+	send: SendRequest,
+): Promise<string | undefined> {
 	const { mode, user } = settings;
 	if (mode.subject === 'none') return undefined;
 	if (mode.subject === 'user' && user?.by === 'id') return user.value;
-	const ref = mode.subject === 'me' ? `me:${settings.credentialType}` : `username:${user!.value.toLowerCase()}`;
+	const ref =
+		mode.subject === 'me'
+			? `me:${settings.credentialType}`
+			: `username:${user!.value.toLowerCase()}`;
 	if (state.subject?.ref === ref && state.subject.id) return state.subject.id;
 	const id =
 		mode.subject === 'me'
@@ -170,7 +201,8 @@ async function read(
 ): Promise<Read> {
 	const { mode } = settings;
 	const base: IDataObject = fieldQuery(mode.kind, settings.fields);
-	if (mode.value === 'search') Object.assign(base, { query: settings.query, sort_order: 'recency' });
+	if (mode.value === 'search')
+		Object.assign(base, { query: settings.query, sort_order: 'recency' });
 	if (settings.exclude.length) base.exclude = settings.exclude.join(',');
 	if (opts.sinceId) base.since_id = opts.sinceId;
 	const size = (wanted: number) => Math.min(mode.page.max, Math.max(mode.page.min, wanted));
@@ -181,7 +213,10 @@ async function read(
 	let token: string | undefined;
 	let cutShort = false;
 	for (let page = 0; page < MAX_PAGES; page++) {
-		const wanted = page === 0 && opts.firstPage ? Math.min(opts.firstPage, opts.limit) : opts.limit - entries.length;
+		const wanted =
+			page === 0 && opts.firstPage
+				? Math.min(opts.firstPage, opts.limit)
+				: opts.limit - entries.length;
 		const qs: IDataObject = { ...base, max_results: size(wanted) };
 		if (token) qs[mode.tokenParam] = token;
 		const body = await send({ method: 'GET', path: mode.path(id ?? ''), qs });
@@ -209,7 +244,9 @@ async function read(
 			break;
 		}
 		if (budget !== undefined && Date.now() - started > budget / 2) {
-			ctx.logger.warn(`${NAME}: stopped reading after ${page + 1} pages to finish within n8n's poll time`);
+			ctx.logger.warn(
+				`${NAME}: stopped reading after ${page + 1} pages to finish within n8n's poll time`,
+			);
 			cutShort = true;
 			break;
 		}
@@ -218,11 +255,23 @@ async function read(
 	return { entries, includes, cutShort };
 }
 
-function emit(settings: Settings, entries: IDataObject[], includes: IDataObject, subject: string | undefined): INodeExecutionData[][] | null {
+function emit(
+	settings: Settings,
+	entries: IDataObject[],
+	includes: IDataObject,
+	subject: string | undefined,
+): INodeExecutionData[][] | null {
 	if (!entries.length) return null;
-	const context: ItemContext = { mode: settings.mode, subjectId: subject, query: settings.query, receivedAt: new Date().toISOString() };
+	const context: ItemContext = {
+		mode: settings.mode,
+		subjectId: subject,
+		query: settings.query,
+		receivedAt: new Date().toISOString(),
+	};
 	// The service answers newest first; the workflow gets them in the order they happened.
-	const items = [...entries].reverse().map((entry) => ({ json: toItem(entry, includes, context), pairedItem: { item: 0 } }));
+	const items = [...entries]
+		.reverse()
+		.map((entry) => ({ json: toItem(entry, includes, context), pairedItem: { item: 0 } }));
 	return [items];
 }
 
@@ -250,7 +299,9 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 		const { mode } = settings;
 		if (state.key !== key) {
 			// First poll for this mode, user and query: only record where the data stands now.
-			const first = await read(this, settings, send, id, { limit: mode.sinceId ? mode.page.min : FIRST_PAGE });
+			const first = await read(this, settings, send, id, {
+				limit: mode.sinceId ? mode.page.min : FIRST_PAGE,
+			});
 			state.key = key;
 			if (mode.sinceId) {
 				delete state.known;
@@ -261,7 +312,9 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 				delete state.newestId;
 				state.known = first.entries.map((e) => String(e.id)).slice(0, KNOWN_IDS);
 			}
-			this.logger.info(`${NAME}: first poll recorded the position (${state.newestId ?? `${state.known?.length ?? 0} ids`}); new items start the workflow from the next poll on`);
+			this.logger.info(
+				`${NAME}: first poll recorded the position (${state.newestId ?? `${state.known?.length ?? 0} ids`}); new items start the workflow from the next poll on`,
+			);
 			return null;
 		}
 		const known = mode.sinceId ? undefined : new Set(state.known ?? []);
@@ -278,7 +331,11 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 		}
 		if (result.entries.length) {
 			if (mode.sinceId) state.newestId = newestOf(result.entries, state.newestId);
-			else state.known = [...result.entries.map((e) => String(e.id)), ...(state.known ?? [])].slice(0, KNOWN_IDS);
+			else
+				state.known = [...result.entries.map((e) => String(e.id)), ...(state.known ?? [])].slice(
+					0,
+					KNOWN_IDS,
+				);
 		}
 		return emit(settings, result.entries, result.includes, id);
 	} catch (error) {

@@ -2,15 +2,16 @@ import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflo
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { Webhook } from '../shared/activity';
+import type { SendRequest } from '../shared/users';
 import {
 	createSubscription,
 	registerWebhook,
 	resolveUserId,
 	subscriptionIdOf,
 } from '../shared/activity';
-import type { PlatformCredentialType } from '../shared/transport';
+import type { PlatformContext, PlatformCredentialType, PlatformRequest } from '../shared/transport';
+import { asNodeError, errorInfo } from '../shared/errors';
 import {
-	asNodeError,
 	CREDENTIAL_TYPES,
 	platformRequest,
 	platformRequestFull,
@@ -20,6 +21,15 @@ import { ACTIVITY_EVENT_TYPES, needsUserContext, USER_CREDENTIAL_TYPES } from '.
 import type { TriggerState } from './state';
 import { clearState, forgetTrigger, replayWindow, triggerKey } from './state';
 import { activateStream, deactivateStream, streamExists } from './stream';
+
+/** The trigger's requests: the transport's defaults (the lifecycle sets no item or Options wait). */
+function send(ctx: IHookFunctions | IWebhookFunctions): SendRequest {
+	return async (request) =>
+		await platformRequest.call<PlatformContext, [PlatformRequest], Promise<IDataObject>>(
+			ctx,
+			request,
+		);
+}
 
 const BEARER = CREDENTIAL_TYPES.appOnly;
 
@@ -218,7 +228,7 @@ async function subscribeAccount(
 		});
 	} catch (error) {
 		// 409: this account is already subscribed to this webhook (an earlier activation): that is the goal.
-		if ((error as { httpCode?: string }).httpCode !== '409') throw asNodeError(ctx, error);
+		if (errorInfo(error).httpStatus !== 409) throw asNodeError(ctx, error);
 		ctx.logger.info(
 			`Platform Trigger: account ${String(me?.id)} was already subscribed to webhook ${webhookId}`,
 		);
@@ -239,7 +249,7 @@ async function unsubscribeAccount(
 		});
 	} catch (error) {
 		// 404: the account is no longer subscribed (removed outside n8n): nothing left to remove.
-		if ((error as { httpCode?: string }).httpCode !== '404') throw asNodeError(ctx, error);
+		if (errorInfo(error).httpStatus !== 404) throw asNodeError(ctx, error);
 	}
 }
 
@@ -264,7 +274,7 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 		ctx.logger.info(`Platform Trigger: adopting the registered webhook ${webhookId} with this URL`);
 		if (existing.valid === false) await revalidate(ctx, webhookId);
 	} else {
-		webhookId = String((await registerWebhook.call(ctx, url)).id);
+		webhookId = String((await registerWebhook(send(ctx), url)).id);
 	}
 	saved.webhookId = webhookId;
 	/** Leaves nothing half-made: a webhook this activation registered goes when a later step fails. */
@@ -306,7 +316,9 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 				tag: subscriptionTag(ctx),
 				webhook_id: webhookId,
 			};
-			created.push(subscriptionIdOf(await createSubscription.call(ctx, input, { credentialType })));
+			created.push(
+				subscriptionIdOf(await createSubscription(send(ctx), input, { credentialType })),
+			);
 		}
 	} catch (error) {
 		ctx.logger.error(
@@ -364,9 +376,9 @@ export async function recoverMissedEvents(
 			timeoutMs: known.timeoutMs,
 			maxRateLimitWait: known.maxRateLimitWait,
 		})
-		.catch((error: Error & { httpCode?: string }) => {
-			// 409 is the service's "conflict": a replay job is already running for the webhook.
-			if (error.httpCode === '409') {
+		.catch((error: unknown) => {
+			// The service's "conflict" problem: a replay job is already running for the webhook.
+			if (errorInfo(error).type === 'conflict') {
 				ctx.logger.info(
 					'Platform Trigger: a replay job is already running; its events will arrive as usual',
 				);

@@ -9,7 +9,8 @@ import {
 	rulesProperty,
 } from '../shared/streamRules';
 import type { PlatformContext, PlatformRequest } from '../shared/transport';
-import { asNodeError, CREDENTIAL_TYPES, platformRequest, unwrapData } from '../shared/transport';
+import { asNodeError } from '../shared/errors';
+import { CREDENTIAL_TYPES, platformRequest, unwrapData } from '../shared/transport';
 import type { TriggerState } from './state';
 
 /**

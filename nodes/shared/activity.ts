@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { PlatformContext, PlatformRequest } from './transport';
+import type { SendRequest } from './users';
 import { CREDENTIAL_TYPES, platformRequest, unwrapData } from './transport';
 
 /**
@@ -24,14 +25,19 @@ export interface SubscriptionInput extends IDataObject {
 }
 
 /**
- * Transport settings a caller may add (item index, rate-limit wait, failure hint, and the credential:
- * the app-only bearer unless a subscription needs the account's own token, as DM events do).
+ * Transport settings a caller may add (failure hint, and the credential: the app-only bearer unless
+ * a subscription needs the account's own token, as DM events do). Item index and rate-limit wait
+ * come with the caller's `send`.
  */
-type Extra = Pick<PlatformRequest, 'itemIndex' | 'maxRateLimitWait' | 'unsafeFailureHint' | 'credentialType'>;
+type Extra = Pick<PlatformRequest, 'unsafeFailureHint' | 'credentialType'>;
 
 /** POST /2/webhooks: registers the URL (the service runs a CRC check first); returns the webhook. */
-export async function registerWebhook(this: PlatformContext, url: string, extra: Extra = {}): Promise<Webhook> {
-	const body = await platformRequest.call(this, {
+export async function registerWebhook(
+	send: SendRequest,
+	url: string,
+	extra: Extra = {},
+): Promise<Webhook> {
+	const body = await send({
 		...extra,
 		method: 'POST',
 		path: '/2/webhooks',
@@ -54,11 +60,11 @@ export function subscriptionIdOf(subscription: IDataObject): string {
 
 /** POST /2/activity/subscriptions; returns the subscription. */
 export async function createSubscription(
-	this: PlatformContext,
+	send: SendRequest,
 	input: SubscriptionInput,
 	extra: Extra = {},
 ): Promise<IDataObject> {
-	const body = await platformRequest.call(this, {
+	const body = await send({
 		credentialType: CREDENTIAL_TYPES.appOnly,
 		...extra,
 		method: 'POST',
@@ -80,7 +86,11 @@ export async function resolveUserId(
 	if (/^\d{1,19}$/.test(value)) return value;
 	const where = itemIndex === undefined ? '' : `Invalid input in item ${itemIndex + 1}: `;
 	if (!/^\w{1,15}$/.test(value)) {
-		throw new NodeOperationError(ctx.getNode(), `${where}"${label}" is not a user ID or @username: "${raw}"`, { itemIndex });
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${where}"${label}" is not a user ID or @username: "${raw}"`,
+			{ itemIndex },
+		);
 	}
 	const body = await platformRequest.call(ctx, {
 		method: 'GET',
@@ -89,6 +99,7 @@ export async function resolveUserId(
 		itemIndex,
 	});
 	const user = unwrapData<IDataObject>(body);
-	if (!user?.id) throw new NodeOperationError(ctx.getNode(), `The user @${value} was not found`, { itemIndex });
+	if (!user?.id)
+		throw new NodeOperationError(ctx.getNode(), `The user @${value} was not found`, { itemIndex });
 	return String(user.id);
 }

@@ -1,9 +1,16 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-
-import { showFor } from './router';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import type { CredentialKind } from './transport';
-import { CREDENTIAL_TYPES, DEFAULT_MAX_RATE_LIMIT_WAIT_S, MAX_RATE_LIMIT_WAIT_S } from './transport';
+import {
+	CREDENTIAL_TYPES,
+	DEFAULT_MAX_RATE_LIMIT_WAIT_S,
+	MAX_RATE_LIMIT_WAIT_S,
+} from './transport';
 
 /** The Authentication field; its values are the credential type names the transport reads. */
 const KIND_NAMES: Record<CredentialKind, string> = {
@@ -47,18 +54,23 @@ export const maxRateLimitWaitOption: INodeProperties = {
 		'When the service answers "rate limit reached", wait for its reset if it comes within this many seconds, then retry. Otherwise the node fails and says when the limit resets. At most 900 (15 minutes).',
 };
 
-export function returnAllProperty(show: Record<string, string[]>): INodeProperties {
+/** Conditions on other fields of the operation (the router adds resource and operation). */
+type DisplayConditions = NonNullable<IDisplayOptions['show']>;
+
+/** Return All of a list operation (the router shows it for its operation). */
+export function returnAllProperty(show?: DisplayConditions): INodeProperties {
 	return {
 		displayName: 'Return All',
 		name: 'returnAll',
 		type: 'boolean',
-		displayOptions: { show },
+		displayOptions: show ? { show } : undefined,
 		default: false,
 		description: 'Whether to return all results or only up to a given limit',
 	};
 }
 
-export function limitProperty(show: Record<string, string[]>, max = 100): INodeProperties {
+/** Limit of a list operation, shown when Return All is off. */
+export function limitProperty(max = 100, show: DisplayConditions = {}): INodeProperties {
 	return {
 		displayName: 'Limit',
 		name: 'limit',
@@ -70,20 +82,20 @@ export function limitProperty(show: Record<string, string[]>, max = 100): INodeP
 	};
 }
 
-/** The Options collection of an operation: its own options plus Max Rate Limit Wait. */
-export function optionsCollection(
-	resource: string,
-	operation: string | string[],
-	extra: INodeProperties[] = [],
-): INodeProperties {
-	const options = [...extra, maxRateLimitWaitOption].sort((a, b) => a.displayName.localeCompare(b.displayName));
+/**
+ * The Options collection every operation ends with (the router adds it): Max Rate Limit Wait plus
+ * the operation's own options, in alphabetical order.
+ */
+export function optionsCollection(extra: INodeProperties[] = []): INodeProperties {
+	const options = [...extra, maxRateLimitWaitOption].sort((a, b) =>
+		a.displayName.localeCompare(b.displayName),
+	);
 	return {
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		displayOptions: showFor(resource, operation),
 		options,
 	};
 }

@@ -1,5 +1,5 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 /**
  * Translates every error shape the service sends (Problem objects, legacy codes, advertising CAPS
@@ -52,15 +52,19 @@ const WEBHOOK_REASONS: Record<string, Explained> = {
 	},
 	WebhookIdInvalid: {
 		message: 'The webhook id is not known to the service',
-		description: 'The webhook was deleted outside n8n. Deactivate and activate the workflow to register a new one.',
+		description:
+			'The webhook was deleted outside n8n. Deactivate and activate the workflow to register a new one.',
 	},
 };
 
-function fromWebhookReason(text: string): Explained | undefined {
-	for (const [reason, explained] of Object.entries(WEBHOOK_REASONS)) {
-		if (text.includes(reason)) return explained;
-	}
-	return undefined;
+/**
+ * The webhook failure reason the service names in its answer. The service sends it only inside the
+ * answer's text (a message or detail such as "UrlValidationFailed: ..."), so this is the one place
+ * that reads it from text; from here on it travels as the error's code.
+ */
+function webhookReasonOf(body: unknown): string | undefined {
+	const text = typeof body === 'string' ? body : JSON.stringify(body ?? '');
+	return Object.keys(WEBHOOK_REASONS).find((reason) => text.includes(reason));
 }
 
 function explainProblem(problem: IDataObject, status: number): Explained {
@@ -70,7 +74,8 @@ function explainProblem(problem: IDataObject, status: number): Explained {
 		case 'usage-capped':
 			return {
 				message: `Usage cap exceeded (${str(problem.period) || 'period not stated'}, ${str(problem.scope) || 'scope not stated'})`,
-				description: `The ${str(problem.scope).toLowerCase() || 'account'} used up its ${str(problem.period).toLowerCase() || ''} allowance. Wait for the next period or raise the plan's cap. ${detail}`.trim(),
+				description:
+					`The ${str(problem.scope).toLowerCase() || 'account'} used up its ${str(problem.period).toLowerCase() || ''} allowance. Wait for the next period or raise the plan's cap. ${detail}`.trim(),
 			};
 		case 'resource-not-found':
 			return {
@@ -105,15 +110,20 @@ function explainProblem(problem: IDataObject, status: number): Explained {
 		case 'conflict':
 			return {
 				message: 'A replay job is already running for this webhook',
-				description: 'Wait for it to finish (the webhook receives a replay_job_status event), then try again.',
+				description:
+					'Wait for it to finish (the webhook receives a replay_job_status event), then try again.',
 			};
 		case 'duplicate-rules':
 			return {
 				message: `Duplicate rule${problem.value ? `: ${str(problem.value)}` : ''}${problem.id ? ` (existing id ${str(problem.id)})` : ''}`,
-				description: 'A rule with the same value already exists. Remove it from the list or delete the existing rule.',
+				description:
+					'A rule with the same value already exists. Remove it from the list or delete the existing rule.',
 			};
 		case 'invalid-rules':
-			return { message: 'The service refused a rule as invalid', description: `Check the rule syntax. ${detail}`.trim() };
+			return {
+				message: 'The service refused a rule as invalid',
+				description: `Check the rule syntax. ${detail}`.trim(),
+			};
 		case 'noncompliant-rules':
 			return { message: 'The rule set is not compliant', description: detail };
 		case 'rule-cap':
@@ -124,7 +134,10 @@ function explainProblem(problem: IDataObject, status: number): Explained {
 		case 'invalid-request': {
 			const errors = Array.isArray(problem.errors) ? (problem.errors as IDataObject[]) : [];
 			const parts = errors.map((e) => {
-				const params = e.parameters && typeof e.parameters === 'object' ? Object.keys(e.parameters as object).join(', ') : '';
+				const params =
+					e.parameters && typeof e.parameters === 'object'
+						? Object.keys(e.parameters as object).join(', ')
+						: '';
 				return params ? `${str(e.message)} (${params})` : str(e.message);
 			});
 			return {
@@ -135,12 +148,19 @@ function explainProblem(problem: IDataObject, status: number): Explained {
 		case 'unsupported-authentication':
 			return {
 				message: 'This endpoint does not accept the chosen authentication',
-				description: `Choose another credential type in the node's Authentication field (user-context OAuth for user actions, app-only bearer for webhooks). ${detail}`.trim(),
+				description:
+					`Choose another credential type in the node's Authentication field (user-context OAuth for user actions, app-only bearer for webhooks). ${detail}`.trim(),
 			};
 		case 'operational-disconnect':
-			return { message: `Disconnected by the service (${str(problem.disconnect_type)})`, description: detail };
+			return {
+				message: `Disconnected by the service (${str(problem.disconnect_type)})`,
+				description: detail,
+			};
 		case 'streaming-connection':
-			return { message: `Streaming connection problem (${str(problem.connection_issue)})`, description: detail };
+			return {
+				message: `Streaming connection problem (${str(problem.connection_issue)})`,
+				description: detail,
+			};
 		case 'client-disconnected':
 			return { message: 'The client disconnected', description: detail };
 		default:
@@ -175,11 +195,17 @@ function resetHeader(raw: string | undefined): Date | undefined {
 	return new Date(seconds * 1000);
 }
 
-function exhaustedDaily(headers: Record<string, string>, prefix: string): { resetAt?: Date; limit?: number } | undefined {
+function exhaustedDaily(
+	headers: Record<string, string>,
+	prefix: string,
+): { resetAt?: Date; limit?: number } | undefined {
 	const remaining = headers[`${prefix}-remaining`];
 	if (remaining === undefined || remaining === '' || Number(remaining) > 0) return undefined;
 	const limit = Number(headers[`${prefix}-limit`]);
-	return { resetAt: resetHeader(headers[`${prefix}-reset`]), limit: Number.isFinite(limit) && limit > 0 ? limit : undefined };
+	return {
+		resetAt: resetHeader(headers[`${prefix}-reset`]),
+		limit: Number.isFinite(limit) && limit > 0 ? limit : undefined,
+	};
 }
 
 /** When the 15-minute window resets, from the headers (the ads account limit preferred). */
@@ -206,7 +232,13 @@ export function rateLimitOf(headers: Record<string, string>, body: unknown): Rat
 					? { kind: 'appDaily' as const, ...app }
 					: undefined;
 	if (capped) {
-		return { kind: 'usageCap', resetAt: daily?.resetAt, limit: daily?.limit, period: str(capped.period) || undefined, scope: str(capped.scope) || undefined };
+		return {
+			kind: 'usageCap',
+			resetAt: daily?.resetAt,
+			limit: daily?.limit,
+			period: str(capped.period) || undefined,
+			scope: str(capped.scope) || undefined,
+		};
 	}
 	if (daily) return daily;
 	return { kind: 'window', resetAt: windowReset(headers) };
@@ -223,7 +255,9 @@ function fromNow(at: Date): string {
 }
 
 function resetsAt(resetAt: Date | undefined): string {
-	return resetAt ? `it resets at ${resetAt.toISOString()} (${fromNow(resetAt)})` : 'the service named no reset time';
+	return resetAt
+		? `it resets at ${resetAt.toISOString()} (${fromNow(resetAt)})`
+		: 'the service named no reset time';
 }
 
 function rateLimitExplained(info: RateLimitInfo | undefined): Explained {
@@ -245,7 +279,8 @@ function rateLimitExplained(info: RateLimitInfo | undefined): Explained {
 		case 'usageCap': {
 			const period = info.period ? info.period.toLowerCase() : '';
 			const scope = info.scope ? info.scope.toLowerCase() : 'account';
-			const next = ({ daily: 'day', monthly: 'month' } as Record<string, string>)[period] ?? 'period';
+			const next =
+				({ daily: 'day', monthly: 'month' } as Record<string, string>)[period] ?? 'period';
 			return {
 				message: `Usage cap exceeded (${info.period ?? 'period not stated'}, ${info.scope ?? 'scope not stated'}); ${resetsAt(resetAt)}`,
 				description: `The ${scope} used up its ${period ? `${period} ` : ''}allowance: retrying does not help. Wait for the next ${next} or raise the plan's cap.`,
@@ -285,7 +320,8 @@ function explainLegacy(error: IDataObject, status: number): Explained | undefine
 			description: `${code}${hint ? `: ${hint}` : ''}${error.details ? ` ${str(error.details)}` : ''}`,
 		};
 	}
-	if (error.message) return { message: str(error.message), description: status ? `Status ${status}` : undefined };
+	if (error.message)
+		return { message: str(error.message), description: status ? `Status ${status}` : undefined };
 	return undefined;
 }
 
@@ -299,12 +335,16 @@ const ADS_HINTS: Record<string, string> = {
 };
 
 /** Turns an HTTP error response into a message and description. Exported for tests. */
-export function explainResponse(status: number, body: unknown, rateLimit?: RateLimitInfo): Explained {
+export function explainResponse(
+	status: number,
+	body: unknown,
+	rateLimit?: RateLimitInfo,
+): Explained {
 	if (status === 429) return rateLimitExplained(rateLimit ?? rateLimitOf({}, body));
 	const obj = (body && typeof body === 'object' ? body : {}) as IDataObject;
 	const text = typeof body === 'string' ? body : JSON.stringify(body ?? '');
-	const webhook = fromWebhookReason(text);
-	if (webhook) return webhook;
+	const reason = webhookReasonOf(body);
+	if (reason) return WEBHOOK_REASONS[reason];
 	if (status === 403 && /duplicate content/i.test(text)) {
 		return {
 			message: 'The service refused a duplicate post',
@@ -319,7 +359,9 @@ export function explainResponse(status: number, body: unknown, rateLimit?: RateL
 		if (problemSuffix(first.type)) return explainProblem(first, status);
 		const legacy = explainLegacy(first, status);
 		if (legacy) {
-			if (errors.length > 1) legacy.description = `${legacy.description ?? ''} (+${errors.length - 1} more errors)`.trim();
+			if (errors.length > 1)
+				legacy.description =
+					`${legacy.description ?? ''} (+${errors.length - 1} more errors)`.trim();
 			return legacy;
 		}
 	}
@@ -333,6 +375,86 @@ export function explainResponse(status: number, body: unknown, rateLimit?: RateL
 	return { message: `Request failed with status ${status}` };
 }
 
+/**
+ * What identifies an error, for callers that branch on it (and for workflows that do, through Continue
+ * on Fail or an error workflow): never the message text, which is written for people and may change.
+ */
+export interface ErrorInfo {
+	/** The HTTP status of the service's answer; undefined when no answer came or no request was made. */
+	httpStatus?: number;
+	/** The Problem type, as its suffix after /2/problems/ ('conflict', 'usage-capped', 'about:blank' ...). */
+	type?: string;
+	/**
+	 * The service's error code: a legacy number ('89'), an advertising code ('INVALID_PARAMETER') or a
+	 * webhook failure reason ('UrlValidationFailed').
+	 */
+	code?: string;
+	/** The request parameter the service named as the cause. */
+	parameter?: string;
+	/** The request got no answer (timeout, lost connection): it may have been carried out. */
+	noAnswer?: boolean;
+	/** The network error code when no answer came (ETIMEDOUT, ECONNRESET ...). */
+	networkCode?: string;
+	/** 429 only: which limit refused the request, and when it resets (ISO 8601). */
+	rateLimitKind?: RateLimitKind;
+	rateLimitResetAt?: string;
+	rateLimitLimit?: number;
+}
+
+/** The error's `context` keys that carry each ErrorInfo field. */
+const CONTEXT_KEYS: { [K in keyof Required<ErrorInfo>]: string } = {
+	httpStatus: 'httpStatus',
+	type: 'errorType',
+	code: 'errorCode',
+	parameter: 'errorParameter',
+	noAnswer: 'noAnswer',
+	networkCode: 'networkCode',
+	rateLimitKind: 'rateLimitKind',
+	rateLimitResetAt: 'rateLimitResetAt',
+	rateLimitLimit: 'rateLimitLimit',
+};
+
+/** Puts `info` on the error's context (the fields `errorInfo` reads back); returns the error. */
+export function withErrorInfo<E extends NodeApiError | NodeOperationError>(
+	error: E,
+	info: ErrorInfo,
+): E {
+	for (const [field, key] of Object.entries(CONTEXT_KEYS)) {
+		const value = info[field as keyof ErrorInfo];
+		if (value !== undefined && value !== '') error.context[key] = value;
+	}
+	return error;
+}
+
+/** The identity of a thrown error; empty for errors that carry none (not from the service). */
+export function errorInfo(error: unknown): ErrorInfo {
+	const context = (error as { context?: IDataObject } | null)?.context;
+	if (!context || typeof context !== 'object') return {};
+	const info: IDataObject = {};
+	for (const [field, key] of Object.entries(CONTEXT_KEYS)) {
+		if (context[key] !== undefined) info[field] = context[key];
+	}
+	return info as ErrorInfo;
+}
+
+/** The identity of the service's answer: its status, Problem type, error code and named parameter. */
+export function identifyResponse(status: number, body: unknown): ErrorInfo {
+	const obj = (body && typeof body === 'object' ? body : {}) as IDataObject;
+	const errors = Array.isArray(obj.errors) ? (obj.errors as IDataObject[]) : [];
+	const first = problemSuffix(obj.type) ? obj : (errors[0] ?? obj);
+	const code = first.code ?? obj.code;
+	const parameter = first.parameter ?? obj.parameter;
+	return {
+		httpStatus: status,
+		type: problemSuffix(first.type),
+		code:
+			code !== undefined && code !== null && typeof code !== 'object'
+				? String(code)
+				: webhookReasonOf(body),
+		parameter: typeof parameter === 'string' && parameter ? parameter : undefined,
+	};
+}
+
 export function apiError(
 	node: INode,
 	status: number,
@@ -341,20 +463,37 @@ export function apiError(
 ): NodeApiError {
 	const explained = explainResponse(status, body, options.rateLimit);
 	const payload: JsonObject =
-		body && typeof body === 'object' ? (body as JsonObject) : { message: str(body) || `HTTP ${status}` };
+		body && typeof body === 'object'
+			? (body as JsonObject)
+			: { message: str(body) || `HTTP ${status}` };
 	const error = new NodeApiError(node, payload, {
 		message: explained.message,
 		description: explained.description,
 		httpCode: String(status),
 		itemIndex: options.itemIndex,
 	});
-	if (options.rateLimit) {
+	const rateLimit = options.rateLimit;
+	return withErrorInfo(error, {
+		...identifyResponse(status, body),
 		// Which limit refused the request, for workflows that branch on it (Continue on Fail, error workflows).
-		error.context.rateLimitKind = options.rateLimit.kind;
-		if (options.rateLimit.resetAt) error.context.rateLimitResetAt = options.rateLimit.resetAt.toISOString();
-		if (options.rateLimit.limit) error.context.rateLimitLimit = options.rateLimit.limit;
-	}
-	return error;
+		rateLimitKind: rateLimit?.kind,
+		rateLimitResetAt: rateLimit?.resetAt?.toISOString(),
+		rateLimitLimit: rateLimit?.limit || undefined,
+	});
+}
+
+/** Returns n8n errors as they are and wraps anything else, without request options. */
+export function asNodeError(
+	ctx: { getNode(): INode },
+	error: unknown,
+	itemIndex?: number,
+): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	const name = (error as { name?: string })?.name;
+	if (name === 'NodeApiError' || name === 'NodeOperationError') return error as NodeApiError;
+	return new NodeOperationError(ctx.getNode(), String((error as Error)?.message ?? error), {
+		itemIndex,
+	});
 }
 
 /**
@@ -362,10 +501,15 @@ export function apiError(
  * when the service named no reset time). Undefined for every other error. Read from the fields the
  * transport puts on the error, never from its text.
  */
-export function rateLimitOfError(error: unknown): { resetAt: Date | null; kind?: string } | undefined {
-	if (!(error instanceof NodeApiError) || error.httpCode !== '429') return undefined;
-	const at = error.context?.rateLimitResetAt;
-	const date = typeof at === 'string' ? new Date(at) : undefined;
-	const kind = error.context?.rateLimitKind;
-	return { resetAt: date && !Number.isNaN(date.getTime()) ? date : null, kind: typeof kind === 'string' ? kind : undefined };
+export function rateLimitOfError(
+	error: unknown,
+): { resetAt: Date | null; kind?: string } | undefined {
+	const info = errorInfo(error);
+	if (info.httpStatus !== 429) return undefined;
+	const date =
+		typeof info.rateLimitResetAt === 'string' ? new Date(info.rateLimitResetAt) : undefined;
+	return {
+		resetAt: date && !Number.isNaN(date.getTime()) ? date : null,
+		kind: typeof info.rateLimitKind === 'string' ? info.rateLimitKind : undefined,
+	};
 }

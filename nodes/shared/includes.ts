@@ -6,12 +6,16 @@ import type { IDataObject } from 'n8n-workflow';
  */
 
 function byKey(list: unknown, key: string): Map<string, IDataObject> {
-	return new Map(((Array.isArray(list) ? list : []) as IDataObject[]).map((o) => [String(o[key]), o]));
+	return new Map(
+		((Array.isArray(list) ? list : []) as IDataObject[]).map((o) => [String(o[key]), o]),
+	);
 }
 
 /** Puts each post's expanded objects (from `includes`) beside it. */
 export function mergeIncludes(body: IDataObject): IDataObject[] {
-	const posts = (Array.isArray(body.data) ? body.data : body.data ? [body.data] : []) as IDataObject[];
+	const posts = (
+		Array.isArray(body.data) ? body.data : body.data ? [body.data] : []
+	) as IDataObject[];
 	const includes = (body.includes ?? {}) as IDataObject;
 	const users = byKey(includes.users, 'id');
 	const media = byKey(includes.media, 'media_key');
@@ -19,22 +23,25 @@ export function mergeIncludes(body: IDataObject): IDataObject[] {
 	const polls = byKey(includes.polls, 'id');
 	return posts.map((post) => {
 		const merged: IDataObject = { ...post };
-		if (post.author_id && users.has(String(post.author_id))) merged.author = users.get(String(post.author_id));
+		if (post.author_id && users.has(String(post.author_id)))
+			merged.author = users.get(String(post.author_id));
 		if (post.in_reply_to_user_id && users.has(String(post.in_reply_to_user_id))) {
 			merged.in_reply_to_user = users.get(String(post.in_reply_to_user_id));
 		}
 		const attachments = (post.attachments ?? {}) as IDataObject;
 		const keys = (attachments.media_keys ?? []) as string[];
-		if (keys.length && media.size) merged.media = keys.map((k) => media.get(String(k))).filter(Boolean) as IDataObject[];
+		if (keys.length && media.size)
+			merged.media = keys.map((k) => media.get(String(k))).filter(Boolean) as IDataObject[];
 		const pollIds = (attachments.poll_ids ?? []) as string[];
 		if (pollIds.length && polls.size) merged.poll = polls.get(String(pollIds[0]));
 		const refs = (post.referenced_tweets ?? []) as IDataObject[];
 		if (refs.length && tweets.size) {
 			merged.referenced_posts = refs
-				.map((r) => (tweets.has(String(r.id)) ? { type: r.type, ...tweets.get(String(r.id)) } : undefined))
+				.map((r) =>
+					tweets.has(String(r.id)) ? { type: r.type, ...tweets.get(String(r.id)) } : undefined,
+				)
 				.filter(Boolean) as IDataObject[];
 		}
 		return merged;
 	});
 }
-

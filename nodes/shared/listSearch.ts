@@ -1,15 +1,19 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
 
 import type { PlatformContext, PlatformRequest } from './transport';
-import { asNodeError, platformRequestFull } from './transport';
+import { platformRequestFull } from './transport';
+import { asNodeError, errorInfo } from './errors';
 
 /** The "From List" modes of the advertising nodes: one page of an ads list, filtered and labelled. */
 
 export function matches(filter: string | undefined, ...values: unknown[]): boolean {
 	if (!filter) return true;
 	const needle = filter.toLowerCase();
-	return values.some((v) => String(v ?? '').toLowerCase().includes(needle));
+	return values.some((v) =>
+		String(v ?? '')
+			.toLowerCase()
+			.includes(needle),
+	);
 }
 
 export interface AdsListSearch {
@@ -28,12 +32,19 @@ export interface AdsListSearch {
 	unlistedNoun?: string;
 }
 
-export async function adsListSearch(ctx: ILoadOptionsFunctions, search: AdsListSearch): Promise<INodeListSearchResult> {
+export async function adsListSearch(
+	ctx: ILoadOptionsFunctions,
+	search: AdsListSearch,
+): Promise<INodeListSearchResult> {
 	const qs: IDataObject = { ...(search.qs ?? {}) };
 	if (search.paginationToken) qs.cursor = search.paginationToken;
 	let body: IDataObject;
 	try {
-		const response = await platformRequestFull.call<PlatformContext, [PlatformRequest], Promise<{ body: IDataObject }>>(ctx, {
+		const response = await platformRequestFull.call<
+			PlatformContext,
+			[PlatformRequest],
+			Promise<{ body: IDataObject }>
+		>(ctx, {
 			method: 'GET',
 			path: search.path,
 			api: 'ads',
@@ -41,8 +52,15 @@ export async function adsListSearch(ctx: ILoadOptionsFunctions, search: AdsListS
 		});
 		body = response.body;
 	} catch (error) {
-		if (search.unlistedNoun && error instanceof NodeApiError && ['404', '405'].includes(String(error.httpCode))) {
-			return { results: [{ name: `Listing ${search.unlistedNoun} Is Not Offered by the Service: Enter the ID`, value: '' }] };
+		if (search.unlistedNoun && [404, 405].includes(errorInfo(error).httpStatus ?? 0)) {
+			return {
+				results: [
+					{
+						name: `Listing ${search.unlistedNoun} Is Not Offered by the Service: Enter the ID`,
+						value: '',
+					},
+				],
+			};
 		}
 		throw asNodeError(ctx, error);
 	}

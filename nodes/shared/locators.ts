@@ -1,21 +1,31 @@
-import type { INode, INodeParameterResourceLocator, INodeProperties } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INode,
+	INodeParameterResourceLocator,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+
+import { splitList } from './lists';
 
 /** Post id from an id or a post URL (https://<host>/<user>/status/<id>). */
 export function postIdFrom(value: string): string | undefined {
 	const trimmed = value.trim();
 	if (/^\d{1,19}$/.test(trimmed)) return trimmed;
-	const match = trimmed.match(/^https?:\/\/[^/\s]+\/(?:[^/\s]+|i\/web)\/status(?:es)?\/(\d{1,19})(?:[/?#].*)?$/i);
+	const match = trimmed.match(
+		/^https?:\/\/[^/\s]+\/(?:[^/\s]+|i\/web)\/status(?:es)?\/(\d{1,19})(?:[/?#].*)?$/i,
+	);
 	return match?.[1];
 }
 
-export const POST_URL_REGEX = '^https?://[^/\\s]+/(?:[^/\\s]+|i/web)/status(?:es)?/(\\d{1,19})(?:[/?#].*)?$';
+export const POST_URL_REGEX =
+	'^https?://[^/\\s]+/(?:[^/\\s]+|i/web)/status(?:es)?/(\\d{1,19})(?:[/?#].*)?$';
 
 /** A resource locator for a post: by ID or by URL. */
 export function postLocator(
 	name: string,
 	displayName: string,
-	displayOptions: INodeProperties['displayOptions'],
+	displayOptions?: INodeProperties['displayOptions'],
 	required = true,
 ): INodeProperties {
 	return {
@@ -32,7 +42,12 @@ export function postLocator(
 				name: 'id',
 				type: 'string',
 				placeholder: '1346889436626259968',
-				validation: [{ type: 'regex', properties: { regex: '^\\d{1,19}$', errorMessage: 'A post ID is 1-19 digits' } }],
+				validation: [
+					{
+						type: 'regex',
+						properties: { regex: '^\\d{1,19}$', errorMessage: 'A post ID is 1-19 digits' },
+					},
+				],
 			},
 			{
 				displayName: 'By URL',
@@ -40,7 +55,9 @@ export function postLocator(
 				type: 'string',
 				placeholder: 'https://x.com/user/status/1346889436626259968',
 				extractValue: { type: 'regex', regex: POST_URL_REGEX },
-				validation: [{ type: 'regex', properties: { regex: POST_URL_REGEX, errorMessage: 'Not a post URL' } }],
+				validation: [
+					{ type: 'regex', properties: { regex: POST_URL_REGEX, errorMessage: 'Not a post URL' } },
+				],
 			},
 		],
 	};
@@ -55,17 +72,32 @@ export function locatorValue(
 	parse: (value: string) => string | undefined = (v) => (v.trim() ? v.trim() : undefined),
 ): string {
 	const value =
-		raw && typeof raw === 'object' ? String((raw as INodeParameterResourceLocator).value ?? '') : String(raw ?? '');
+		raw && typeof raw === 'object'
+			? String((raw as INodeParameterResourceLocator).value ?? '')
+			: String(raw ?? '');
 	const parsed = parse(value);
 	if (!parsed) {
-		throw new NodeOperationError(node, `"${field}" in item ${itemIndex + 1} is not valid: "${value}"`, { itemIndex });
+		throw new NodeOperationError(
+			node,
+			`"${field}" in item ${itemIndex + 1} is not valid: "${value}"`,
+			{ itemIndex },
+		);
 	}
 	return parsed;
 }
 
 const USERNAME = /^@?([A-Za-z0-9_]{1,15})$/;
 export const PROFILE_URL_REGEX = '^https?://[^/\\s]+/@?([A-Za-z0-9_]{1,15})/?(?:[?#].*)?$';
-const RESERVED_PATHS = new Set(['home', 'i', 'search', 'explore', 'notifications', 'messages', 'settings', 'intent']);
+const RESERVED_PATHS = new Set([
+	'home',
+	'i',
+	'search',
+	'explore',
+	'notifications',
+	'messages',
+	'settings',
+	'intent',
+]);
 
 export type UserRef = { by: 'id' | 'username'; value: string };
 
@@ -83,7 +115,10 @@ export function userRefFrom(mode: string, raw: string): UserRef | undefined {
 }
 
 /** A resource locator for a user: by username, by ID or by profile URL. */
-export function userLocator(name: string, displayOptions: INodeProperties['displayOptions']): INodeProperties {
+export function userLocator(
+	name: string,
+	displayOptions?: INodeProperties['displayOptions'],
+): INodeProperties {
 	return {
 		displayName: 'User',
 		name,
@@ -99,7 +134,13 @@ export function userLocator(name: string, displayOptions: INodeProperties['displ
 				type: 'string',
 				placeholder: 'n8n_io',
 				validation: [
-					{ type: 'regex', properties: { regex: '^@?[A-Za-z0-9_]{1,15}$', errorMessage: 'A username is 1-15 letters, digits or _' } },
+					{
+						type: 'regex',
+						properties: {
+							regex: '^@?[A-Za-z0-9_]{1,15}$',
+							errorMessage: 'A username is 1-15 letters, digits or _',
+						},
+					},
 				],
 			},
 			{
@@ -107,29 +148,79 @@ export function userLocator(name: string, displayOptions: INodeProperties['displ
 				name: 'id',
 				type: 'string',
 				placeholder: '2244994945',
-				validation: [{ type: 'regex', properties: { regex: '^\\d{1,19}$', errorMessage: 'A user ID is 1-19 digits' } }],
+				validation: [
+					{
+						type: 'regex',
+						properties: { regex: '^\\d{1,19}$', errorMessage: 'A user ID is 1-19 digits' },
+					},
+				],
 			},
 			{
 				displayName: 'By URL',
 				name: 'url',
 				type: 'string',
 				placeholder: 'https://x.com/n8n_io',
-				validation: [{ type: 'regex', properties: { regex: PROFILE_URL_REGEX, errorMessage: 'Not a profile URL' } }],
+				validation: [
+					{
+						type: 'regex',
+						properties: { regex: PROFILE_URL_REGEX, errorMessage: 'Not a profile URL' },
+					},
+				],
 			},
 		],
 	};
 }
 
 /** A user from a locator value (a plain string is taken as an ID when all digits, else as a username). */
-export function userRefFromValue(node: INode, raw: unknown, itemIndex: number, field = 'User'): UserRef {
-	const locator = typeof raw === 'object' && raw !== null ? (raw as INodeParameterResourceLocator) : undefined;
+export function userRefFromValue(
+	node: INode,
+	raw: unknown,
+	itemIndex: number,
+	field = 'User',
+): UserRef {
+	const locator =
+		typeof raw === 'object' && raw !== null ? (raw as INodeParameterResourceLocator) : undefined;
 	const value = String(locator ? (locator.value ?? '') : (raw ?? ''));
 	const mode = locator ? String(locator.mode) : /^\d+$/.test(value.trim()) ? 'id' : 'username';
-	const ref = userRefFrom(mode, value) ?? (mode === 'username' ? userRefFrom('url', value) : undefined);
+	const ref =
+		userRefFrom(mode, value) ?? (mode === 'username' ? userRefFrom('url', value) : undefined);
 	if (!ref) {
-		throw new NodeOperationError(node, `"${field}" in item ${itemIndex + 1} is not a valid ${mode === 'id' ? 'user ID' : mode === 'url' ? 'profile URL' : 'username'}: "${value}"`, {
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			node,
+			`"${field}" in item ${itemIndex + 1} is not a valid ${mode === 'id' ? 'user ID' : mode === 'url' ? 'profile URL' : 'username'}: "${value}"`,
+			{
+				itemIndex,
+			},
+		);
 	}
 	return ref;
+}
+
+/** Reads a user locator (a plain string is taken as an ID when all digits, else as a username). */
+export function userRefParameter(ctx: IExecuteFunctions, name: string, itemIndex: number): UserRef {
+	return userRefFromValue(ctx.getNode(), ctx.getNodeParameter(name, itemIndex), itemIndex);
+}
+
+/** Reads the post locator `name` (an ID or a post URL), refused naming the Post field and the item. */
+export function postIdParameter(ctx: IExecuteFunctions, name: string, itemIndex: number): string {
+	return locatorValue(
+		ctx.getNode(),
+		ctx.getNodeParameter(name, itemIndex, ''),
+		'Post',
+		itemIndex,
+		postIdFrom,
+	);
+}
+
+/** Post ids from a list of ids and post URLs (comma, space or newline separated, or an array). */
+export function postIdsFrom(raw: unknown): { ids: string[]; invalid: string[] } {
+	const parts = splitList(raw);
+	const ids: string[] = [];
+	const invalid: string[] = [];
+	for (const part of parts) {
+		const id = postIdFrom(part);
+		if (id) ids.push(id);
+		else invalid.push(part);
+	}
+	return { ids, invalid };
 }

@@ -1,8 +1,8 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { readOptions } from './descriptions';
-import { platformRequest, unwrapData } from './transport';
+import type { OperationContext, OperationRequest } from './router';
+import { unwrapData } from './transport';
 
 /**
  * The package's one media upload, used by Platform Posts (Post → Create, Direct Message → Send,
@@ -53,24 +53,43 @@ const BY_EXTENSION: Record<string, string> = {
 };
 
 /** The service's size limit of each kind (bytes). Subtitle files have no published limit. */
-export const SIZE_LIMITS: Partial<Record<MediaKind, number>> = { image: 5 * MB, gif: 15 * MB, video: 512 * MB };
+export const SIZE_LIMITS: Partial<Record<MediaKind, number>> = {
+	image: 5 * MB,
+	gif: 15 * MB,
+	video: 512 * MB,
+};
 
 /** Longest video per purpose (seconds): 140 s in posts and direct messages, 10 minutes as an ad video. */
-export const DURATION_LIMITS: Partial<Record<MediaPurpose, number>> = { post: 140, dm: 140, ads: 600 };
+export const DURATION_LIMITS: Partial<Record<MediaPurpose, number>> = {
+	post: 140,
+	dm: 140,
+	ads: 600,
+};
 
 /** The media type of a binary: its own, or from the file extension when n8n only knows "octet-stream". */
 export function mediaTypeOf(binary: Pick<IBinaryData, 'mimeType' | 'fileName'>): string {
-	const own = String(binary.mimeType ?? '').toLowerCase().split(';')[0].trim();
+	const own = String(binary.mimeType ?? '')
+		.toLowerCase()
+		.split(';')[0]
+		.trim();
 	if (own && own !== 'application/octet-stream') return own;
-	const extension = String(binary.fileName ?? '').toLowerCase().split('.').pop() ?? '';
+	const extension =
+		String(binary.fileName ?? '')
+			.toLowerCase()
+			.split('.')
+			.pop() ?? '';
 	return BY_EXTENSION[extension] ?? (own || 'application/octet-stream');
 }
 
 /** The kind of a media type; undefined when the service takes no such media. */
-export function mediaKind(mimeType: string | undefined, purpose: MediaPurpose = 'post'): MediaKind | undefined {
+export function mediaKind(
+	mimeType: string | undefined,
+	purpose: MediaPurpose = 'post',
+): MediaKind | undefined {
 	const type = String(mimeType ?? '').toLowerCase();
 	if (purpose === 'subtitles') return SUBTITLE_TYPES.includes(type) ? 'subtitles' : undefined;
-	for (const kind of ['image', 'gif', 'video'] as const) if (TYPES[kind].includes(type)) return kind;
+	for (const kind of ['image', 'gif', 'video'] as const)
+		if (TYPES[kind].includes(type)) return kind;
 	return undefined;
 }
 
@@ -85,7 +104,11 @@ export function mediaCategory(kind: MediaKind, purpose: MediaPurpose): string {
  * undefined when the header cannot be found (the service then judges the file).
  */
 export function videoDurationSeconds(data: Buffer): number | undefined {
-	const boxes = (start: number, end: number, visit: (type: string, body: number, boxEnd: number) => number | undefined) => {
+	const boxes = (
+		start: number,
+		end: number,
+		visit: (type: string, body: number, boxEnd: number) => number | undefined,
+	) => {
 		for (let offset = start; offset + 8 <= end; ) {
 			let size = data.readUInt32BE(offset);
 			const type = data.toString('latin1', offset + 4, offset + 8);
@@ -110,7 +133,8 @@ export function videoDurationSeconds(data: Buffer): number | undefined {
 						if (child !== 'mvhd') return undefined;
 						const version = data.readUInt8(at);
 						const scale = data.readUInt32BE(at + (version === 1 ? 20 : 12));
-						const duration = version === 1 ? Number(data.readBigUInt64BE(at + 24)) : data.readUInt32BE(at + 16);
+						const duration =
+							version === 1 ? Number(data.readBigUInt64BE(at + 24)) : data.readUInt32BE(at + 16);
 						return scale > 0 ? duration / scale : undefined;
 					}),
 		);
@@ -141,7 +165,11 @@ export interface UploadOptions {
 	field?: string;
 }
 
-function describe(binary: Pick<IBinaryData, 'fileName'>, itemIndex: number, field?: string): string {
+function describe(
+	binary: Pick<IBinaryData, 'fileName'>,
+	itemIndex: number,
+	field?: string,
+): string {
 	const name = binary.fileName ? `"${binary.fileName}"` : 'the binary file';
 	return `${name}${field ? ` (${field})` : ''} in item ${itemIndex + 1}`;
 }
@@ -163,11 +191,18 @@ export function checkMedia(
 	const kind = mediaKind(mediaType, options.purpose);
 	if (!kind) {
 		const allowed =
-			options.purpose === 'subtitles' ? 'SRT subtitles' : 'JPEG, PNG, WebP or BMP images, GIFs, MP4 or MOV videos';
-		throw refuse(`${what} is of type ${mediaType}, which cannot be uploaded as media`, `The service takes ${allowed}.`);
+			options.purpose === 'subtitles'
+				? 'SRT subtitles'
+				: 'JPEG, PNG, WebP or BMP images, GIFs, MP4 or MOV videos';
+		throw refuse(
+			`${what} is of type ${mediaType}, which cannot be uploaded as media`,
+			`The service takes ${allowed}.`,
+		);
 	}
 	if (options.accept && !options.accept.includes(kind)) {
-		throw refuse(`${what} is ${kind === 'image' ? 'an image' : `a ${kind}`}; this field takes ${options.accept.join(' or ')}`);
+		throw refuse(
+			`${what} is ${kind === 'image' ? 'an image' : `a ${kind}`}; this field takes ${options.accept.join(' or ')}`,
+		);
 	}
 	if (!data.length) throw refuse(`${what} is empty`);
 	const limit = SIZE_LIMITS[kind];
@@ -188,19 +223,14 @@ export function checkMedia(
 	return { kind, mediaType, category: mediaCategory(kind, options.purpose) };
 }
 
-async function mediaRequest(ctx: IExecuteFunctions, itemIndex: number, request: Parameters<typeof platformRequest>[0]) {
-	const wait = readOptions(ctx, itemIndex).maxRateLimitWait;
-	return await platformRequest.call(ctx, {
-		maxRateLimitWait: wait === undefined || wait === '' ? undefined : Number(wait),
-		...request,
-		api: 'platform',
-		itemIndex,
-	});
+/** Uploads go to the platform API, also from the ads nodes. */
+async function mediaRequest(ctx: OperationContext, request: OperationRequest) {
+	return await ctx.request({ ...request, api: 'platform' });
 }
 
 /** The processing wait the user allows: the option when given, within 0 and one hour. */
-function processingBudget(ctx: IExecuteFunctions, itemIndex: number, given?: number): number {
-	const raw = given ?? readOptions(ctx, itemIndex).maxProcessingWait;
+function processingBudget(ctx: OperationContext, given?: number): number {
+	const raw = given ?? ctx.options.maxProcessingWait;
 	const value = raw === undefined || raw === '' ? DEFAULT_PROCESSING_WAIT_S : Number(raw);
 	if (!Number.isFinite(value) || value < 0) return DEFAULT_PROCESSING_WAIT_S;
 	return Math.min(value, MAX_PROCESSING_WAIT_S);
@@ -211,7 +241,7 @@ function processingBudget(ctx: IExecuteFunctions, itemIndex: number, given?: num
  * request of an upload acts on the upload's own id, so none of them can create a second copy.
  */
 export async function uploadMedia(
-	this: IExecuteFunctions,
+	this: OperationContext,
 	itemIndex: number,
 	data: Buffer,
 	binary: Pick<IBinaryData, 'mimeType' | 'fileName'>,
@@ -219,29 +249,39 @@ export async function uploadMedia(
 ): Promise<UploadedMedia> {
 	const { kind, mediaType, category } = checkMedia(this, itemIndex, data, binary, options);
 	const what = describe(binary, itemIndex, options.field);
-	const budget = processingBudget(this, itemIndex, options.maxProcessingWait);
+	const budget = processingBudget(this, options.maxProcessingWait);
 	const init = unwrapData<IDataObject>(
-		await mediaRequest(this, itemIndex, {
+		await mediaRequest(this, {
 			method: 'POST',
 			path: '/2/media/upload/initialize',
 			body: { media_type: mediaType, total_bytes: data.length, media_category: category },
 		}),
 	);
 	if (!init?.id) {
-		throw new NodeOperationError(this.getNode(), `The media upload of ${what} did not return a media ID`, { itemIndex });
+		throw new NodeOperationError(
+			this.getNode(),
+			`The media upload of ${what} did not return a media ID`,
+			{ itemIndex },
+		);
 	}
 	const id = String(init.id);
 	const idPath = encodeURIComponent(id);
 	let mediaKey = init.media_key ? String(init.media_key) : '';
 	for (let offset = 0, segment = 0; offset < data.length; offset += SEGMENT_BYTES, segment++) {
-		await mediaRequest(this, itemIndex, {
+		await mediaRequest(this, {
 			method: 'POST',
 			path: `/2/media/upload/${idPath}/append`,
-			body: { media: data.subarray(offset, offset + SEGMENT_BYTES).toString('base64'), segment_index: segment },
+			body: {
+				media: data.subarray(offset, offset + SEGMENT_BYTES).toString('base64'),
+				segment_index: segment,
+			},
 		});
 	}
 	const finalized = unwrapData<IDataObject>(
-		await mediaRequest(this, itemIndex, { method: 'POST', path: `/2/media/upload/${idPath}/finalize` }),
+		await mediaRequest(this, {
+			method: 'POST',
+			path: `/2/media/upload/${idPath}/finalize`,
+		}),
 	);
 	if (finalized?.media_key) mediaKey = String(finalized.media_key);
 	const result = (state: string): UploadedMedia => ({
@@ -261,11 +301,16 @@ export async function uploadMedia(
 		if (state === 'succeeded') return result(state);
 		if (state === 'failed') {
 			const error = (info.error ?? {}) as IDataObject;
-			const reason = [error.name, error.message].filter(Boolean).map(String).join(': ') || 'no reason given';
-			throw new NodeOperationError(this.getNode(), `The service could not process the media ${what}: ${reason}`, {
-				itemIndex,
-				description: `Media ID ${id}. Check the file's format, size and duration against the service's media rules.`,
-			});
+			const reason =
+				[error.name, error.message].filter(Boolean).map(String).join(': ') || 'no reason given';
+			throw new NodeOperationError(
+				this.getNode(),
+				`The service could not process the media ${what}: ${reason}`,
+				{
+					itemIndex,
+					description: `Media ID ${id}. Check the file's format, size and duration against the service's media rules.`,
+				},
+			);
 		}
 		const named = Number(info.check_after_secs);
 		const wait = Math.min(Number.isFinite(named) && named >= 0 ? named : 1, MAX_CHECK_AFTER_S);
@@ -282,7 +327,7 @@ export async function uploadMedia(
 		if (wait > 0) await sleep(wait * 1000);
 		waited += wait;
 		const status = unwrapData<IDataObject>(
-			await mediaRequest(this, itemIndex, {
+			await mediaRequest(this, {
 				method: 'GET',
 				path: '/2/media/upload',
 				qs: { command: 'STATUS', media_id: id },
@@ -296,7 +341,7 @@ export async function uploadMedia(
 
 /** Uploads the binary property of an item (read through n8n's binary helpers). */
 export async function uploadBinaryProperty(
-	this: IExecuteFunctions,
+	this: OperationContext,
 	itemIndex: number,
 	property: string,
 	options: UploadOptions,
@@ -316,3 +361,39 @@ export const maxProcessingWaitOption: INodeProperties = {
 	description:
 		'How long to wait for the service to process an uploaded video or GIF (it names the interval between checks). When the time is up the node fails and names the media ID, which may still become ready. At most 3,600.',
 };
+
+export const MAX_ALT_TEXT = 1000;
+
+/**
+ * Sets the alt text of uploaded media (images and GIFs) with POST /2/media/metadata: Media > Set
+ * Alt Text, and Post > Create and Media > Upload for each image they attach.
+ */
+export async function setAltText(
+	this: OperationContext,
+	itemIndex: number,
+	mediaId: string,
+	altText: string,
+): Promise<IDataObject> {
+	const invalid = (message: string) =>
+		new NodeOperationError(this.getNode(), `Invalid input in item ${itemIndex + 1}: ${message}`, {
+			itemIndex,
+		});
+	if (!/^\d{1,19}$/.test(mediaId))
+		throw invalid(`Media ID: "${mediaId}" is not a media ID (1-19 digits)`);
+	if (!altText.trim()) throw invalid('Alt Text is empty');
+	if (altText.length > MAX_ALT_TEXT)
+		throw invalid(`Alt Text: at most ${MAX_ALT_TEXT} characters (got ${altText.length})`);
+	const response = await mediaRequest(this, {
+		method: 'POST',
+		path: '/2/media/metadata',
+		body: { id: mediaId, metadata: { alt_text: { text: altText } } },
+		// Setting the same alt text twice has the same effect: safe to retry.
+		retryTransient: true,
+	});
+	const data = unwrapData<IDataObject>(response);
+	return {
+		media_id: mediaId,
+		alt_text: altText,
+		...(data && typeof data === 'object' ? data : {}),
+	};
+}

@@ -7,33 +7,66 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { asNodeError } from './transport';
+import { optionsCollection, readOptions } from './descriptions';
+import type { Api, PaginateOptions, PlatformRequest } from './transport';
+import { asNodeError } from './errors';
+import { paginate, platformRequest } from './transport';
 
 /**
- * node → resource → operation. Each operation lives in its own file and exports its fields
- * (`properties`, with displayOptions for its resource and operation) beside the code that reads
- * them. The router runs it per item, or once for all items (batched operations), and pairs every
- * output item with its input item.
+ * node → resource → operation. Each operation lives in its own file and declares its option, its
+ * own fields (without the resource / operation displayOptions, which the router adds), the extra
+ * entries of its Options collection, and `execute(ctx, itemIndex)`. The router shows the fields for
+ * their resource and operation, ends every operation with the one Options collection (Max Rate
+ * Limit Wait plus the operation's own entries), runs the operation per item, or once for all items
+ * (batched operations), and pairs every output item with its input item.
  */
 
 /** State shared by the items of one execution (e.g. the authenticated user's id, looked up once). */
 export type ExecutionState = Map<string, unknown>;
 
-export interface ItemOperation {
+/** A request of an operation: the API, item index and rate-limit wait come from the context. */
+export type OperationRequest = Omit<PlatformRequest, 'itemIndex'>;
+
+/**
+ * n8n's execution functions for one item, plus requests that carry that item's index, the node's
+ * API and the Max Rate Limit Wait of the item's Options collection.
+ */
+export interface OperationContext extends IExecuteFunctions {
+	readonly itemIndex: number;
+	readonly state: ExecutionState;
+	/** The item's Options collection. */
+	readonly options: IDataObject;
+	request<T = IDataObject>(request: OperationRequest): Promise<T>;
+	paginate(request: OperationRequest, options: PaginateOptions): Promise<IDataObject[]>;
+}
+
+/** The context of a batched operation: its parameters are read from the first item. */
+export interface BatchContext extends IExecuteFunctions {
+	readonly state: ExecutionState;
+	/** The context of one item (its requests carry that item's index). */
+	forItem(itemIndex: number): OperationContext;
+}
+
+interface OperationBase {
 	option: INodePropertyOptions;
+	/** The operation's own fields; the router shows them for its resource and operation. */
 	properties: INodeProperties[];
+	/** Entries of the Options collection besides Max Rate Limit Wait. */
+	options?: INodeProperties[];
+	/** A notice shown first, above the fields the resource shares (e.g. that a delete is permanent). */
+	notice?: INodeProperties;
+}
+
+export interface ItemOperation extends OperationBase {
 	execute(
-		this: IExecuteFunctions,
+		ctx: OperationContext,
 		itemIndex: number,
-		state: ExecutionState,
 	): Promise<IDataObject | IDataObject[] | INodeExecutionData[]>;
 }
 
-export interface BatchOperation {
-	option: INodePropertyOptions;
-	properties: INodeProperties[];
+export interface BatchOperation extends OperationBase {
 	/** Handles all items at once; must set pairedItem on every output item. */
-	executeBatch(this: IExecuteFunctions, items: INodeExecutionData[], state: ExecutionState): Promise<INodeExecutionData[]>;
+	executeBatch(ctx: BatchContext, items: INodeExecutionData[]): Promise<INodeExecutionData[]>;
 }
 
 export type Operation = ItemOperation | BatchOperation;
@@ -46,7 +79,57 @@ export interface Resource {
 	properties?: INodeProperties[];
 }
 
-export function resourceProperty(resources: Record<string, Resource>, defaultResource: string): INodeProperties {
+/** The Max Rate Limit Wait of an item's Options (undefined: the transport default). */
+function maxRateLimitWait(options: IDataObject): number | undefined {
+	const value = options.maxRateLimitWait;
+	return value === undefined || value === '' ? undefined : Number(value);
+}
+
+/**
+ * The execution functions themselves are the prototype, so that everything n8n offers stays
+ * available (and helpers written for IExecuteFunctions accept the context as it is).
+ */
+function operationContext(
+	fn: IExecuteFunctions,
+	api: Api,
+	itemIndex: number,
+	state: ExecutionState,
+	optionsIndex = itemIndex,
+): OperationContext {
+	let options: IDataObject | undefined;
+	// Read when first needed, as the operation would read it itself.
+	const readItemOptions = () => (options ??= readOptions(fn, optionsIndex));
+	const full = (request: OperationRequest): PlatformRequest => ({
+		api,
+		maxRateLimitWait: maxRateLimitWait(readItemOptions()),
+		...request,
+		itemIndex,
+	});
+	const ctx = Object.create(fn, {
+		options: { get: readItemOptions, enumerable: true },
+	}) as OperationContext;
+	return Object.assign(ctx, {
+		itemIndex,
+		state,
+		request: async <T>(request: OperationRequest) =>
+			await platformRequest.call<typeof ctx, [PlatformRequest], Promise<T>>(ctx, full(request)),
+		paginate: async (request: OperationRequest, paging: PaginateOptions) =>
+			await paginate.call(ctx, full(request), paging),
+	});
+}
+
+function batchContext(fn: IExecuteFunctions, api: Api, state: ExecutionState): BatchContext {
+	const ctx = Object.create(fn) as BatchContext;
+	return Object.assign(ctx, {
+		state,
+		forItem: (itemIndex: number) => operationContext(fn, api, itemIndex, state, 0),
+	});
+}
+
+export function resourceProperty(
+	resources: Record<string, Resource>,
+	defaultResource: string,
+): INodeProperties {
 	return {
 		displayName: 'Resource',
 		name: 'resource',
@@ -71,7 +154,10 @@ export function operationSubtitle(resources: Record<string, Resource>): string {
 	const byKey: Record<string, string> = {};
 	for (const [resourceName, resource] of Object.entries(resources)) {
 		for (const [operationName, op] of Object.entries(resource.operations)) {
-			byKey[`${resourceName}:${operationName}`] = actionOf(resource, op).replace(/ (a|an|the) /g, ' ');
+			byKey[`${resourceName}:${operationName}`] = actionOf(resource, op).replace(
+				/ (a|an|the) /g,
+				' ',
+			);
 		}
 	}
 	return `={{ (${JSON.stringify(byKey)})[$parameter["resource"] + ":" + $parameter["operation"]] }}`;
@@ -87,23 +173,55 @@ export function operationProperties(resources: Record<string, Resource>): INodeP
 			type: 'options',
 			noDataExpression: true,
 			displayOptions: { show: { resource: [resourceName] } },
-			options: Object.values(resource.operations).map((op) => ({ ...op.option, action: actionOf(resource, op) })),
+			options: Object.values(resource.operations).map((op) => ({
+				...op.option,
+				action: actionOf(resource, op),
+			})),
 			default: '',
 		};
 		operation.default = resource.defaultOperation;
 		out.push(operation);
-		out.push(...(resource.properties ?? []));
-		for (const operation of Object.values(resource.operations)) out.push(...operation.properties);
+		for (const [operationName, op] of Object.entries(resource.operations)) {
+			if (op.notice)
+				out.push(shownFor(op.notice, { resource: [resourceName], operation: [operationName] }));
+		}
+		out.push(...(resource.properties ?? []).map((p) => shownFor(p, { resource: [resourceName] })));
+		for (const [operationName, op] of Object.entries(resource.operations)) {
+			const show = { resource: [resourceName], operation: [operationName] };
+			out.push(...op.properties.map((p) => shownFor(p, show)));
+			out.push(shownFor(optionsCollection(op.options), show));
+		}
 	}
 	return out;
 }
 
-function toItems(result: IDataObject | IDataObject[] | INodeExecutionData[], itemIndex: number): INodeExecutionData[] {
+/**
+ * A field shown for its resource (and operation); conditions of its own (on other fields) are kept,
+ * and so are a resource or operation list it names itself (a field shared by two operations).
+ */
+function shownFor(property: INodeProperties, show: Record<string, string[]>): INodeProperties {
+	return {
+		...property,
+		displayOptions: {
+			...property.displayOptions,
+			show: { ...show, ...(property.displayOptions?.show ?? {}) },
+		},
+	};
+}
+
+function toItems(
+	result: IDataObject | IDataObject[] | INodeExecutionData[],
+	itemIndex: number,
+): INodeExecutionData[] {
 	const list = Array.isArray(result) ? result : [result];
 	return list.map((entry) => {
 		const isExecutionData =
-			entry && typeof entry === 'object' && 'json' in entry && typeof (entry as INodeExecutionData).json === 'object';
-		if (isExecutionData) return { ...(entry as INodeExecutionData), pairedItem: { item: itemIndex } };
+			entry &&
+			typeof entry === 'object' &&
+			'json' in entry &&
+			typeof (entry as INodeExecutionData).json === 'object';
+		if (isExecutionData)
+			return { ...(entry as INodeExecutionData), pairedItem: { item: itemIndex } };
 		return { json: entry as IDataObject, pairedItem: { item: itemIndex } };
 	});
 }
@@ -111,6 +229,7 @@ function toItems(result: IDataObject | IDataObject[] | INodeExecutionData[], ite
 export async function routeExecution(
 	this: IExecuteFunctions,
 	resources: Record<string, Resource>,
+	api: Api,
 ): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const state: ExecutionState = new Map();
@@ -118,20 +237,27 @@ export async function routeExecution(
 	const operationName = this.getNodeParameter('operation', 0) as string;
 	const operation = resources[resourceName]?.operations[operationName];
 	if (!operation) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resourceName}" is not known`);
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operationName}" of "${resourceName}" is not known`,
+		);
 	}
 	if ('executeBatch' in operation) {
-		return [await operation.executeBatch.call(this, items, state)];
+		return [await operation.executeBatch(batchContext(this, api, state), items)];
 	}
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const result = await operation.execute.call(this, itemIndex, state);
+			const ctx = operationContext(this, api, itemIndex, state);
+			const result = await operation.execute(ctx, itemIndex);
 			output.push(...toItems(result, itemIndex));
 		} catch (error) {
 			if (this.continueOnFail()) {
 				output.push({
-					json: { error: (error as Error).message, description: (error as { description?: string }).description },
+					json: {
+						error: (error as Error).message,
+						description: (error as { description?: string }).description,
+					},
 					pairedItem: { item: itemIndex },
 				});
 				continue;
@@ -142,13 +268,7 @@ export async function routeExecution(
 	return [output];
 }
 
-/** Shorthand for an operation's displayOptions. */
-export function showFor(resource: string, operation: string | string[], extra: IDataObject = {}) {
-	return {
-		show: {
-			resource: [resource],
-			operation: Array.isArray(operation) ? operation : [operation],
-			...extra,
-		},
-	} as INodeProperties['displayOptions'];
+/** What every Delete returns: the id, `deleted: true`, and what the service answered. */
+export function deletedResult(id: string, answer: IDataObject | undefined): IDataObject {
+	return { id, deleted: true, ...(answer ?? {}) };
 }

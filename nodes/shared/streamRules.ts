@@ -1,7 +1,7 @@
 import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { explainResponse, problemSuffix } from './errors';
+import { explainResponse, problemSuffix, withErrorInfo } from './errors';
 
 /**
  * Filtered-stream rules (GET/POST /2/tweets/search/stream/rules): the path, and the refusals the service
@@ -17,25 +17,39 @@ export function ruleProblems(body: IDataObject): string[] {
 		const suffix = problemSuffix(e.type) ?? String(e.title ?? 'error');
 		const value = e.value ? ` "${String(e.value)}"` : '';
 		const id = e.id ? ` (rule ${String(e.id)})` : '';
-		const details = Array.isArray(e.details) ? ` ${e.details.map(String).join('; ')}` : e.detail ? ` ${String(e.detail)}` : '';
+		const details = Array.isArray(e.details)
+			? ` ${e.details.map(String).join('; ')}`
+			: e.detail
+				? ` ${String(e.detail)}`
+				: '';
 		return `${suffix}${value}${id}:${details || ` ${String(e.title ?? '')}`}`.trim();
 	});
 }
 
 /** The service's refusals (rule-cap, invalid-rules, duplicate-rules ...) explained, or undefined. */
-export function ruleError(node: INode, body: IDataObject, phase: string, itemIndex?: number): NodeOperationError | undefined {
+export function ruleError(
+	node: INode,
+	body: IDataObject,
+	phase: string,
+	itemIndex?: number,
+): NodeOperationError | undefined {
 	const problems = ruleProblems(body);
 	if (!problems.length) return undefined;
 	const errors = body.errors as IDataObject[];
 	const explained = explainResponse(400, { errors: [errors[0]] });
-	return new NodeOperationError(node, `${phase}: ${explained.message}`, {
+	const error = new NodeOperationError(node, `${phase}: ${explained.message}`, {
 		itemIndex,
 		description: [explained.description, ...problems].filter(Boolean).join('\n'),
 	});
+	// The refusal came inside a 200 answer: its Problem type identifies it.
+	return withErrorInfo(error, { type: problemSuffix(errors[0].type) });
 }
 
 /** The Rules field (value + optional tag, several) of the stream-rule operations and the trigger. */
-export function rulesProperty(displayOptions: INodeProperties['displayOptions'], description?: string): INodeProperties {
+export function rulesProperty(
+	displayOptions?: INodeProperties['displayOptions'],
+	description?: string,
+): INodeProperties {
 	return {
 		displayName: 'Rules',
 		name: 'rules',
@@ -56,14 +70,16 @@ export function rulesProperty(displayOptions: INodeProperties['displayOptions'],
 						type: 'string',
 						default: '',
 						placeholder: 'from:n8n_io has:media -is:retweet',
-						description: 'The rule, in the search query syntax (up to 1,024 characters; 2,048 on Enterprise)',
+						description:
+							'The rule, in the search query syntax (up to 1,024 characters; 2,048 on Enterprise)',
 					},
 					{
 						displayName: 'Tag',
 						name: 'tag',
 						type: 'string',
 						default: '',
-						description: 'Optional label delivered with each matching post (cannot be changed later)',
+						description:
+							'Optional label delivered with each matching post (cannot be changed later)',
 					},
 				],
 			},
@@ -84,7 +100,8 @@ export function readRules(value: unknown, fail: (message: string) => Error): Str
 		const ruleValue = String(entry.value ?? '').trim();
 		const tag = String(entry.tag ?? '').trim();
 		if (!ruleValue) throw fail(`Rules #${index + 1}: Value is empty`);
-		if (ruleValue.length > MAX_RULE_LENGTH) throw fail(`Rules #${index + 1}: Value is longer than ${MAX_RULE_LENGTH} characters`);
+		if (ruleValue.length > MAX_RULE_LENGTH)
+			throw fail(`Rules #${index + 1}: Value is longer than ${MAX_RULE_LENGTH} characters`);
 		rules.push(tag ? { value: ruleValue, tag } : { value: ruleValue });
 	}
 	if (!rules.length) throw fail('Rules: add at least one rule');

@@ -11,14 +11,19 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { apiError, rateLimitOf } from './errors';
+import { apiError, asNodeError, rateLimitOf, withErrorInfo } from './errors';
 
 /**
  * The one transport every node uses: credential choice, base URLs, JSON and form bodies through
  * httpRequestWithAuthentication, error translation, rate limits, retries and pagination.
  */
 
-export type PlatformContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions | IPollFunctions;
+export type PlatformContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IHookFunctions
+	| IWebhookFunctions
+	| IPollFunctions;
 
 /**
  * The credential types, by the kind of sign-in: pkce = OAuth 2.0 user context, hmac = OAuth 1.0a
@@ -73,6 +78,11 @@ export interface PlatformRequest {
 	retryTransient?: boolean;
 	/** Message added to a timeout / network failure of a request that is not retried. */
 	unsafeFailureHint?: string;
+	/**
+	 * What the request does, in the user's words ("create the post"): a request that is not retried
+	 * and gets no answer is reported in these words instead of its method and path.
+	 */
+	action?: string;
 	timeoutMs?: number;
 }
 
@@ -92,13 +102,19 @@ function trimSlash(url: unknown): string {
 export function chosenCredentialType(ctx: PlatformContext, itemIndex = 0): PlatformCredentialType {
 	let chosen: unknown;
 	try {
-		chosen = (ctx as IExecuteFunctions).getNodeParameter('authentication', itemIndex, CREDENTIAL_TYPES.pkce);
+		chosen = (ctx as IExecuteFunctions).getNodeParameter(
+			'authentication',
+			itemIndex,
+			CREDENTIAL_TYPES.pkce,
+		);
 	} catch {
 		// Nodes without an Authentication field fall back to the default below.
 		chosen = undefined;
 	}
 	const values = Object.values(CREDENTIAL_TYPES) as string[];
-	return (values.includes(String(chosen)) ? chosen : CREDENTIAL_TYPES.pkce) as PlatformCredentialType;
+	return (
+		values.includes(String(chosen)) ? chosen : CREDENTIAL_TYPES.pkce
+	) as PlatformCredentialType;
 }
 
 async function baseUrls(ctx: PlatformContext, credentialType: string): Promise<BaseUrls> {
@@ -120,6 +136,17 @@ function lowerHeaders(headers: unknown): Record<string, string> {
 	return out;
 }
 
+/**
+ * The network failure inside an n8n NodeApiError (its `cause`): an error with a network code and no
+ * HTTP response, meaning the request got no answer. Undefined for every other error.
+ */
+function unansweredCause(error: unknown): object | undefined {
+	if (!(error instanceof NodeApiError)) return undefined;
+	const cause = (error as { cause?: unknown }).cause;
+	if (!cause || typeof cause !== 'object') return undefined;
+	const { response, code } = cause as { response?: unknown; code?: unknown };
+	return !response && typeof code === 'string' && code ? cause : undefined;
+}
 
 /** Form body fields as encoded pairs; arrays repeat the key, empty values are left out. */
 function formPairs(body: IDataObject | IDataObject[]): Array<[string, string]> {
@@ -128,7 +155,8 @@ function formPairs(body: IDataObject | IDataObject[]): Array<[string, string]> {
 	for (const [key, value] of Object.entries(body)) {
 		if (value === undefined || value === null) continue;
 		const values = Array.isArray(value) ? value : [value];
-		for (const v of values) pairs.push([key, typeof v === 'object' ? JSON.stringify(v) : String(v)]);
+		for (const v of values)
+			pairs.push([key, typeof v === 'object' ? JSON.stringify(v) : String(v)]);
 	}
 	return pairs;
 }
@@ -141,7 +169,8 @@ function signableForm(pairs: Array<[string, string]>): Record<string, string> {
 }
 
 function clampWait(seconds: number | undefined): number {
-	const value = seconds === undefined || !Number.isFinite(seconds) ? DEFAULT_MAX_RATE_LIMIT_WAIT_S : seconds;
+	const value =
+		seconds === undefined || !Number.isFinite(seconds) ? DEFAULT_MAX_RATE_LIMIT_WAIT_S : seconds;
 	return Math.min(Math.max(value, 0), MAX_RATE_LIMIT_WAIT_S);
 }
 
@@ -152,25 +181,20 @@ function isSafeToRetry(method: string): boolean {
 function sanitizeNetworkError(error: unknown): JsonObject {
 	const e = (error ?? {}) as { message?: unknown; code?: unknown; name?: unknown };
 	// Only the message and code: never the request options, which carry credentials.
-	return { message: String(e.message ?? 'Network error'), code: String(e.code ?? e.name ?? 'ERROR') };
-}
-
-/** Returns n8n errors as they are and wraps anything else, without request options. */
-export function asNodeError(
-	ctx: PlatformContext,
-	error: unknown,
-	itemIndex?: number,
-): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	const name = (error as { name?: string })?.name;
-	if (name === 'NodeApiError' || name === 'NodeOperationError') return error as NodeApiError;
-	return new NodeOperationError(ctx.getNode(), String((error as Error)?.message ?? error), { itemIndex });
+	return {
+		message: String(e.message ?? 'Network error'),
+		code: String(e.code ?? e.name ?? 'ERROR'),
+	};
 }
 
 type RawResponse = { statusCode: number; headers: unknown; body: unknown };
 
 /** The request again with HTTP errors thrown, so that n8n refreshes a pre-authenticated token on 401. */
-async function remint(ctx: PlatformContext, credentialType: string, options: IHttpRequestOptions): Promise<RawResponse | undefined> {
+async function remint(
+	ctx: PlatformContext,
+	credentialType: string,
+	options: IHttpRequestOptions,
+): Promise<RawResponse | undefined> {
 	try {
 		return (await ctx.helpers.httpRequestWithAuthentication.call(ctx, credentialType, {
 			...options,
@@ -178,7 +202,9 @@ async function remint(ctx: PlatformContext, credentialType: string, options: IHt
 			ignoreHttpStatusErrors: false,
 		})) as RawResponse;
 	} catch (error) {
-		ctx.logger.warn(`Platform transport: the request failed again after a new app token was asked for (${String((error as { httpCode?: string }).httpCode ?? 'no status')})`);
+		ctx.logger.warn(
+			`Platform transport: the request failed again after a new app token was asked for (${String((error as { httpCode?: string }).httpCode ?? 'no status')})`,
+		);
 		return undefined;
 	}
 }
@@ -221,7 +247,8 @@ export async function platformRequestFull<T = unknown>(
 				// n8n's OAuth 1.0a signer signs the query and the `form` property, never `body`: without
 				// this the form parameters would be missing from the signature base string and the
 				// service would refuse the request (code 89).
-				(options as IHttpRequestOptions & { form?: Record<string, string> }).form = signableForm(pairs);
+				(options as IHttpRequestOptions & { form?: Record<string, string> }).form =
+					signableForm(pairs);
 			}
 		} else {
 			options.body = request.body;
@@ -238,16 +265,23 @@ export async function platformRequestFull<T = unknown>(
 	for (;;) {
 		let raw: { statusCode: number; headers: unknown; body: unknown };
 		try {
-			raw = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				credentialType,
-				{ ...options, headers: options.headers ? { ...options.headers } : undefined },
-			)) as typeof raw;
-		} catch (error) {
-			if (error instanceof NodeApiError || error instanceof NodeOperationError) throw asNodeError(this, error, itemIndex);
+			raw = (await this.helpers.httpRequestWithAuthentication.call(this, credentialType, {
+				...options,
+				headers: options.headers ? { ...options.headers } : undefined,
+			})) as typeof raw;
+		} catch (caught) {
+			// n8n wraps a failure without an answer in its own NodeApiError (the test double and older
+			// versions throw it as it is). A request that is not safe to repeat is reported as not
+			// answered either way; any other n8n error passes through as it is.
+			const unanswered = retryTransient ? undefined : unansweredCause(caught);
+			if (!unanswered && (caught instanceof NodeApiError || caught instanceof NodeOperationError))
+				throw asNodeError(this, caught, itemIndex);
+			const error = unanswered ?? caught;
 			const status = Number((error as { response?: { status?: number } })?.response?.status);
 			if (Number.isFinite(status) && status > 0) {
-				const response = (error as { response: { status: number; data?: unknown; headers?: unknown } }).response;
+				const response = (
+					error as { response: { status: number; data?: unknown; headers?: unknown } }
+				).response;
 				raw = { statusCode: response.status, headers: response.headers, body: response.data };
 			} else {
 				if (retryTransient && transientRetries < MAX_TRANSIENT_RETRIES) {
@@ -260,11 +294,19 @@ export async function platformRequestFull<T = unknown>(
 				const hint = retryTransient
 					? 'Check that the base URL in the credential is reachable from n8n.'
 					: (request.unsafeFailureHint ?? UNSAFE_FAILURE_HINT);
-				const message = `The request to ${method} ${request.path} got no answer (${String((error as Error)?.message ?? error)})${retryTransient ? '' : '; it was not repeated, because sending it twice could carry it out twice'}`;
-				const failure = new NodeApiError(this.getNode(), sanitizeNetworkError(error), { message, description: hint, itemIndex });
+				const network = sanitizeNetworkError(error);
+				const message = request.action
+					? `The request to ${request.action} got no answer from the service (${String(network.code)}: ${String(network.message)}); it was not retried`
+					: `The request to ${method} ${request.path} got no answer (${String((error as Error)?.message ?? error)})${retryTransient ? '' : '; it was not repeated, because sending it twice could carry it out twice'}`;
+				const failure = new NodeApiError(this.getNode(), network, {
+					message,
+					description: hint,
+					itemIndex,
+				});
 				// NodeApiError replaces the message of known network codes with advice to use Retry on Fail.
 				failure.message = message;
 				failure.description = hint;
+				withErrorInfo(failure, { noAnswer: true, networkCode: String(network.code) });
 				throw failure;
 			}
 		}
@@ -288,11 +330,18 @@ export async function platformRequestFull<T = unknown>(
 			// A 429 means the request was refused, not carried out: retrying it is safe for every method.
 			const rateLimit = rateLimitOf(responseHeaders, raw.body);
 			const resetAt = rateLimit.resetAt;
-			let waitMs: number | undefined = resetAt ? Math.max(resetAt.getTime() - Date.now(), 0) + 250 : undefined;
+			let waitMs: number | undefined = resetAt
+				? Math.max(resetAt.getTime() - Date.now(), 0) + 250
+				: undefined;
 			// Only the 15-minute window is retried without a reset time (short backoff); a daily cap or a
 			// usage cap lasts hours, so it is waited for only when its reset is within Max Rate Limit Wait.
-			if (waitMs === undefined && rateLimit.kind === 'window') waitMs = BACKOFF_BASE_MS * 2 ** rateLimitRetries;
-			if (waitMs !== undefined && rateLimitRetries < MAX_RATE_LIMIT_RETRIES && waitMs <= maxWait * 1000) {
+			if (waitMs === undefined && rateLimit.kind === 'window')
+				waitMs = BACKOFF_BASE_MS * 2 ** rateLimitRetries;
+			if (
+				waitMs !== undefined &&
+				rateLimitRetries < MAX_RATE_LIMIT_RETRIES &&
+				waitMs <= maxWait * 1000
+			) {
 				rateLimitRetries++;
 				await sleep(waitMs);
 				continue;
@@ -313,11 +362,15 @@ export async function platformRequestFull<T = unknown>(
 	}
 }
 
-export async function platformRequest<T = IDataObject>(this: PlatformContext, request: PlatformRequest): Promise<T> {
-	const response = await platformRequestFull.call<PlatformContext, [PlatformRequest], Promise<PlatformResponse<T>>>(
-		this,
-		request,
-	);
+export async function platformRequest<T = IDataObject>(
+	this: PlatformContext,
+	request: PlatformRequest,
+): Promise<T> {
+	const response = await platformRequestFull.call<
+		PlatformContext,
+		[PlatformRequest],
+		Promise<PlatformResponse<T>>
+	>(this, request);
 	return response.body;
 }
 
@@ -356,13 +409,20 @@ export async function paginate(
 	const maxPages = options.maxPages ?? 10_000;
 	let token: string | undefined;
 	for (let page = 0; page < maxPages; page++) {
-		const qs: IDataObject = { ...(request.qs ?? {}), ...(page === 0 ? (options.firstPageQs ?? {}) : {}) };
+		const qs: IDataObject = {
+			...(request.qs ?? {}),
+			...(page === 0 ? (options.firstPageQs ?? {}) : {}),
+		};
 		if (options.pageSizeParam && options.maxPageSize) {
 			const wanted = Math.min(options.maxPageSize, limit - results.length);
 			qs[options.pageSizeParam] = Math.max(options.minPageSize ?? 1, wanted);
 		}
 		if (token) qs[tokenParam] = token;
-		const body = await platformRequest.call<PlatformContext, [PlatformRequest], Promise<IDataObject>>(this, {
+		const body = await platformRequest.call<
+			PlatformContext,
+			[PlatformRequest],
+			Promise<IDataObject>
+		>(this, {
 			...request,
 			qs,
 		});
@@ -374,7 +434,9 @@ export async function paginate(
 			results.push(item);
 		}
 		const next =
-			style === 'ads' ? body?.next_cursor : ((body?.meta as IDataObject | undefined)?.next_token as unknown);
+			style === 'ads'
+				? body?.next_cursor
+				: ((body?.meta as IDataObject | undefined)?.next_token as unknown);
 		if (results.length >= limit || !next || items.length === 0) break;
 		token = String(next);
 	}
@@ -383,6 +445,7 @@ export async function paginate(
 
 /** Unwraps `{data: X}` envelopes; older servers send the bare object. */
 export function unwrapData<T = IDataObject>(body: unknown): T {
-	if (body && typeof body === 'object' && 'data' in (body as object)) return (body as { data: T }).data;
+	if (body && typeof body === 'object' && 'data' in (body as object))
+		return (body as { data: T }).data;
 	return body as T;
 }

@@ -10,11 +10,17 @@ import { unwrapData } from './transport';
  * its credential) and keeps the answer where it keeps state: per execution, or in static data.
  */
 
-export type SendRequest = (request: Omit<PlatformRequest, 'api' | 'itemIndex'>) => Promise<IDataObject>;
+export type SendRequest = (
+	request: Omit<PlatformRequest, 'api' | 'itemIndex'>,
+) => Promise<IDataObject>;
 
 const ID = /^\d{1,19}$/;
 
-export async function fetchAuthenticatedUserId(node: INode, send: SendRequest, itemIndex = 0): Promise<string> {
+export async function fetchAuthenticatedUserId(
+	node: INode,
+	send: SendRequest,
+	itemIndex = 0,
+): Promise<string> {
 	const body = await send({ method: 'GET', path: '/2/users/me' });
 	const id = String(unwrapData<IDataObject>(body)?.id ?? '');
 	if (!ID.test(id)) {
@@ -26,8 +32,16 @@ export async function fetchAuthenticatedUserId(node: INode, send: SendRequest, i
 	return id;
 }
 
-export async function fetchUserIdByUsername(node: INode, send: SendRequest, username: string, itemIndex = 0): Promise<string> {
-	const body = await send({ method: 'GET', path: `/2/users/by/username/${encodeURIComponent(username)}` });
+export async function fetchUserIdByUsername(
+	node: INode,
+	send: SendRequest,
+	username: string,
+	itemIndex = 0,
+): Promise<string> {
+	const body = await send({
+		method: 'GET',
+		path: `/2/users/by/username/${encodeURIComponent(username)}`,
+	});
 	const id = String(unwrapData<IDataObject>(body)?.id ?? '');
 	if (!ID.test(id)) {
 		const errors = (Array.isArray(body?.errors) ? body.errors : []) as IDataObject[];

@@ -11,9 +11,7 @@ export function formatZodIssues(error: ZodError, labels: Record<string, string> 
 		const path = issue.path.map(String);
 		const key = path.join('.');
 		const label =
-			labels[key] ??
-			labels[path.filter((p) => !/^\d+$/.test(p)).join('.')] ??
-			(key || 'input');
+			labels[key] ?? labels[path.filter((p) => !/^\d+$/.test(p)).join('.')] ?? (key || 'input');
 		const position = path.filter((p) => /^\d+$/.test(p)).map((p) => `#${Number(p) + 1}`);
 		return `${label}${position.length ? ` ${position.join(' ')}` : ''}: ${issue.message}`;
 	});

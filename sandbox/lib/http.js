@@ -25,18 +25,30 @@ function problem(status, suffix, title, detail, extra) {
 
 /** `invalid-request` with the `errors[]` list the service sends (message + parameters). */
 function invalidRequest(message, parameters, status = 400) {
-	return problem(status, 'invalid-request', 'Invalid Request', 'One or more parameters to your request was invalid.', {
-		errors: [{ message, parameters: parameters || {} }],
-	});
+	return problem(
+		status,
+		'invalid-request',
+		'Invalid Request',
+		'One or more parameters to your request was invalid.',
+		{
+			errors: [{ message, parameters: parameters || {} }],
+		},
+	);
 }
 
 function notFound(resourceType, parameter, value) {
-	return problem(404, 'resource-not-found', 'Not Found Error', `Could not find ${resourceType} with ${parameter}: [${value}].`, {
-		resource_type: resourceType,
-		parameter,
-		value: String(value),
-		resource_id: String(value),
-	});
+	return problem(
+		404,
+		'resource-not-found',
+		'Not Found Error',
+		`Could not find ${resourceType} with ${parameter}: [${value}].`,
+		{
+			resource_type: resourceType,
+			parameter,
+			value: String(value),
+			resource_id: String(value),
+		},
+	);
 }
 
 function legacyError(status, code, message) {
@@ -58,7 +70,9 @@ function readBody(req, limit = 64 * 1024 * 1024) {
 		req.on('data', (chunk) => {
 			size += chunk.length;
 			if (size > limit) {
-				reject(new HttpError(413, { title: 'Payload Too Large', type: 'about:blank', status: 413 }));
+				reject(
+					new HttpError(413, { title: 'Payload Too Large', type: 'about:blank', status: 413 }),
+				);
 				req.destroy();
 				return;
 			}
@@ -75,7 +89,8 @@ function send(res, status, body, headers) {
 	let payload = '';
 	if (body !== undefined && body !== null) {
 		payload = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
-		if (!Object.keys(h).some((k) => k.toLowerCase() === 'content-type')) h['content-type'] = 'application/json; charset=utf-8';
+		if (!Object.keys(h).some((k) => k.toLowerCase() === 'content-type'))
+			h['content-type'] = 'application/json; charset=utf-8';
 	}
 	h['content-length'] = Buffer.byteLength(payload);
 	res.writeHead(status, h);
@@ -90,9 +105,15 @@ function parseBody(raw, contentType) {
 		try {
 			return { kind: 'json', value: JSON.parse(raw.toString('utf8')) };
 		} catch {
-			throw problem(400, 'invalid-request', 'Invalid Request', 'The request body is not valid JSON.', {
-				errors: [{ message: 'Malformed JSON body', parameters: {} }],
-			});
+			throw problem(
+				400,
+				'invalid-request',
+				'Invalid Request',
+				'The request body is not valid JSON.',
+				{
+					errors: [{ message: 'Malformed JSON body', parameters: {} }],
+				},
+			);
 		}
 	}
 	if (type.startsWith('application/x-www-form-urlencoded')) {
@@ -111,4 +132,15 @@ function parseBody(raw, contentType) {
 	return { kind: 'raw', value: raw };
 }
 
-module.exports = { HttpError, problem, invalidRequest, notFound, legacyError, adsError, readBody, send, parseBody, PROBLEM_BASE };
+module.exports = {
+	HttpError,
+	problem,
+	invalidRequest,
+	notFound,
+	legacyError,
+	adsError,
+	readBody,
+	send,
+	parseBody,
+	PROBLEM_BASE,
+};

@@ -20,7 +20,8 @@ function parseMultipart(raw, contentType) {
 		if (headerEnd !== -1) {
 			const headerText = part.slice(0, headerEnd).toString('utf8');
 			const data = part.slice(headerEnd + 4);
-			const disposition = /content-disposition:[^\r\n]*name="([^"]*)"(?:;\s*filename="([^"]*)")?/i.exec(headerText);
+			const disposition =
+				/content-disposition:[^\r\n]*name="([^"]*)"(?:;\s*filename="([^"]*)")?/i.exec(headerText);
 			const type = /content-type:\s*([^\r\n]+)/i.exec(headerText);
 			if (disposition) {
 				fields[disposition[1]] = {

@@ -8,7 +8,10 @@
 const crypto = require('node:crypto');
 
 function percentEncode(value) {
-	return encodeURIComponent(String(value)).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+	return encodeURIComponent(String(value)).replace(
+		/[!'()*]/g,
+		(c) => '%' + c.charCodeAt(0).toString(16).toUpperCase(),
+	);
 }
 
 function parseAuthorizationHeader(header) {
@@ -16,24 +19,35 @@ function parseAuthorizationHeader(header) {
 	const params = {};
 	const re = /([A-Za-z0-9_.~%-]+)="([^"]*)"/g;
 	let m;
-	while ((m = re.exec(header.slice(6)))) params[decodeURIComponent(m[1])] = decodeURIComponent(m[2]);
+	while ((m = re.exec(header.slice(6))))
+		params[decodeURIComponent(m[1])] = decodeURIComponent(m[2]);
 	return params;
 }
 
 function baseUri(protocol, host, pathname) {
 	const [hostname, port] = String(host).toLowerCase().split(':');
-	const keepPort = port && !((protocol === 'http' && port === '80') || (protocol === 'https' && port === '443'));
+	const keepPort =
+		port && !((protocol === 'http' && port === '80') || (protocol === 'https' && port === '443'));
 	return `${protocol}://${hostname}${keepPort ? ':' + port : ''}${pathname}`;
 }
 
 function baseString(method, uri, pairs) {
 	const encoded = pairs.map(([k, v]) => [percentEncode(k), percentEncode(v)]);
-	encoded.sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) : a[0] < b[0] ? -1 : 1));
-	return [method.toUpperCase(), percentEncode(uri), percentEncode(encoded.map(([k, v]) => `${k}=${v}`).join('&'))].join('&');
+	encoded.sort((a, b) =>
+		a[0] === b[0] ? (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) : a[0] < b[0] ? -1 : 1,
+	);
+	return [
+		method.toUpperCase(),
+		percentEncode(uri),
+		percentEncode(encoded.map(([k, v]) => `${k}=${v}`).join('&')),
+	].join('&');
 }
 
 function sign(consumerSecret, tokenSecret, base) {
-	return crypto.createHmac('sha1', `${percentEncode(consumerSecret)}&${percentEncode(tokenSecret || '')}`).update(base).digest('base64');
+	return crypto
+		.createHmac('sha1', `${percentEncode(consumerSecret)}&${percentEncode(tokenSecret || '')}`)
+		.update(base)
+		.digest('base64');
 }
 
 function safeEqual(a, b) {
@@ -46,24 +60,36 @@ function safeEqual(a, b) {
  * Verifies a request. `app` = {consumerKey, consumerSecret}, `tokens` maps access token -> {secret, userId}.
  * Returns {ok, reason, userId, oauth} — reason is for the sandbox's own log, never sent to the client.
  */
-function verify({ method, protocol = 'http', host, pathname, query, formPairs, header }, app, tokens, nonces) {
+function verify(
+	{ method, protocol = 'http', host, pathname, query, formPairs, header },
+	app,
+	tokens,
+	nonces,
+) {
 	const oauth = parseAuthorizationHeader(header);
 	if (!oauth) return { ok: false, reason: 'no OAuth header' };
-	if (oauth.oauth_signature_method !== 'HMAC-SHA1') return { ok: false, reason: 'signature method is not HMAC-SHA1' };
-	if (oauth.oauth_version && oauth.oauth_version !== '1.0') return { ok: false, reason: 'oauth_version is not 1.0' };
-	if (oauth.oauth_consumer_key !== app.consumerKey) return { ok: false, reason: 'unknown consumer key' };
+	if (oauth.oauth_signature_method !== 'HMAC-SHA1')
+		return { ok: false, reason: 'signature method is not HMAC-SHA1' };
+	if (oauth.oauth_version && oauth.oauth_version !== '1.0')
+		return { ok: false, reason: 'oauth_version is not 1.0' };
+	if (oauth.oauth_consumer_key !== app.consumerKey)
+		return { ok: false, reason: 'unknown consumer key' };
 	const token = oauth.oauth_token ? tokens[oauth.oauth_token] : undefined;
 	if (oauth.oauth_token && !token) return { ok: false, reason: 'unknown or revoked access token' };
 	const ts = Number(oauth.oauth_timestamp);
-	if (!Number.isFinite(ts) || Math.abs(ts - Date.now() / 1000) > 300) return { ok: false, reason: 'timestamp outside 5 minutes' };
-	if (!oauth.oauth_nonce || !/^[\x20-\x7e]+$/.test(oauth.oauth_nonce)) return { ok: false, reason: 'missing or non-ASCII nonce' };
+	if (!Number.isFinite(ts) || Math.abs(ts - Date.now() / 1000) > 300)
+		return { ok: false, reason: 'timestamp outside 5 minutes' };
+	if (!oauth.oauth_nonce || !/^[\x20-\x7e]+$/.test(oauth.oauth_nonce))
+		return { ok: false, reason: 'missing or non-ASCII nonce' };
 	const pairs = [];
 	for (const [k, v] of query) pairs.push([k, v]);
 	for (const [k, v] of formPairs || []) pairs.push([k, v]);
-	for (const [k, v] of Object.entries(oauth)) if (k !== 'oauth_signature' && k !== 'realm') pairs.push([k, v]);
+	for (const [k, v] of Object.entries(oauth))
+		if (k !== 'oauth_signature' && k !== 'realm') pairs.push([k, v]);
 	const base = baseString(method, baseUri(protocol, host, pathname), pairs);
 	const expected = sign(app.consumerSecret, token ? token.secret : '', base);
-	if (!safeEqual(expected, oauth.oauth_signature || '')) return { ok: false, reason: 'signature mismatch', base };
+	if (!safeEqual(expected, oauth.oauth_signature || ''))
+		return { ok: false, reason: 'signature mismatch', base };
 	const nonceKey = `${oauth.oauth_consumer_key}:${oauth.oauth_timestamp}:${oauth.oauth_nonce}`;
 	if (nonces.has(nonceKey)) return { ok: false, reason: 'nonce reused' };
 	nonces.add(nonceKey);
@@ -82,10 +108,28 @@ function authorizationHeader({ method, url, form }, keys, fixed = {}) {
 		oauth_version: '1.0',
 	};
 	if (keys.accessToken) oauth.oauth_token = keys.accessToken;
-	const pairs = [...u.searchParams.entries(), ...Object.entries(form || {}), ...Object.entries(oauth)];
+	const pairs = [
+		...u.searchParams.entries(),
+		...Object.entries(form || {}),
+		...Object.entries(oauth),
+	];
 	const base = baseString(method, baseUri(u.protocol.replace(':', ''), u.host, u.pathname), pairs);
 	oauth.oauth_signature = sign(keys.consumerSecret, keys.accessTokenSecret, base);
-	return 'OAuth ' + Object.keys(oauth).sort().map((k) => `${percentEncode(k)}="${percentEncode(oauth[k])}"`).join(', ');
+	return (
+		'OAuth ' +
+		Object.keys(oauth)
+			.sort()
+			.map((k) => `${percentEncode(k)}="${percentEncode(oauth[k])}"`)
+			.join(', ')
+	);
 }
 
-module.exports = { verify, percentEncode, parseAuthorizationHeader, baseString, sign, authorizationHeader, safeEqual };
+module.exports = {
+	verify,
+	percentEncode,
+	parseAuthorizationHeader,
+	baseString,
+	sign,
+	authorizationHeader,
+	safeEqual,
+};

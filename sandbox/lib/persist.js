@@ -26,7 +26,10 @@ function snapshot(sb) {
 		savedAt: new Date().toISOString(),
 		webhooks: [...d.webhooks.values()],
 		subscriptions: [...d.subscriptions.values()],
-		accountSubscriptions: [...d.accountSubscriptions].map(([webhookId, users]) => [webhookId, [...users]]),
+		accountSubscriptions: [...d.accountSubscriptions].map(([webhookId, users]) => [
+			webhookId,
+			[...users],
+		]),
 		streamRules: [...d.streamRules.values()],
 		streamLinks: [...d.streamLinks.values()],
 		events: d.events.filter((e) => Date.parse(e.created_at) >= cutoff),
@@ -44,17 +47,27 @@ function save(sb, file) {
 function load(sb, file) {
 	if (!fs.existsSync(file)) return undefined;
 	const saved = JSON.parse(fs.readFileSync(file, 'utf8'));
-	if (!saved || saved.format !== FORMAT) throw new Error(`${file}: not a sandbox state of format ${FORMAT}; start with --fresh`);
+	if (!saved || saved.format !== FORMAT)
+		throw new Error(`${file}: not a sandbox state of format ${FORMAT}; start with --fresh`);
 	const d = sb.db;
 	d.webhooks = new Map(saved.webhooks.map((w) => [w.id, w]));
 	d.subscriptions = new Map(saved.subscriptions.map((s) => [s.subscription_id, s]));
-	d.accountSubscriptions = new Map(saved.accountSubscriptions.map(([id, users]) => [id, new Set(users)]));
+	d.accountSubscriptions = new Map(
+		saved.accountSubscriptions.map(([id, users]) => [id, new Set(users)]),
+	);
 	d.streamRules = new Map(saved.streamRules.map((r) => [r.id, r]));
 	d.streamLinks = new Map(saved.streamLinks.map((l) => [l.webhook_id, l]));
 	d.events = saved.events;
 	if (saved.postMedia.length) d.postMedia = new Map(saved.postMedia.map((m) => [m.media_key, m]));
-	for (const id of [...d.webhooks.keys(), ...d.subscriptions.keys(), ...d.streamRules.keys()]) sb.reserveId(id);
-	return { webhooks: d.webhooks.size, subscriptions: d.subscriptions.size, streamRules: d.streamRules.size, events: d.events.length, savedAt: saved.savedAt };
+	for (const id of [...d.webhooks.keys(), ...d.subscriptions.keys(), ...d.streamRules.keys()])
+		sb.reserveId(id);
+	return {
+		webhooks: d.webhooks.size,
+		subscriptions: d.subscriptions.size,
+		streamRules: d.streamRules.size,
+		events: d.events.length,
+		savedAt: saved.savedAt,
+	};
 }
 
 /** Loads the saved state (if any) and saves it again after every request that may change it. */

@@ -30,12 +30,17 @@ function install(sb) {
 		const includes = {};
 		if (expansions.includes('attachments.media_keys')) {
 			const keys = new Set(posts.flatMap((t) => (t.attachments && t.attachments.media_keys) || []));
-			const media = [...db().media.values()].filter((m) => keys.has(m.media_key)).map((m) => mediaView(m, q));
+			const media = [...db().media.values()]
+				.filter((m) => keys.has(m.media_key))
+				.map((m) => mediaView(m, q));
 			if (media.length) includes.media = media;
 		}
 		if (expansions.includes('author_id')) {
 			const ids = new Set(posts.map((t) => t.author_id));
-			const users = [...ids].map((id) => db().users.get(id)).filter(Boolean).map((u) => userView(u, q));
+			const users = [...ids]
+				.map((id) => db().users.get(id))
+				.filter(Boolean)
+				.map((u) => userView(u, q));
 			if (users.length) includes.users = users;
 		}
 		if (Object.keys(includes).length) body.includes = includes;
@@ -45,24 +50,43 @@ function install(sb) {
 	function mediaView(m, q) {
 		const out = { media_key: m.media_key, type: m.type };
 		const fields = fieldsOf(q, 'media.fields');
-		const all = { width: m.width, height: m.height, duration_ms: m.duration_ms, alt_text: m.alt_text, preview_image_url: m.preview_image_url, public_metrics: { view_count: 0 }, url: m.url };
+		const all = {
+			width: m.width,
+			height: m.height,
+			duration_ms: m.duration_ms,
+			alt_text: m.alt_text,
+			preview_image_url: m.preview_image_url,
+			public_metrics: { view_count: 0 },
+			url: m.url,
+		};
 		for (const f of fields) if (all[f] !== undefined) out[f] = all[f];
 		return out;
 	}
 
 	function requireId(value, name) {
-		if (!/^[0-9]{1,19}$/.test(String(value))) throw invalidRequest(`The \`${name}\` query parameter value [${value}] is not valid`, { [name]: [String(value)] });
+		if (!/^[0-9]{1,19}$/.test(String(value)))
+			throw invalidRequest(`The \`${name}\` query parameter value [${value}] is not valid`, {
+				[name]: [String(value)],
+			});
 	}
 
 	/** since_id / until_id: ids only, and only where the endpoint takes them; newest-first lists are cut to the window. */
 	function idWindow(list, q, allowed) {
 		for (const name of ['since_id', 'until_id']) {
 			if (q[name] === undefined) continue;
-			if (!allowed) throw invalidRequest(`The query parameter [${name}] is not one of the parameters this endpoint takes`, { [name]: [String(q[name])] });
+			if (!allowed)
+				throw invalidRequest(
+					`The query parameter [${name}] is not one of the parameters this endpoint takes`,
+					{ [name]: [String(q[name])] },
+				);
 			requireId(q[name], name);
 		}
 		const num = (id) => BigInt(id);
-		return list.filter((t) => (q.since_id === undefined || num(t.id) > num(q.since_id)) && (q.until_id === undefined || num(t.id) < num(q.until_id)));
+		return list.filter(
+			(t) =>
+				(q.since_id === undefined || num(t.id) > num(q.since_id)) &&
+				(q.until_id === undefined || num(t.id) < num(q.until_id)),
+		);
 	}
 
 	/** A post published by someone (control API): stored like a created post, so search and timelines find it. */
@@ -72,7 +96,23 @@ function install(sb) {
 		const authorId = String(input.author_id || sb.keys.userId);
 		if (!db().users.get(authorId)) throw notFound('user', 'author_id', authorId);
 		const id = sb.newId();
-		const post = { id, text, author_id: authorId, created_at: new Date().toISOString(), conversation_id: id, lang: 'en', possibly_sensitive: false, public_metrics: { retweet_count: 0, reply_count: 0, like_count: 0, quote_count: 0, impression_count: 0 }, edit_history_tweet_ids: [id] };
+		const post = {
+			id,
+			text,
+			author_id: authorId,
+			created_at: new Date().toISOString(),
+			conversation_id: id,
+			lang: 'en',
+			possibly_sensitive: false,
+			public_metrics: {
+				retweet_count: 0,
+				reply_count: 0,
+				like_count: 0,
+				quote_count: 0,
+				impression_count: 0,
+			},
+			edit_history_tweet_ids: [id],
+		};
 		db().tweets.set(id, post);
 		return postView(post, { 'tweet.fields': 'author_id,created_at' });
 	};
@@ -80,56 +120,137 @@ function install(sb) {
 	// ---- Create / edit / delete ----
 	function createPost({ body, auth }) {
 		const b = body || {};
-		if (typeof b !== 'object' || Array.isArray(b)) throw invalidRequest('The body must be a JSON object', {});
-		const allowed = ['text', 'media', 'reply', 'quote_tweet_id', 'poll', 'reply_settings', 'card_uri', 'community_id', 'share_with_followers', 'paid_partnership', 'edit_options', 'for_super_followers_only', 'direct_message_deep_link', 'geo', 'nullcast', 'made_with_ai'];
+		if (typeof b !== 'object' || Array.isArray(b))
+			throw invalidRequest('The body must be a JSON object', {});
+		const allowed = [
+			'text',
+			'media',
+			'reply',
+			'quote_tweet_id',
+			'poll',
+			'reply_settings',
+			'card_uri',
+			'community_id',
+			'share_with_followers',
+			'paid_partnership',
+			'edit_options',
+			'for_super_followers_only',
+			'direct_message_deep_link',
+			'geo',
+			'nullcast',
+			'made_with_ai',
+		];
 		const unknown = Object.keys(b).filter((k) => !allowed.includes(k));
-		if (unknown.length) throw invalidRequest(`The query parameters [${unknown.join(', ')}] are not one of [${allowed.join(',')}]`, Object.fromEntries(unknown.map((k) => [k, []])));
-		const exclusive = ['media', 'poll', 'quote_tweet_id', 'card_uri'].filter((k) => b[k] !== undefined);
-		if (exclusive.length > 1) throw invalidRequest(`${exclusive.join(' and ')} are mutually exclusive`, Object.fromEntries(exclusive.map((k) => [k, []])));
-		if (b.text !== undefined && typeof b.text !== 'string') throw invalidRequest('text must be a string', { text: [] });
+		if (unknown.length)
+			throw invalidRequest(
+				`The query parameters [${unknown.join(', ')}] are not one of [${allowed.join(',')}]`,
+				Object.fromEntries(unknown.map((k) => [k, []])),
+			);
+		const exclusive = ['media', 'poll', 'quote_tweet_id', 'card_uri'].filter(
+			(k) => b[k] !== undefined,
+		);
+		if (exclusive.length > 1)
+			throw invalidRequest(
+				`${exclusive.join(' and ')} are mutually exclusive`,
+				Object.fromEntries(exclusive.map((k) => [k, []])),
+			);
+		if (b.text !== undefined && typeof b.text !== 'string')
+			throw invalidRequest('text must be a string', { text: [] });
 		const text = b.text || '';
-		if (!text && !b.media) throw invalidRequest('Post text is required unless media is attached', { text: [] });
-		if ([...text].length > 25000) throw invalidRequest('Post text is longer than 25,000 characters', { text: [] });
+		if (!text && !b.media)
+			throw invalidRequest('Post text is required unless media is attached', { text: [] });
+		if ([...text].length > 25000)
+			throw invalidRequest('Post text is longer than 25,000 characters', { text: [] });
 		let mediaKeys;
 		const userIds = (value, name) => {
-			if (!Array.isArray(value) || value.length < 1 || value.some((x) => !/^\d{1,19}$/.test(String(x)))) throw invalidRequest(`${name} must be a list of user ids`, { [name]: [] });
+			if (
+				!Array.isArray(value) ||
+				value.length < 1 ||
+				value.some((x) => !/^\d{1,19}$/.test(String(x)))
+			)
+				throw invalidRequest(`${name} must be a list of user ids`, { [name]: [] });
 		};
 		if (b.media) {
-			const extra = Object.keys(b.media).filter((k) => !['media_ids', 'tagged_user_ids'].includes(k));
-			if (extra.length) throw invalidRequest(`media takes media_ids and tagged_user_ids, not ${extra.join(', ')}`, Object.fromEntries(extra.map((k) => [`media.${k}`, []])));
-			if (b.media.tagged_user_ids !== undefined) userIds(b.media.tagged_user_ids, 'media.tagged_user_ids');
+			const extra = Object.keys(b.media).filter(
+				(k) => !['media_ids', 'tagged_user_ids'].includes(k),
+			);
+			if (extra.length)
+				throw invalidRequest(
+					`media takes media_ids and tagged_user_ids, not ${extra.join(', ')}`,
+					Object.fromEntries(extra.map((k) => [`media.${k}`, []])),
+				);
+			if (b.media.tagged_user_ids !== undefined)
+				userIds(b.media.tagged_user_ids, 'media.tagged_user_ids');
 			const ids = b.media.media_ids;
-			if (!Array.isArray(ids) || ids.length < 1 || ids.length > 4) throw invalidRequest('media.media_ids must hold 1 to 4 ids', { 'media.media_ids': [] });
+			if (!Array.isArray(ids) || ids.length < 1 || ids.length > 4)
+				throw invalidRequest('media.media_ids must hold 1 to 4 ids', { 'media.media_ids': [] });
 			mediaKeys = [];
 			for (const id of ids) {
 				const m = db().media.get(String(id));
-				if (!m) throw invalidRequest(`Your media IDs are invalid: ${id}`, { 'media.media_ids': [String(id)] });
-				if (m.state !== 'succeeded') throw invalidRequest(`Media ${id} is not ready (state ${m.state}); finalize the upload and wait for processing`, { 'media.media_ids': [String(id)] });
+				if (!m)
+					throw invalidRequest(`Your media IDs are invalid: ${id}`, {
+						'media.media_ids': [String(id)],
+					});
+				if (m.state !== 'succeeded')
+					throw invalidRequest(
+						`Media ${id} is not ready (state ${m.state}); finalize the upload and wait for processing`,
+						{ 'media.media_ids': [String(id)] },
+					);
 				mediaKeys.push(m.media_key);
 			}
 			const types = ids.map((id) => db().media.get(String(id)).type);
-			if (ids.length > 1 && types.some((t) => t !== 'photo')) throw invalidRequest('Up to 4 images, or 1 GIF, or 1 video per post', { 'media.media_ids': ids.map(String) });
+			if (ids.length > 1 && types.some((t) => t !== 'photo'))
+				throw invalidRequest('Up to 4 images, or 1 GIF, or 1 video per post', {
+					'media.media_ids': ids.map(String),
+				});
 		}
 		if (b.poll) {
 			const o = b.poll.options;
-			if (!Array.isArray(o) || o.length < 2 || o.length > 4 || o.some((x) => typeof x !== 'string' || x.length < 1 || x.length > 25)) throw invalidRequest('poll.options must hold 2 to 4 options of 1 to 25 characters', { 'poll.options': [] });
+			if (
+				!Array.isArray(o) ||
+				o.length < 2 ||
+				o.length > 4 ||
+				o.some((x) => typeof x !== 'string' || x.length < 1 || x.length > 25)
+			)
+				throw invalidRequest('poll.options must hold 2 to 4 options of 1 to 25 characters', {
+					'poll.options': [],
+				});
 			const d = Number(b.poll.duration_minutes);
-			if (!Number.isInteger(d) || d < 5 || d > 10080) throw invalidRequest('poll.duration_minutes must be 5 to 10080', { 'poll.duration_minutes': [String(b.poll.duration_minutes)] });
+			if (!Number.isInteger(d) || d < 5 || d > 10080)
+				throw invalidRequest('poll.duration_minutes must be 5 to 10080', {
+					'poll.duration_minutes': [String(b.poll.duration_minutes)],
+				});
 		}
-		if (b.reply_settings !== undefined && !REPLY_SETTINGS.includes(b.reply_settings)) throw invalidRequest(`reply_settings must be one of ${REPLY_SETTINGS.join(', ')}`, { reply_settings: [String(b.reply_settings)] });
+		if (b.reply_settings !== undefined && !REPLY_SETTINGS.includes(b.reply_settings))
+			throw invalidRequest(`reply_settings must be one of ${REPLY_SETTINGS.join(', ')}`, {
+				reply_settings: [String(b.reply_settings)],
+			});
 		if (b.reply) {
-			const extra = Object.keys(b.reply).filter((k) => !['in_reply_to_tweet_id', 'exclude_reply_user_ids'].includes(k));
-			if (extra.length) throw invalidRequest(`reply takes in_reply_to_tweet_id and exclude_reply_user_ids, not ${extra.join(', ')}`, Object.fromEntries(extra.map((k) => [`reply.${k}`, []])));
-			if (b.reply.exclude_reply_user_ids !== undefined) userIds(b.reply.exclude_reply_user_ids, 'reply.exclude_reply_user_ids');
+			const extra = Object.keys(b.reply).filter(
+				(k) => !['in_reply_to_tweet_id', 'exclude_reply_user_ids'].includes(k),
+			);
+			if (extra.length)
+				throw invalidRequest(
+					`reply takes in_reply_to_tweet_id and exclude_reply_user_ids, not ${extra.join(', ')}`,
+					Object.fromEntries(extra.map((k) => [`reply.${k}`, []])),
+				);
+			if (b.reply.exclude_reply_user_ids !== undefined)
+				userIds(b.reply.exclude_reply_user_ids, 'reply.exclude_reply_user_ids');
 			requireId(b.reply.in_reply_to_tweet_id, 'reply.in_reply_to_tweet_id');
-			if (!db().tweets.has(String(b.reply.in_reply_to_tweet_id))) throw notFound('tweet', 'reply.in_reply_to_tweet_id', b.reply.in_reply_to_tweet_id);
+			if (!db().tweets.has(String(b.reply.in_reply_to_tweet_id)))
+				throw notFound('tweet', 'reply.in_reply_to_tweet_id', b.reply.in_reply_to_tweet_id);
 		}
 		if (b.quote_tweet_id !== undefined) {
 			requireId(b.quote_tweet_id, 'quote_tweet_id');
-			if (!db().tweets.has(String(b.quote_tweet_id))) throw notFound('tweet', 'quote_tweet_id', b.quote_tweet_id);
+			if (!db().tweets.has(String(b.quote_tweet_id)))
+				throw notFound('tweet', 'quote_tweet_id', b.quote_tweet_id);
 		}
-		if (b.card_uri !== undefined && !/^card:\/\/[0-9]+$/.test(String(b.card_uri))) throw invalidRequest('card_uri must look like card://<digits>', { card_uri: [String(b.card_uri)] });
-		if (b.share_with_followers !== undefined && !b.community_id) throw invalidRequest('share_with_followers needs community_id', { share_with_followers: [] });
+		if (b.card_uri !== undefined && !/^card:\/\/[0-9]+$/.test(String(b.card_uri)))
+			throw invalidRequest('card_uri must look like card://<digits>', {
+				card_uri: [String(b.card_uri)],
+			});
+		if (b.share_with_followers !== undefined && !b.community_id)
+			throw invalidRequest('share_with_followers needs community_id', { share_with_followers: [] });
 		const userId = auth.userId || sb.keys.userId;
 		let previous;
 		if (b.edit_options) {
@@ -137,10 +258,25 @@ function install(sb) {
 			requireId(prev, 'edit_options.previous_post_id');
 			previous = db().tweets.get(prev);
 			if (!previous) throw notFound('tweet', 'edit_options.previous_post_id', prev);
-			if (previous.author_id !== userId) throw problem(403, 'about:blank', 'Forbidden', 'You can only edit your own posts.');
-			if (Date.now() - new Date(previous.created_at).getTime() > 3600 * 1000) throw problem(403, 'about:blank', 'Forbidden', 'Posts can be edited within 1 hour of creation only.');
-		} else if (text && [...db().tweets.values()].some((t) => t.author_id === userId && t.text === text && !t.deleted)) {
-			throw problem(403, 'about:blank', 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');
+			if (previous.author_id !== userId)
+				throw problem(403, 'about:blank', 'Forbidden', 'You can only edit your own posts.');
+			if (Date.now() - new Date(previous.created_at).getTime() > 3600 * 1000)
+				throw problem(
+					403,
+					'about:blank',
+					'Forbidden',
+					'Posts can be edited within 1 hour of creation only.',
+				);
+		} else if (
+			text &&
+			[...db().tweets.values()].some((t) => t.author_id === userId && t.text === text && !t.deleted)
+		) {
+			throw problem(
+				403,
+				'about:blank',
+				'Forbidden',
+				'You are not allowed to create a Tweet with duplicate content.',
+			);
 		}
 		const id = sb.newId();
 		const post = {
@@ -151,14 +287,24 @@ function install(sb) {
 			conversation_id: b.reply ? String(b.reply.in_reply_to_tweet_id) : id,
 			lang: 'en',
 			possibly_sensitive: false,
-			public_metrics: { retweet_count: 0, reply_count: 0, like_count: 0, quote_count: 0, impression_count: 0 },
+			public_metrics: {
+				retweet_count: 0,
+				reply_count: 0,
+				like_count: 0,
+				quote_count: 0,
+				impression_count: 0,
+			},
 			edit_history_tweet_ids: previous ? [...previous.edit_history_tweet_ids, id] : [id],
 			request: b,
 		};
 		if (mediaKeys) post.attachments = { media_keys: mediaKeys };
 		if (b.poll) post.attachments = { poll_ids: [sb.newId()] };
-		if (b.reply) post.in_reply_to_user_id = (db().tweets.get(String(b.reply.in_reply_to_tweet_id)) || {}).author_id;
-		if (b.quote_tweet_id) post.referenced_tweets = [{ type: 'quoted', id: String(b.quote_tweet_id) }];
+		if (b.reply)
+			post.in_reply_to_user_id = (
+				db().tweets.get(String(b.reply.in_reply_to_tweet_id)) || {}
+			).author_id;
+		if (b.quote_tweet_id)
+			post.referenced_tweets = [{ type: 'quoted', id: String(b.quote_tweet_id) }];
 		if (b.card_uri) post.card_uri = b.card_uri;
 		if (b.community_id) post.community_id = String(b.community_id);
 		if (b.paid_partnership !== undefined) post.paid_partnership = !!b.paid_partnership;
@@ -166,8 +312,18 @@ function install(sb) {
 		db().tweets.set(id, post);
 		const user = db().users.get(userId);
 		if (user) user.public_metrics.tweet_count++;
-		if (sb.options.emitOnCreate) sb.later(10, () => sb.emit({ event_type: 'post.create', user_id: userId, payload: postView(post, { 'tweet.fields': 'author_id,created_at,lang,attachments' }) }));
-		return { status: 201, body: { data: { id, text, edit_history_tweet_ids: post.edit_history_tweet_ids } } };
+		if (sb.options.emitOnCreate)
+			sb.later(10, () =>
+				sb.emit({
+					event_type: 'post.create',
+					user_id: userId,
+					payload: postView(post, { 'tweet.fields': 'author_id,created_at,lang,attachments' }),
+				}),
+			);
+		return {
+			status: 201,
+			body: { data: { id, text, edit_history_tweet_ids: post.edit_history_tweet_ids } },
+		};
 	}
 	sb.route('POST', '/2/tweets', 'user', createPost);
 	sb.route('POST', '/2/posts', 'user', createPost);
@@ -176,7 +332,13 @@ function install(sb) {
 		requireId(params.id, 'id');
 		const t = db().tweets.get(params.id);
 		if (!t || t.deleted) throw notFound('tweet', 'id', params.id);
-		if (t.author_id !== auth.userId) throw problem(403, 'about:blank', 'Forbidden', 'You are not allowed to delete a Tweet that is not yours.');
+		if (t.author_id !== auth.userId)
+			throw problem(
+				403,
+				'about:blank',
+				'Forbidden',
+				'You are not allowed to delete a Tweet that is not yours.',
+			);
 		t.deleted = true;
 		return { body: { data: { deleted: true } } };
 	});
@@ -190,7 +352,16 @@ function install(sb) {
 		const found = ids.map((id) => db().tweets.get(id)).filter((t) => t && !t.deleted);
 		const body = withIncludes(found, q);
 		const missing = ids.filter((id) => !found.some((t) => t.id === id));
-		if (missing.length) body.errors = missing.map((id) => ({ value: id, detail: `Could not find tweet with ids: [${id}].`, title: 'Not Found Error', resource_type: 'tweet', parameter: 'ids', resource_id: id, type: 'https://api.sandbox.local/2/problems/resource-not-found' }));
+		if (missing.length)
+			body.errors = missing.map((id) => ({
+				value: id,
+				detail: `Could not find tweet with ids: [${id}].`,
+				title: 'Not Found Error',
+				resource_type: 'tweet',
+				parameter: 'ids',
+				resource_id: id,
+				type: 'https://api.sandbox.local/2/problems/resource-not-found',
+			}));
 		if (!found.length) delete body.data;
 		return { body };
 	});
@@ -205,27 +376,50 @@ function install(sb) {
 
 	// ---- Search and counts ----
 	function matches(t, query) {
-		const terms = String(query).toLowerCase().split(/\s+/).filter((x) => x && !x.includes(':') && !x.startsWith('-'));
+		const terms = String(query)
+			.toLowerCase()
+			.split(/\s+/)
+			.filter((x) => x && !x.includes(':') && !x.startsWith('-'));
 		const text = t.text.toLowerCase();
 		return terms.every((term) => text.includes(term.replace(/^["#]|"$/g, '')));
 	}
 	function searchable(q, all) {
-		if (!q.query) throw invalidRequest('The `query` query parameter can not be empty', { query: [] });
+		if (!q.query)
+			throw invalidRequest('The `query` query parameter can not be empty', { query: [] });
 		const maxLen = all ? 1024 : 512;
-		if (q.query.length > maxLen) throw invalidRequest(`query must be at most ${maxLen} characters`, { query: [q.query] });
-		return [...db().tweets.values()].filter((t) => !t.deleted && matches(t, q.query)).sort((a, b) => (a.id < b.id ? 1 : -1));
+		if (q.query.length > maxLen)
+			throw invalidRequest(`query must be at most ${maxLen} characters`, { query: [q.query] });
+		return [...db().tweets.values()]
+			.filter((t) => !t.deleted && matches(t, q.query))
+			.sort((a, b) => (a.id < b.id ? 1 : -1));
 	}
 	for (const which of ['recent', 'all']) {
 		sb.route('GET', `/2/tweets/search/${which}`, 'any', ({ q }) => {
 			const max = q.max_results === undefined ? 10 : Number(q.max_results);
 			const hi = which === 'all' ? 500 : 100;
-			if (!Number.isInteger(max) || max < 10 || max > hi) throw invalidRequest(`The \`max_results\` query parameter value [${q.max_results}] is not between 10 and ${hi}`, { max_results: [String(q.max_results)] });
-			if (q.pagination_token !== undefined) throw invalidRequest('Search pages with next_token: [pagination_token] is not one of the parameters this endpoint takes', { pagination_token: [q.pagination_token] });
-			if (q.sort_order && !['recency', 'relevancy'].includes(q.sort_order)) throw invalidRequest('sort_order must be recency or relevancy', { sort_order: [q.sort_order] });
-			const { page, next } = sb.pageOf(idWindow(searchable(q, which === 'all'), q, true), max, q.next_token);
+			if (!Number.isInteger(max) || max < 10 || max > hi)
+				throw invalidRequest(
+					`The \`max_results\` query parameter value [${q.max_results}] is not between 10 and ${hi}`,
+					{ max_results: [String(q.max_results)] },
+				);
+			if (q.pagination_token !== undefined)
+				throw invalidRequest(
+					'Search pages with next_token: [pagination_token] is not one of the parameters this endpoint takes',
+					{ pagination_token: [q.pagination_token] },
+				);
+			if (q.sort_order && !['recency', 'relevancy'].includes(q.sort_order))
+				throw invalidRequest('sort_order must be recency or relevancy', {
+					sort_order: [q.sort_order],
+				});
+			const { page, next } = sb.pageOf(
+				idWindow(searchable(q, which === 'all'), q, true),
+				max,
+				q.next_token,
+			);
 			const body = withIncludes(page, q);
 			body.meta = { result_count: page.length };
-			if (page.length) Object.assign(body.meta, { newest_id: page[0].id, oldest_id: page[page.length - 1].id });
+			if (page.length)
+				Object.assign(body.meta, { newest_id: page[0].id, oldest_id: page[page.length - 1].id });
 			if (next) body.meta.next_token = next;
 			if (!page.length) delete body.data;
 			return { body };
@@ -233,15 +427,29 @@ function install(sb) {
 		sb.route('GET', `/2/tweets/counts/${which}`, 'app', ({ q }) => {
 			const posts = searchable(q, which === 'all');
 			const granularity = q.granularity || 'hour';
-			if (!['minute', 'hour', 'day'].includes(granularity)) throw invalidRequest('granularity must be minute, hour or day', { granularity: [granularity] });
+			if (!['minute', 'hour', 'day'].includes(granularity))
+				throw invalidRequest('granularity must be minute, hour or day', {
+					granularity: [granularity],
+				});
 			const ms = { minute: 60e3, hour: 3600e3, day: 86400e3 }[granularity];
 			const end = Math.ceil(Date.now() / ms) * ms;
 			const buckets = [];
 			for (let i = 6; i >= 1; i--) {
 				const s = end - i * ms;
-				buckets.push({ start: new Date(s).toISOString(), end: new Date(s + ms).toISOString(), tweet_count: posts.filter((t) => +new Date(t.created_at) >= s && +new Date(t.created_at) < s + ms).length });
+				buckets.push({
+					start: new Date(s).toISOString(),
+					end: new Date(s + ms).toISOString(),
+					tweet_count: posts.filter(
+						(t) => +new Date(t.created_at) >= s && +new Date(t.created_at) < s + ms,
+					).length,
+				});
 			}
-			return { body: { data: buckets, meta: { total_tweet_count: buckets.reduce((a, b) => a + b.tweet_count, 0) } } };
+			return {
+				body: {
+					data: buckets,
+					meta: { total_tweet_count: buckets.reduce((a, b) => a + b.tweet_count, 0) },
+				},
+			};
 		});
 	}
 
@@ -251,51 +459,118 @@ function install(sb) {
 		if (!u) throw notFound('user', 'id', id);
 		return u;
 	};
-	sb.route('GET', '/2/users/me', 'user', ({ auth, q }) => ({ body: { data: userView(getUser(auth.userId), q) } }));
+	sb.route('GET', '/2/users/me', 'user', ({ auth, q }) => ({
+		body: { data: userView(getUser(auth.userId), q) },
+	}));
 	sb.route('GET', '/2/users/by/username/:username', 'any', ({ params, q }) => {
-		if (!/^[A-Za-z0-9_]{1,15}$/.test(params.username)) throw invalidRequest('username is not valid', { username: [params.username] });
-		const u = [...db().users.values()].find((x) => x.username.toLowerCase() === params.username.toLowerCase());
+		if (!/^[A-Za-z0-9_]{1,15}$/.test(params.username))
+			throw invalidRequest('username is not valid', { username: [params.username] });
+		const u = [...db().users.values()].find(
+			(x) => x.username.toLowerCase() === params.username.toLowerCase(),
+		);
 		if (!u) throw notFound('user', 'username', params.username);
 		return { body: { data: userView(u, q) } };
 	});
 	function usersList(values, key, q) {
-		if (values.length < 1 || values.length > 100) throw invalidRequest(`${key} takes 1 to 100 values`, { [key]: [] });
+		if (values.length < 1 || values.length > 100)
+			throw invalidRequest(`${key} takes 1 to 100 values`, { [key]: [] });
 		const data = [];
 		const errors = [];
 		for (const v of values) {
-			const u = key === 'ids' ? db().users.get(v) : [...db().users.values()].find((x) => x.username.toLowerCase() === v.toLowerCase());
+			const u =
+				key === 'ids'
+					? db().users.get(v)
+					: [...db().users.values()].find((x) => x.username.toLowerCase() === v.toLowerCase());
 			if (u) data.push(userView(u, q));
-			else errors.push({ value: v, detail: `Could not find user with ${key}: [${v}].`, title: 'Not Found Error', resource_type: 'user', parameter: key, resource_id: v, type: 'https://api.sandbox.local/2/problems/resource-not-found' });
+			else
+				errors.push({
+					value: v,
+					detail: `Could not find user with ${key}: [${v}].`,
+					title: 'Not Found Error',
+					resource_type: 'user',
+					parameter: key,
+					resource_id: v,
+					type: 'https://api.sandbox.local/2/problems/resource-not-found',
+				});
 		}
 		const body = {};
 		if (data.length) body.data = data;
 		if (errors.length) body.errors = errors;
 		return { body };
 	}
-	sb.route('GET', '/2/users/by', 'any', ({ q }) => usersList(String(q.usernames || '').split(',').filter(Boolean), 'usernames', q));
-	sb.route('GET', '/2/users', 'any', ({ q }) => usersList(String(q.ids || '').split(',').filter(Boolean), 'ids', q));
+	sb.route('GET', '/2/users/by', 'any', ({ q }) =>
+		usersList(
+			String(q.usernames || '')
+				.split(',')
+				.filter(Boolean),
+			'usernames',
+			q,
+		),
+	);
+	sb.route('GET', '/2/users', 'any', ({ q }) =>
+		usersList(
+			String(q.ids || '')
+				.split(',')
+				.filter(Boolean),
+			'ids',
+			q,
+		),
+	);
 	sb.route('GET', '/2/users/:id', 'any', ({ params, q }) => {
 		requireId(params.id, 'id');
 		return { body: { data: userView(getUser(params.id), q) } };
 	});
 
 	// Owned reads: timelines come from the store, the rest are empty lists with the right envelope.
-	const OWNED = { tweets: [5, 100], mentions: [5, 100], liked_tweets: [5, 100], bookmarks: [1, 100], followers: [1, 1000], following: [1, 1000], blocking: [1, 1000], muting: [1, 1000], owned_lists: [1, 100], followed_lists: [1, 100], list_memberships: [1, 100], pinned_lists: [0, 0] };
+	const OWNED = {
+		tweets: [5, 100],
+		mentions: [5, 100],
+		liked_tweets: [5, 100],
+		bookmarks: [1, 100],
+		followers: [1, 1000],
+		following: [1, 1000],
+		blocking: [1, 1000],
+		muting: [1, 1000],
+		owned_lists: [1, 100],
+		followed_lists: [1, 100],
+		list_memberships: [1, 100],
+		pinned_lists: [0, 0],
+	};
 	sb.route('GET', '/2/users/:id/:suffix', 'any', ({ params, q, auth }) => {
 		const range = OWNED[params.suffix];
-		if (!range) throw problem(404, 'about:blank', 'Not Found', `No route GET /2/users/:id/${params.suffix}`);
+		if (!range)
+			throw problem(404, 'about:blank', 'Not Found', `No route GET /2/users/:id/${params.suffix}`);
 		requireId(params.id, 'id');
 		getUser(params.id);
-		if (q.next_token !== undefined) throw invalidRequest('Timelines page with pagination_token: [next_token] is not one of the parameters this endpoint takes', { next_token: [q.next_token] });
-		if (['bookmarks', 'blocking', 'muting'].includes(params.suffix) && auth.userId !== params.id) throw problem(403, 'about:blank', 'Forbidden', 'You can only read your own bookmarks, blocks and mutes.');
+		if (q.next_token !== undefined)
+			throw invalidRequest(
+				'Timelines page with pagination_token: [next_token] is not one of the parameters this endpoint takes',
+				{ next_token: [q.next_token] },
+			);
+		if (['bookmarks', 'blocking', 'muting'].includes(params.suffix) && auth.userId !== params.id)
+			throw problem(
+				403,
+				'about:blank',
+				'Forbidden',
+				'You can only read your own bookmarks, blocks and mutes.',
+			);
 		if (q.max_results !== undefined) {
 			const n = Number(q.max_results);
-			if (!Number.isInteger(n) || n < range[0] || n > range[1]) throw invalidRequest(`The \`max_results\` query parameter value [${q.max_results}] is not between ${range[0]} and ${range[1]}`, { max_results: [q.max_results] });
+			if (!Number.isInteger(n) || n < range[0] || n > range[1])
+				throw invalidRequest(
+					`The \`max_results\` query parameter value [${q.max_results}] is not between ${range[0]} and ${range[1]}`,
+					{ max_results: [q.max_results] },
+				);
 		}
 		let list = [];
-		if (params.suffix === 'tweets') list = [...db().tweets.values()].filter((t) => t.author_id === params.id && !t.deleted);
-		if (params.suffix === 'mentions') list = [...db().tweets.values()].filter((t) => !t.deleted && t.text.includes('@' + getUser(params.id).username));
-		if (['followers', 'following'].includes(params.suffix)) list = [...db().users.values()].filter((u) => u.id !== params.id);
+		if (params.suffix === 'tweets')
+			list = [...db().tweets.values()].filter((t) => t.author_id === params.id && !t.deleted);
+		if (params.suffix === 'mentions')
+			list = [...db().tweets.values()].filter(
+				(t) => !t.deleted && t.text.includes('@' + getUser(params.id).username),
+			);
+		if (['followers', 'following'].includes(params.suffix))
+			list = [...db().users.values()].filter((u) => u.id !== params.id);
 		const isPosts = ['tweets', 'mentions', 'liked_tweets', 'bookmarks'].includes(params.suffix);
 		list.sort((a, b) => (a.id < b.id ? 1 : -1));
 		list = idWindow(list, q, ['tweets', 'mentions'].includes(params.suffix));
@@ -308,15 +583,23 @@ function install(sb) {
 	});
 
 	// ---- Engagement ----
-	const engage = (field, value, bodyKey) => ({ params, body, auth }) => {
-		if (params.id !== auth.userId) throw problem(403, 'about:blank', 'Forbidden', 'You are not permitted to perform this action on behalf of another user.');
-		if (bodyKey) {
-			const v = body && body[bodyKey];
-			if (!v) throw invalidRequest(`${bodyKey} is required`, { [bodyKey]: [] });
-			requireId(v, bodyKey);
-		}
-		return { body: { data: { [field]: value } } };
-	};
+	const engage =
+		(field, value, bodyKey) =>
+		({ params, body, auth }) => {
+			if (params.id !== auth.userId)
+				throw problem(
+					403,
+					'about:blank',
+					'Forbidden',
+					'You are not permitted to perform this action on behalf of another user.',
+				);
+			if (bodyKey) {
+				const v = body && body[bodyKey];
+				if (!v) throw invalidRequest(`${bodyKey} is required`, { [bodyKey]: [] });
+				requireId(v, bodyKey);
+			}
+			return { body: { data: { [field]: value } } };
+		};
 	sb.route('POST', '/2/users/:id/likes', 'user', engage('liked', true, 'tweet_id'));
 	sb.route('DELETE', '/2/users/:id/likes/:tweet_id', 'user', engage('liked', false));
 	sb.route('POST', '/2/users/:id/retweets', 'user', engage('retweeted', true, 'tweet_id'));
@@ -331,8 +614,28 @@ function install(sb) {
 
 	// ---- News ----
 	const NEWS = [
-		{ id: '1850000000000000001', name: 'Sandbox launches a local API', summary: 'A local test double for the platform API is now available.', hook: 'Local first', category: 'Technology', keywords: ['sandbox', 'api'], contexts: {}, last_updated_at_ms: Date.now(), cluster_posts_results: [] },
-		{ id: '1850000000000000002', name: 'Automation weekly', summary: 'Workflows keep getting faster.', hook: 'Faster', category: 'Business', keywords: ['automation', 'n8n'], contexts: {}, last_updated_at_ms: Date.now(), cluster_posts_results: [] },
+		{
+			id: '1850000000000000001',
+			name: 'Sandbox launches a local API',
+			summary: 'A local test double for the platform API is now available.',
+			hook: 'Local first',
+			category: 'Technology',
+			keywords: ['sandbox', 'api'],
+			contexts: {},
+			last_updated_at_ms: Date.now(),
+			cluster_posts_results: [],
+		},
+		{
+			id: '1850000000000000002',
+			name: 'Automation weekly',
+			summary: 'Workflows keep getting faster.',
+			hook: 'Faster',
+			category: 'Business',
+			keywords: ['automation', 'n8n'],
+			contexts: {},
+			last_updated_at_ms: Date.now(),
+			cluster_posts_results: [],
+		},
 	];
 	const newsView = (n, q) => {
 		const out = { id: n.id };
@@ -341,10 +644,19 @@ function install(sb) {
 		return out;
 	};
 	sb.route('GET', '/2/news/search', 'any', ({ q }) => {
-		if (!q.query || q.query.length > 2048) throw invalidRequest('query must be 1 to 2048 characters', { query: [String(q.query || '')] });
+		if (!q.query || q.query.length > 2048)
+			throw invalidRequest('query must be 1 to 2048 characters', {
+				query: [String(q.query || '')],
+			});
 		const terms = q.query.toLowerCase().split(/\s+/);
-		const data = NEWS.filter((n) => terms.some((t) => JSON.stringify(n).toLowerCase().includes(t))).map((n) => newsView(n, q));
-		return { body: data.length ? { data, meta: { result_count: data.length } } : { meta: { result_count: 0 } } };
+		const data = NEWS.filter((n) =>
+			terms.some((t) => JSON.stringify(n).toLowerCase().includes(t)),
+		).map((n) => newsView(n, q));
+		return {
+			body: data.length
+				? { data, meta: { result_count: data.length } }
+				: { meta: { result_count: 0 } },
+		};
 	});
 	sb.route('GET', '/2/news/:id', 'any', ({ params, q }) => {
 		const n = NEWS.find((x) => x.id === params.id);
@@ -354,7 +666,10 @@ function install(sb) {
 
 	// ---- Community notes ----
 	sb.route('GET', '/2/notes/search/posts_eligible_for_notes', 'user', ({ q }) => {
-		if (q.test_mode !== 'true') throw invalidRequest('test_mode must currently be true', { test_mode: [String(q.test_mode)] });
+		if (q.test_mode !== 'true')
+			throw invalidRequest('test_mode must currently be true', {
+				test_mode: [String(q.test_mode)],
+			});
 		const list = [...db().tweets.values()].filter((t) => !t.deleted);
 		const { page, next } = sb.pageOf(list, Number(q.max_results || 10), q.pagination_token);
 		const body = withIncludes(page, q);
@@ -363,7 +678,10 @@ function install(sb) {
 		return { body };
 	});
 	sb.route('GET', '/2/notes/search/notes_written', 'user', ({ q }) => {
-		if (q.test_mode !== 'true') throw invalidRequest('test_mode must currently be true', { test_mode: [String(q.test_mode)] });
+		if (q.test_mode !== 'true')
+			throw invalidRequest('test_mode must currently be true', {
+				test_mode: [String(q.test_mode)],
+			});
 		const { page, next } = sb.pageOf(db().notes, Number(q.max_results || 10), q.pagination_token);
 		const meta = { result_count: page.length };
 		if (next) meta.next_token = next;
@@ -371,13 +689,31 @@ function install(sb) {
 	});
 	sb.route('POST', '/2/notes', 'user', ({ body, auth }) => {
 		const b = body || {};
-		if (b.test_mode !== true) throw invalidRequest('test_mode must currently be true', { test_mode: [] });
+		if (b.test_mode !== true)
+			throw invalidRequest('test_mode must currently be true', { test_mode: [] });
 		requireId(b.post_id, 'post_id');
 		const info = b.info || {};
-		if (!/https?:\/\//.test(String(info.text || ''))) throw invalidRequest('info.text must contain an http(s) URL', { 'info.text': [] });
-		if (!['misinformed_or_potentially_misleading', 'not_misleading'].includes(info.classification)) throw invalidRequest('info.classification is not valid', { 'info.classification': [String(info.classification)] });
-		if (db().notes.some((n) => n.post_id === String(b.post_id) && n.author === auth.userId)) throw problem(403, 'about:blank', 'Forbidden', 'You have already written a note on this post.');
-		const note = { id: sb.newId(), post_id: String(b.post_id), info, status: 'needs_more_ratings', test_result: {}, author: auth.userId };
+		if (!/https?:\/\//.test(String(info.text || '')))
+			throw invalidRequest('info.text must contain an http(s) URL', { 'info.text': [] });
+		if (!['misinformed_or_potentially_misleading', 'not_misleading'].includes(info.classification))
+			throw invalidRequest('info.classification is not valid', {
+				'info.classification': [String(info.classification)],
+			});
+		if (db().notes.some((n) => n.post_id === String(b.post_id) && n.author === auth.userId))
+			throw problem(
+				403,
+				'about:blank',
+				'Forbidden',
+				'You have already written a note on this post.',
+			);
+		const note = {
+			id: sb.newId(),
+			post_id: String(b.post_id),
+			info,
+			status: 'needs_more_ratings',
+			test_result: {},
+			author: auth.userId,
+		};
 		db().notes.push(note);
 		return { body: { data: { id: note.id } } };
 	});
@@ -390,39 +726,83 @@ function install(sb) {
 	sb.route('POST', '/2/notes/evaluate', 'user', evaluate);
 
 	// ---- Direct messages ----
-	sb.route('POST', '/2/dm_conversations/with/:participant/messages', 'user', ({ params, body, auth }) => {
-		const b = body || {};
-		if (!b.text && !(Array.isArray(b.attachments) && b.attachments.length)) throw invalidRequest('text or attachments is required', {});
-		requireId(params.participant, 'participant_id');
-		const event = { id: sb.newId(), event_type: 'MessageCreate', text: b.text, sender_id: auth.userId, dm_conversation_id: `${[auth.userId, params.participant].sort().join('-')}`, created_at: new Date().toISOString() };
-		db().dmEvents.push(event);
-		return { status: 201, body: { data: { dm_conversation_id: event.dm_conversation_id, dm_event_id: event.id } } };
-	});
+	sb.route(
+		'POST',
+		'/2/dm_conversations/with/:participant/messages',
+		'user',
+		({ params, body, auth }) => {
+			const b = body || {};
+			if (!b.text && !(Array.isArray(b.attachments) && b.attachments.length))
+				throw invalidRequest('text or attachments is required', {});
+			requireId(params.participant, 'participant_id');
+			const event = {
+				id: sb.newId(),
+				event_type: 'MessageCreate',
+				text: b.text,
+				sender_id: auth.userId,
+				dm_conversation_id: `${[auth.userId, params.participant].sort().join('-')}`,
+				created_at: new Date().toISOString(),
+			};
+			db().dmEvents.push(event);
+			return {
+				status: 201,
+				body: { data: { dm_conversation_id: event.dm_conversation_id, dm_event_id: event.id } },
+			};
+		},
+	);
 	sb.route('GET', '/2/dm_events', 'user', ({ q }) => {
 		if (q.max_results !== undefined) {
 			const n = Number(q.max_results);
-			if (!Number.isInteger(n) || n < 1 || n > 100) throw invalidRequest(`The \`max_results\` query parameter value [${q.max_results}] is not between 1 and 100`, { max_results: [q.max_results] });
+			if (!Number.isInteger(n) || n < 1 || n > 100)
+				throw invalidRequest(
+					`The \`max_results\` query parameter value [${q.max_results}] is not between 1 and 100`,
+					{ max_results: [q.max_results] },
+				);
 		}
-		const { page, next } = sb.pageOf(db().dmEvents.slice().reverse(), Number(q.max_results || 100), q.pagination_token);
+		const { page, next } = sb.pageOf(
+			db().dmEvents.slice().reverse(),
+			Number(q.max_results || 100),
+			q.pagination_token,
+		);
 		const meta = { result_count: page.length };
 		if (next) meta.next_token = next;
 		return { body: page.length ? { data: page, meta } : { meta } };
 	});
 
 	// ---- Streaming connections ----
-	sb.route('GET', '/2/connections', 'app', () => ({ body: { data: [], meta: { result_count: 0 } } }));
+	sb.route('GET', '/2/connections', 'app', () => ({
+		body: { data: [], meta: { result_count: 0 } },
+	}));
 	const kill = () => ({ body: { data: { successful_kills: 0, failed_kills: 0, results: [] } } });
 	sb.route('DELETE', '/2/connections/all', 'app', kill);
 	sb.route('DELETE', '/2/connections/:endpoint', 'app', kill);
 	sb.route('DELETE', '/2/connections', 'app', ({ body }) => {
 		const uuids = (body && body.uuids) || [];
-		if (!Array.isArray(uuids) || uuids.length < 1 || uuids.length > 100) throw invalidRequest('uuids must hold 1 to 100 values', { uuids: [] });
-		return { body: { data: { successful_kills: 0, failed_kills: uuids.length, results: uuids.map((uuid) => ({ uuid, success: false, error_message: 'connection not found' })) } } };
+		if (!Array.isArray(uuids) || uuids.length < 1 || uuids.length > 100)
+			throw invalidRequest('uuids must hold 1 to 100 values', { uuids: [] });
+		return {
+			body: {
+				data: {
+					successful_kills: 0,
+					failed_kills: uuids.length,
+					results: uuids.map((uuid) => ({
+						uuid,
+						success: false,
+						error_message: 'connection not found',
+					})),
+				},
+			},
+		};
 	});
 
 	// ---- OAuth ----
 	sb.route('POST', '/oauth2/token', 'basic', ({ body, bodyKind }) => {
-		if (bodyKind !== 'form' || !body || body.grant_type !== 'client_credentials') throw legacyError(403, 99, 'Missing required parameter: grant_type (only client_credentials)');
+		if (bodyKind !== 'form' || !body || body.grant_type !== 'client_credentials')
+			throw legacyError(
+				403,
+				99,
+				'Missing required parameter: grant_type (only client_credentials)',
+			);
 		// One bearer token per app: the same one until it is invalidated, then a new one.
 		if (!sb.bearers[sb.keys.bearerToken]) {
 			sb.keys.bearerToken = 'sandbox-app-bearer-' + crypto.randomBytes(8).toString('hex');
@@ -434,31 +814,51 @@ function install(sb) {
 	// token; `access_token` is a form parameter, so it is part of the verified signature base string.
 	sb.route('POST', '/oauth2/invalidate_token', 'user', ({ auth, body, bodyKind }) => {
 		if (auth.kind !== 'oauth1')
-			throw problem(403, 'unsupported-authentication', 'Unsupported Authentication', 'Authenticating with OAuth 2.0 is forbidden for this endpoint.  Supported authentication types are [OAuth 1.0a User Context].');
-		if (auth.userId !== sb.keys.userId) throw legacyError(403, 220, 'Your credentials do not allow access to this resource (only the app owner may invalidate the app token).');
-		if (bodyKind !== 'form' || !body || !body.access_token) throw legacyError(400, 38, 'access_token parameter is missing (a form body is expected).');
+			throw problem(
+				403,
+				'unsupported-authentication',
+				'Unsupported Authentication',
+				'Authenticating with OAuth 2.0 is forbidden for this endpoint.  Supported authentication types are [OAuth 1.0a User Context].',
+			);
+		if (auth.userId !== sb.keys.userId)
+			throw legacyError(
+				403,
+				220,
+				'Your credentials do not allow access to this resource (only the app owner may invalidate the app token).',
+			);
+		if (bodyKind !== 'form' || !body || !body.access_token)
+			throw legacyError(400, 38, 'access_token parameter is missing (a form body is expected).');
 		const token = String(body.access_token);
-		if (!sb.bearers[token] || sb.bearers[token].kind !== 'app') throw legacyError(401, 89, 'Invalid or expired token.');
+		if (!sb.bearers[token] || sb.bearers[token].kind !== 'app')
+			throw legacyError(401, 89, 'Invalid or expired token.');
 		delete sb.bearers[token];
 		return { body: { access_token: token } };
 	});
 	sb.route('POST', '/oauth/request_token', 'none', () => {
 		const token = 'rt-' + crypto.randomBytes(8).toString('hex');
-		return { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `oauth_token=${token}&oauth_token_secret=${crypto.randomBytes(8).toString('hex')}&oauth_callback_confirmed=true` };
+		return {
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			body: `oauth_token=${token}&oauth_token_secret=${crypto.randomBytes(8).toString('hex')}&oauth_callback_confirmed=true`,
+		};
 	});
 	sb.route('POST', '/oauth/access_token', 'none', ({ q, body }) => {
 		const verifier = q.oauth_verifier || (body && body.oauth_verifier);
 		if (!verifier) throw legacyError(401, 89, 'Invalid request token.');
-		return { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `oauth_token=${sb.keys.accessToken}&oauth_token_secret=${sb.keys.accessTokenSecret}&user_id=${sb.keys.userId}&screen_name=${sb.keys.username}` };
+		return {
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			body: `oauth_token=${sb.keys.accessToken}&oauth_token_secret=${sb.keys.accessTokenSecret}&user_id=${sb.keys.userId}&screen_name=${sb.keys.username}`,
+		};
 	});
 	sb.route('POST', '/1.1/oauth/invalidate_token', 'user', ({ req }) => {
-		const parsed = require('../lib/oauth1').parseAuthorizationHeader(req.headers.authorization || '') || {};
+		const parsed =
+			require('../lib/oauth1').parseAuthorizationHeader(req.headers.authorization || '') || {};
 		const token = parsed.oauth_token;
 		if (token) delete sb.tokens[token];
 		return { body: { access_token: token } };
 	});
 	sb.route('POST', '/1.1/oauth/invalidate_token.json', 'user', ({ req }) => {
-		const parsed = require('../lib/oauth1').parseAuthorizationHeader(req.headers.authorization || '') || {};
+		const parsed =
+			require('../lib/oauth1').parseAuthorizationHeader(req.headers.authorization || '') || {};
 		if (parsed.oauth_token) delete sb.tokens[parsed.oauth_token];
 		return { body: { access_token: parsed.oauth_token } };
 	});

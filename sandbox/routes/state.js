@@ -6,8 +6,46 @@ function install(sb) {
 		const k = sb.keys;
 		sb.db = {
 			users: new Map([
-				[k.userId, { id: k.userId, name: 'Sandbox User', username: k.username, created_at: '2020-01-01T00:00:00.000Z', description: 'The sandbox account', location: 'Localhost', profile_image_url: 'https://pbs.sandbox.local/profile.png', protected: false, verified: false, verified_type: 'none', public_metrics: { followers_count: 42, following_count: 7, tweet_count: 0, listed_count: 1 } }],
-				['1000000002', { id: '1000000002', name: 'Other Person', username: 'other_person', created_at: '2021-05-05T00:00:00.000Z', description: '', protected: false, verified: true, verified_type: 'blue', public_metrics: { followers_count: 1000, following_count: 10, tweet_count: 5, listed_count: 0 } }],
+				[
+					k.userId,
+					{
+						id: k.userId,
+						name: 'Sandbox User',
+						username: k.username,
+						created_at: '2020-01-01T00:00:00.000Z',
+						description: 'The sandbox account',
+						location: 'Localhost',
+						profile_image_url: 'https://pbs.sandbox.local/profile.png',
+						protected: false,
+						verified: false,
+						verified_type: 'none',
+						public_metrics: {
+							followers_count: 42,
+							following_count: 7,
+							tweet_count: 0,
+							listed_count: 1,
+						},
+					},
+				],
+				[
+					'1000000002',
+					{
+						id: '1000000002',
+						name: 'Other Person',
+						username: 'other_person',
+						created_at: '2021-05-05T00:00:00.000Z',
+						description: '',
+						protected: false,
+						verified: true,
+						verified_type: 'blue',
+						public_metrics: {
+							followers_count: 1000,
+							following_count: 10,
+							tweet_count: 5,
+							listed_count: 0,
+						},
+					},
+				],
 			]),
 			tweets: new Map(),
 			media: new Map(),
@@ -25,7 +63,9 @@ function install(sb) {
 			notes: [],
 			dmEvents: [],
 			ads: {
-				accounts: new Map([[k.adsAccountId, { id: k.adsAccountId, name: 'Sandbox Ads Account', user_id: k.userId }]]),
+				accounts: new Map([
+					[k.adsAccountId, { id: k.adsAccountId, name: 'Sandbox Ads Account', user_id: k.userId }],
+				]),
 				catalogs: new Map(),
 				products: new Map(), // catalogId -> Map(itemId -> product)
 				productSets: new Map(),
@@ -44,22 +84,50 @@ function install(sb) {
 		sb.records = [];
 		sb.faults = { latencyMs: 0, rules: [] };
 		const ts = '2026-01-01T00:00:00Z';
-		sb.db.ads.accountMedia.set('am0001', { id: 'am0001', video_id: null, media_url: 'https://pbs.sandbox.local/banner.png', creative_type: 'BANNER', created_at: ts, updated_at: ts, deleted: false });
-		sb.db.ads.accountMedia.set('am0002', { id: 'am0002', video_id: '13_1700000000000000001', media_url: null, creative_type: 'PREROLL', created_at: ts, updated_at: ts, deleted: false });
+		sb.db.ads.accountMedia.set('am0001', {
+			id: 'am0001',
+			video_id: null,
+			media_url: 'https://pbs.sandbox.local/banner.png',
+			creative_type: 'BANNER',
+			created_at: ts,
+			updated_at: ts,
+			deleted: false,
+		});
+		sb.db.ads.accountMedia.set('am0002', {
+			id: 'am0002',
+			video_id: '13_1700000000000000001',
+			media_url: null,
+			creative_type: 'PREROLL',
+			created_at: ts,
+			updated_at: ts,
+			deleted: false,
+		});
 	};
 	sb.reset();
 
 	/** Offset cursors: opaque strings, null at the end. */
 	sb.pageOf = (list, count, cursor) => {
-		const start = cursor ? Number(Buffer.from(String(cursor), 'base64url').toString('utf8').replace(/^o:/, '')) || 0 : 0;
+		const start = cursor
+			? Number(Buffer.from(String(cursor), 'base64url').toString('utf8').replace(/^o:/, '')) || 0
+			: 0;
 		const page = list.slice(start, start + count);
-		const next = start + count < list.length ? Buffer.from(`o:${start + count}`).toString('base64url') : null;
+		const next =
+			start + count < list.length ? Buffer.from(`o:${start + count}`).toString('base64url') : null;
 		return { page, next };
 	};
 	sb.isoSeconds = (d = new Date()) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 	sb.isoMillis = (d = new Date()) => d.toISOString();
 	sb.ymdhm = (d) => d.toISOString().replace(/[-T:]/g, '').slice(0, 12);
-	sb.parseYmdhm = (s) => new Date(Date.UTC(+s.slice(0, 4), +s.slice(4, 6) - 1, +s.slice(6, 8), +s.slice(8, 10), +s.slice(10, 12)));
+	sb.parseYmdhm = (s) =>
+		new Date(
+			Date.UTC(
+				+s.slice(0, 4),
+				+s.slice(4, 6) - 1,
+				+s.slice(6, 8),
+				+s.slice(8, 10),
+				+s.slice(10, 12),
+			),
+		);
 }
 
 module.exports = { install };

@@ -57,19 +57,44 @@ function request(method, url, { headers = {}, body, timeoutMs = 10000 } = {}) {
 		}
 		const lib = u.protocol === 'https:' ? https : http;
 		// localhost may resolve to ::1 first while n8n listens on 127.0.0.1 only.
-		const target = { protocol: u.protocol, hostname: u.hostname === 'localhost' ? '127.0.0.1' : u.hostname, port: u.port, path: u.pathname + u.search };
+		const target = {
+			protocol: u.protocol,
+			hostname: u.hostname === 'localhost' ? '127.0.0.1' : u.hostname,
+			port: u.port,
+			path: u.pathname + u.search,
+		};
 		headers = Object.assign({ host: u.host }, headers);
 		const req = lib.request(
-			Object.assign(target, { method, headers: Object.assign({ 'user-agent': 'PlatformSandbox-Webhooks/1.0' }, headers, body ? { 'content-length': Buffer.byteLength(body) } : {}), timeout: timeoutMs, agent: false }),
+			Object.assign(target, {
+				method,
+				headers: Object.assign(
+					{ 'user-agent': 'PlatformSandbox-Webhooks/1.0' },
+					headers,
+					body ? { 'content-length': Buffer.byteLength(body) } : {},
+				),
+				timeout: timeoutMs,
+				agent: false,
+			}),
 			(res) => {
 				const chunks = [];
 				res.on('data', (c) => chunks.push(c));
-				res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), ms: Date.now() - started }));
-				res.on('error', (error) => resolve({ error: String(error.message), ms: Date.now() - started }));
+				res.on('end', () =>
+					resolve({
+						status: res.statusCode,
+						headers: res.headers,
+						body: Buffer.concat(chunks).toString('utf8'),
+						ms: Date.now() - started,
+					}),
+				);
+				res.on('error', (error) =>
+					resolve({ error: String(error.message), ms: Date.now() - started }),
+				);
 			},
 		);
 		req.on('timeout', () => req.destroy(new Error('timeout')));
-		req.on('error', (error) => resolve({ error: String(error.code || error.message), ms: Date.now() - started }));
+		req.on('error', (error) =>
+			resolve({ error: String(error.code || error.message), ms: Date.now() - started }),
+		);
 		if (body) req.write(body);
 		req.end();
 	});
@@ -84,14 +109,17 @@ function install(sb) {
 		const url = new URL(webhook.url);
 		url.searchParams.set('crc_token', token);
 		if (nonce) url.searchParams.set('nonce', crypto.randomBytes(8).toString('hex'));
-		const result = await request('GET', url.toString(), { timeoutMs: sb.options.deliveryTimeoutMs });
+		const result = await request('GET', url.toString(), {
+			timeoutMs: sb.options.deliveryTimeoutMs,
+		});
 		const expected = sign(secret(), token);
 		let ok = false;
 		let why = '';
 		if (result.error) why = `request failed: ${result.error}`;
 		else if (result.status >= 300 && result.status < 400) why = `3XX status ${result.status}`;
 		else if (result.status !== 200) why = `status ${result.status}`;
-		else if (!/json/i.test(String(result.headers['content-type'] || ''))) why = `content-type is ${result.headers['content-type'] || 'missing'}, not application/json`;
+		else if (!/json/i.test(String(result.headers['content-type'] || '')))
+			why = `content-type is ${result.headers['content-type'] || 'missing'}, not application/json`;
 		else {
 			try {
 				const parsed = JSON.parse(result.body);
@@ -101,7 +129,15 @@ function install(sb) {
 				why = 'body is not JSON';
 			}
 		}
-		const check = { webhook_id: webhook.id, at: new Date().toISOString(), reason, status: result.status, ms: result.ms, ok, why: ok ? undefined : why };
+		const check = {
+			webhook_id: webhook.id,
+			at: new Date().toISOString(),
+			reason,
+			status: result.status,
+			ms: result.ms,
+			ok,
+			why: ok ? undefined : why,
+		};
 		sb.db.crcChecks.push(check);
 		if (ok) {
 			webhook.valid = true;
@@ -126,10 +162,18 @@ function install(sb) {
 
 	/** POSTs one raw body to a webhook, signed (or forged), and logs the delivery. */
 	sb.deliver = async (webhook, rawBody, meta = {}) => {
-		const signature = meta.forge ? sign('not-the-consumer-secret', rawBody) : meta.unsigned ? undefined : sign(secret(), rawBody);
+		const signature = meta.forge
+			? sign('not-the-consumer-secret', rawBody)
+			: meta.unsigned
+				? undefined
+				: sign(secret(), rawBody);
 		const headers = { 'content-type': 'application/json; charset=utf-8' };
 		if (signature) headers['x-platform-webhooks-signature'] = signature;
-		const result = await request('POST', webhook.url, { headers, body: rawBody, timeoutMs: sb.options.deliveryTimeoutMs });
+		const result = await request('POST', webhook.url, {
+			headers,
+			body: rawBody,
+			timeoutMs: sb.options.deliveryTimeoutMs,
+		});
 		const delivery = {
 			delivery_id: String(sb.db.deliveries.length + 1),
 			event_uuid: meta.event_uuid,
@@ -145,7 +189,9 @@ function install(sb) {
 			replay_job_id: meta.replay_job_id,
 		};
 		sb.db.deliveries.push(delivery);
-		sb.log(`deliver ${meta.event_uuid || 'status'} -> ${webhook.url}: ${result.error || result.status}`);
+		sb.log(
+			`deliver ${meta.event_uuid || 'status'} -> ${webhook.url}: ${result.error || result.status}`,
+		);
 		return delivery;
 	};
 
@@ -160,7 +206,14 @@ function install(sb) {
 	function postMedia() {
 		if (!sb.db.postMedia) sb.db.postMedia = new Map();
 		const key = `3_${sb.newId()}`;
-		const media = { media_key: key, type: 'photo', url: `${sb.url}/_sandbox/post-media/${key}`, width: 64, height: 64, alt_text: 'Sandbox sample image' };
+		const media = {
+			media_key: key,
+			type: 'photo',
+			url: `${sb.url}/_sandbox/post-media/${key}`,
+			width: 64,
+			height: 64,
+			alt_text: 'Sandbox sample image',
+		};
 		sb.db.postMedia.set(key, media);
 		return media;
 	}
@@ -172,24 +225,53 @@ function install(sb) {
 		switch (normalizeType(type)) {
 			case 'post.create': {
 				const id = input.post_id || sb.newId();
-				const post = { id, text, author_id: userId, created_at: now, edit_history_tweet_ids: [id], lang: 'en' };
+				const post = {
+					id,
+					text,
+					author_id: userId,
+					created_at: now,
+					edit_history_tweet_ids: [id],
+					lang: 'en',
+				};
 				if (input.media) post.attachments = { media_keys: [postMedia().media_key] };
 				return post;
 			}
 			case 'post.delete':
 				return { id: input.post_id || sb.newId(), author_id: userId };
 			case 'profile.update.bio':
-				return { before: { description: 'old bio', id: userId }, after: { description: text, id: userId } };
+				return {
+					before: { description: 'old bio', id: userId },
+					after: { description: text, id: userId },
+				};
 			case 'profile.update.screenname':
-				return { before: { username: 'old_name', id: userId }, after: { username: 'new_name', id: userId } };
+				return {
+					before: { username: 'old_name', id: userId },
+					after: { username: 'new_name', id: userId },
+				};
 			case 'dm.received':
 			case 'dm.sent':
 			case 'dm.read':
 			case 'dm.indicate_typing':
-				return { direct_message_events: [{ id: sb.newId(), event_type: 'MessageCreate', text, sender_id: '1000000002', dm_conversation_id: `1000000002-${userId}`, created_at: now }] };
+				return {
+					direct_message_events: [
+						{
+							id: sb.newId(),
+							event_type: 'MessageCreate',
+							text,
+							sender_id: '1000000002',
+							dm_conversation_id: `1000000002-${userId}`,
+							created_at: now,
+						},
+					],
+				};
 			case 'spaces.start':
 			case 'spaces.end':
-				return { id: '1YqKDqWqdPLsV', state: normalizeType(type) === 'spaces.start' ? 'live' : 'ended', creator_id: userId, title: text };
+				return {
+					id: '1YqKDqWqdPLsV',
+					state: normalizeType(type) === 'spaces.start' ? 'live' : 'ended',
+					creator_id: userId,
+					title: text,
+				};
 			default:
 				return { id: userId, text };
 		}
@@ -214,16 +296,37 @@ function install(sb) {
 		const me = { id: userId, id_str: userId, screen_name: sb.keys.username };
 		switch (type) {
 			case 'favorite':
-				return { id: String(id), created_at: now.toUTCString(), timestamp_ms: now.getTime(), favorited_status: { id_str: sb.newId(), text: payload && payload.text, user: me }, user: other };
+				return {
+					id: String(id),
+					created_at: now.toUTCString(),
+					timestamp_ms: now.getTime(),
+					favorited_status: { id_str: sb.newId(), text: payload && payload.text, user: me },
+					user: other,
+				};
 			case 'follow':
 			case 'unfollow':
 			case 'block':
 			case 'unblock':
 			case 'mute':
 			case 'unmute':
-				return { id: String(id), type, created_timestamp: String(now.getTime()), source: other, target: me };
+				return {
+					id: String(id),
+					type,
+					created_timestamp: String(now.getTime()),
+					source: other,
+					target: me,
+				};
 			case 'dm.message':
-				return { id: String(id), type: 'message_create', created_timestamp: String(now.getTime()), message_create: { sender_id: other.id, target: { recipient_id: userId }, message_data: { text: (payload && payload.text) || 'hello' } } };
+				return {
+					id: String(id),
+					type: 'message_create',
+					created_timestamp: String(now.getTime()),
+					message_create: {
+						sender_id: other.id,
+						target: { recipient_id: userId },
+						message_data: { text: (payload && payload.text) || 'hello' },
+					},
+				};
 			default:
 				return payload;
 		}
@@ -233,7 +336,11 @@ function install(sb) {
 		if (normalizeType(sub.event_type) !== normalizeType(type)) return false;
 		const f = sub.filter || {};
 		if (f.user_id && String(f.user_id) !== String(userId)) return false;
-		if (f.keyword && !JSON.stringify(payload).toLowerCase().includes(String(f.keyword).toLowerCase())) return false;
+		if (
+			f.keyword &&
+			!JSON.stringify(payload).toLowerCase().includes(String(f.keyword).toLowerCase())
+		)
+			return false;
 		if (f.direction && direction && f.direction !== direction) return false;
 		return true;
 	}
@@ -250,11 +357,16 @@ function install(sb) {
 		const results = [];
 		for (let i = 0; i < count; i++) {
 			const payload = buildPayload(type, input, userId);
-			const direction = type.startsWith('dm.') ? (type === 'dm.sent' ? 'sent' : 'received') : undefined;
+			const direction = type.startsWith('dm.')
+				? type === 'dm.sent'
+					? 'sent'
+					: 'received'
+				: undefined;
 			const targets = [];
 			if (input.webhook_id) {
 				const w = sb.db.webhooks.get(String(input.webhook_id));
-				if (!w) throw invalidRequest('WebhookIdInvalid', { webhook_id: [String(input.webhook_id)] });
+				if (!w)
+					throw invalidRequest('WebhookIdInvalid', { webhook_id: [String(input.webhook_id)] });
 				targets.push({ webhook: w, sub: undefined });
 			} else if (input.shape === 'account_activity') {
 				// Account Activity deliveries go to every webhook the account is subscribed to.
@@ -266,35 +378,74 @@ function install(sb) {
 				const subscribed = new Set();
 				for (const sub of sb.db.subscriptions.values()) {
 					if (!subscriptionMatches(sub, type, userId, payload, direction)) continue;
-					const hooks = sub.webhook_id ? [sb.db.webhooks.get(sub.webhook_id)].filter(Boolean) : [...sb.db.webhooks.values()];
+					const hooks = sub.webhook_id
+						? [sb.db.webhooks.get(sub.webhook_id)].filter(Boolean)
+						: [...sb.db.webhooks.values()];
 					for (const w of hooks) targets.push({ webhook: w, sub });
 				}
-				for (const s of sb.db.subscriptions.values()) if (s.webhook_id) subscribed.add(s.webhook_id);
-				for (const w of sb.db.webhooks.values()) if (!subscribed.has(w.id) && !targets.some((t) => t.webhook === w)) targets.push({ webhook: w, sub: undefined });
+				for (const s of sb.db.subscriptions.values())
+					if (s.webhook_id) subscribed.add(s.webhook_id);
+				for (const w of sb.db.webhooks.values())
+					if (!subscribed.has(w.id) && !targets.some((t) => t.webhook === w))
+						targets.push({ webhook: w, sub: undefined });
 			}
 			const event_uuid = input.event_uuid || newEventUuid(!!input.negative_uuid);
 			const deliveries = [];
 			for (const { webhook, sub } of targets) {
 				let envelope;
 				if (input.shape === 'account_activity') {
-					const kind = ACCOUNT_ACTIVITY_KINDS[type] || ACCOUNT_ACTIVITY_KINDS[normalizeType(type)] || 'tweet_create_events';
-					envelope = { for_user_id: userId, [kind]: [input.payload !== undefined ? payload : accountActivityElement(type, payload, userId, event_uuid)] };
+					const kind =
+						ACCOUNT_ACTIVITY_KINDS[type] ||
+						ACCOUNT_ACTIVITY_KINDS[normalizeType(type)] ||
+						'tweet_create_events';
+					envelope = {
+						for_user_id: userId,
+						[kind]: [
+							input.payload !== undefined
+								? payload
+								: accountActivityElement(type, payload, userId, event_uuid),
+						],
+					};
 				} else {
-					envelope = { data: { event_uuid, event_type: type, filter: sub ? sub.filter : { user_id: userId }, payload } };
+					envelope = {
+						data: {
+							event_uuid,
+							event_type: type,
+							filter: sub ? sub.filter : { user_id: userId },
+							payload,
+						},
+					};
 					if (sub && sub.tag) envelope.data.tag = sub.tag;
 					if (input.includes) envelope.data.includes = input.includes;
 					const keys = (payload && payload.attachments && payload.attachments.media_keys) || [];
-					if (!input.includes && keys.length && sb.db.postMedia) envelope.data.includes = { media: keys.map((k) => sb.db.postMedia.get(k)).filter(Boolean) };
+					if (!input.includes && keys.length && sb.db.postMedia)
+						envelope.data.includes = {
+							media: keys.map((k) => sb.db.postMedia.get(k)).filter(Boolean),
+						};
 				}
 				const raw = input.rawBody || JSON.stringify(envelope);
-				const event = { event_uuid, event_type: type, webhook_id: webhook.id, subscription_id: sub ? sub.subscription_id : undefined, created_at: new Date().toISOString(), raw, forged: !!input.forge };
+				const event = {
+					event_uuid,
+					event_type: type,
+					webhook_id: webhook.id,
+					subscription_id: sub ? sub.subscription_id : undefined,
+					created_at: new Date().toISOString(),
+					raw,
+					forged: !!input.forge,
+				};
 				// Forged and unsigned bodies are not from the service: they are never replayed.
 				if (!input.forge && !input.unsigned) sb.db.events.push(event);
 				if (!webhook.valid && !input.force) {
 					deliveries.push({ webhook_id: webhook.id, skipped: 'webhook invalid' });
 					continue;
 				}
-				deliveries.push(await sb.deliver(webhook, raw, { event_uuid, forge: input.forge, unsigned: input.unsigned }));
+				deliveries.push(
+					await sb.deliver(webhook, raw, {
+						event_uuid,
+						forge: input.forge,
+						unsigned: input.unsigned,
+					}),
+				);
 			}
 			results.push({ event_uuid, event_type: type, payload, deliveries });
 		}
@@ -305,20 +456,53 @@ function install(sb) {
 	sb.startReplay = (webhook, from, to, { delayMs = 100 } = {}) => {
 		const running = sb.db.replayJobs.find((j) => j.state === 'running');
 		if (running)
-			throw problem(409, 'conflict', 'Conflict', 'A replay job is already in progress. Wait for it to finish before creating a new one.');
-		const job = { job_id: sb.newId(), created_at: new Date().toISOString(), webhook_id: webhook.id, from: from.toISOString(), to: to.toISOString(), state: 'running', delivered: 0 };
+			throw problem(
+				409,
+				'conflict',
+				'Conflict',
+				'A replay job is already in progress. Wait for it to finish before creating a new one.',
+			);
+		const job = {
+			job_id: sb.newId(),
+			created_at: new Date().toISOString(),
+			webhook_id: webhook.id,
+			from: from.toISOString(),
+			to: to.toISOString(),
+			state: 'running',
+			delivered: 0,
+		};
 		sb.db.replayJobs.push(job);
 		sb.later(delayMs, async () => {
-			const events = sb.db.events.filter((e) => e.webhook_id === webhook.id && !e.replay && new Date(e.created_at) >= from && new Date(e.created_at) < to);
+			const events = sb.db.events.filter(
+				(e) =>
+					e.webhook_id === webhook.id &&
+					!e.replay &&
+					new Date(e.created_at) >= from &&
+					new Date(e.created_at) < to,
+			);
 			let failures = 0;
 			for (const e of events) {
-				const d = await sb.deliver(webhook, e.raw, { event_uuid: e.event_uuid, replay_job_id: job.job_id });
+				const d = await sb.deliver(webhook, e.raw, {
+					event_uuid: e.event_uuid,
+					replay_job_id: job.job_id,
+				});
 				if (d.ok) job.delivered++;
 				else failures++;
 			}
 			job.state = failures ? 'Incomplete' : 'Complete';
-			const status = { replay_job_status: { webhook_id: webhook.id, job_state: job.state, job_state_description: failures ? `${failures} events could not be delivered` : 'Job completed successfully', job_id: job.job_id } };
-			await sb.deliver(webhook, JSON.stringify(status), { event_uuid: `replay-status-${job.job_id}` });
+			const status = {
+				replay_job_status: {
+					webhook_id: webhook.id,
+					job_state: job.state,
+					job_state_description: failures
+						? `${failures} events could not be delivered`
+						: 'Job completed successfully',
+					job_id: job.job_id,
+				},
+			};
+			await sb.deliver(webhook, JSON.stringify(status), {
+				event_uuid: `replay-status-${job.job_id}`,
+			});
 			job.finished_at = new Date().toISOString();
 		});
 		return job;
@@ -329,8 +513,12 @@ function install(sb) {
 
 	sb.route('POST', '/2/webhooks', 'app', async ({ body }) => {
 		const url = body && body.url;
-		if (typeof url !== 'string' || !url) throw invalidRequest('The `url` field is required', { url: [] });
-		if (url.length > 200) throw invalidRequest('UrlValidationFailed: url is longer than 200 characters', { url: [url] });
+		if (typeof url !== 'string' || !url)
+			throw invalidRequest('The `url` field is required', { url: [] });
+		if (url.length > 200)
+			throw invalidRequest('UrlValidationFailed: url is longer than 200 characters', {
+				url: [url],
+			});
 		let parsed;
 		try {
 			parsed = new URL(url);
@@ -338,11 +526,23 @@ function install(sb) {
 			throw invalidRequest('UrlValidationFailed: not a URL', { url: [url] });
 		}
 		if (!sb.options.allowInsecureWebhookUrls && (parsed.protocol !== 'https:' || parsed.port))
-			throw invalidRequest('UrlValidationFailed: the URL must be public HTTPS without a port', { url: [url] });
-		if (!/^https?:$/.test(parsed.protocol)) throw invalidRequest('UrlValidationFailed: the URL must use https', { url: [url] });
-		if ([...sb.db.webhooks.values()].some((w) => w.url === url)) throw invalidRequest('DuplicateUrlFailed: a webhook with this URL is already registered', { url: [url] });
+			throw invalidRequest('UrlValidationFailed: the URL must be public HTTPS without a port', {
+				url: [url],
+			});
+		if (!/^https?:$/.test(parsed.protocol))
+			throw invalidRequest('UrlValidationFailed: the URL must use https', { url: [url] });
+		if ([...sb.db.webhooks.values()].some((w) => w.url === url))
+			throw invalidRequest('DuplicateUrlFailed: a webhook with this URL is already registered', {
+				url: [url],
+			});
 		if (sb.db.webhooks.size >= sb.options.webhookLimit)
-			throw problem(403, 'client-forbidden', 'Forbidden', 'WebhookLimitExceeded: the app has reached its webhook limit', { reason: 'client-not-enrolled', registration_url: 'https://developer.sandbox.local' });
+			throw problem(
+				403,
+				'client-forbidden',
+				'Forbidden',
+				'WebhookLimitExceeded: the app has reached its webhook limit',
+				{ reason: 'client-not-enrolled', registration_url: 'https://developer.sandbox.local' },
+			);
 		const webhook = { id: sb.newId(), url, valid: false, created_at: new Date().toISOString() };
 		const check = await sb.crc(webhook, { reason: 'create' });
 		if (!check.ok) throw invalidRequest(`CrcValidationFailed: ${check.why}`, { url: [url] });
@@ -352,11 +552,16 @@ function install(sb) {
 
 	sb.route('GET', '/2/webhooks', 'app', () => {
 		const list = [...sb.db.webhooks.values()].map(view);
-		return { body: sb.options.legacyShapes ? list : { data: list, meta: { result_count: list.length } } };
+		return {
+			body: sb.options.legacyShapes ? list : { data: list, meta: { result_count: list.length } },
+		};
 	});
 
 	const findWebhook = (id) => {
-		if (!/^[0-9]{1,19}$/.test(id)) throw invalidRequest('WebhookIdInvalid: webhook_id must be 1-19 digits', { webhook_id: [id] });
+		if (!/^[0-9]{1,19}$/.test(id))
+			throw invalidRequest('WebhookIdInvalid: webhook_id must be 1-19 digits', {
+				webhook_id: [id],
+			});
 		const w = sb.db.webhooks.get(id);
 		if (!w) throw invalidRequest('WebhookIdInvalid: no webhook with this id', { webhook_id: [id] });
 		return w;
@@ -365,7 +570,8 @@ function install(sb) {
 	sb.route('DELETE', '/2/webhooks/:id', 'app', ({ params }) => {
 		const w = findWebhook(params.id);
 		sb.db.webhooks.delete(w.id);
-		for (const [id, s] of sb.db.subscriptions) if (s.webhook_id === w.id) sb.db.subscriptions.delete(id);
+		for (const [id, s] of sb.db.subscriptions)
+			if (s.webhook_id === w.id) sb.db.subscriptions.delete(id);
 		sb.db.accountSubscriptions.delete(w.id);
 		return { body: wrap({ deleted: true }) };
 	});
@@ -377,24 +583,42 @@ function install(sb) {
 			w.valid = false;
 			throw invalidRequest(`CrcValidationFailed: ${check.why}`, { webhook_id: [w.id] });
 		}
-		return { body: sb.options.legacyShapes ? { data: { attempted: true } } : { data: { valid: true } } };
+		return {
+			body: sb.options.legacyShapes ? { data: { attempted: true } } : { data: { valid: true } },
+		};
 	});
 
 	function replayFromBody(body, ctx) {
 		const b = body || {};
 		const webhookId = String(b.webhook_id ?? (ctx && ctx.params.id) ?? '');
-		if (!/^[0-9]{1,19}$/.test(webhookId)) throw invalidRequest('webhook_id must match ^[0-9]{1,19}$', { webhook_id: [webhookId] });
+		if (!/^[0-9]{1,19}$/.test(webhookId))
+			throw invalidRequest('webhook_id must match ^[0-9]{1,19}$', { webhook_id: [webhookId] });
 		for (const f of ['from_date', 'to_date'])
-			if (!/^[0-9]{12}$/.test(String(b[f] ?? ''))) throw invalidRequest(`${f} must be a UTC timestamp yyyymmddhhmm (12 digits)`, { [f]: [String(b[f] ?? '')] });
+			if (!/^[0-9]{12}$/.test(String(b[f] ?? '')))
+				throw invalidRequest(`${f} must be a UTC timestamp yyyymmddhhmm (12 digits)`, {
+					[f]: [String(b[f] ?? '')],
+				});
 		const from = sb.parseYmdhm(String(b.from_date));
 		const toMinute = sb.parseYmdhm(String(b.to_date));
-		if (isNaN(from) || isNaN(toMinute)) throw invalidRequest('from_date or to_date is not a valid date', {});
-		if (toMinute < from) throw invalidRequest('to_date must not be before from_date', { to_date: [String(b.to_date)] });
-		if (Date.now() - from.getTime() > 24 * 3600 * 1000 + 60000) throw invalidRequest('from_date must be within the last 24 hours', { from_date: [String(b.from_date)] });
+		if (isNaN(from) || isNaN(toMinute))
+			throw invalidRequest('from_date or to_date is not a valid date', {});
+		if (toMinute < from)
+			throw invalidRequest('to_date must not be before from_date', {
+				to_date: [String(b.to_date)],
+			});
+		if (Date.now() - from.getTime() > 24 * 3600 * 1000 + 60000)
+			throw invalidRequest('from_date must be within the last 24 hours', {
+				from_date: [String(b.from_date)],
+			});
 		const webhook = sb.db.webhooks.get(webhookId);
-		if (!webhook) throw invalidRequest('WebhookIdInvalid: no webhook with this id', { webhook_id: [webhookId] });
+		if (!webhook)
+			throw invalidRequest('WebhookIdInvalid: no webhook with this id', {
+				webhook_id: [webhookId],
+			});
 		// to_date names a minute; the whole minute is included.
-		return sb.startReplay(webhook, from, new Date(toMinute.getTime() + 60000), { delayMs: Number(b.__delayMs) || 100 });
+		return sb.startReplay(webhook, from, new Date(toMinute.getTime() + 60000), {
+			delayMs: Number(b.__delayMs) || 100,
+		});
 	}
 
 	sb.route('POST', '/2/webhooks/replay', 'app', ({ body }) => {
@@ -408,34 +632,89 @@ function install(sb) {
 	});
 
 	// ---- Activity subscriptions ----
-	const subView = (s) => ({ subscription_id: s.subscription_id, event_type: s.event_type, filter: s.filter, tag: s.tag, webhook_id: s.webhook_id, created_at: s.created_at, updated_at: s.updated_at });
+	const subView = (s) => ({
+		subscription_id: s.subscription_id,
+		event_type: s.event_type,
+		filter: s.filter,
+		tag: s.tag,
+		webhook_id: s.webhook_id,
+		created_at: s.created_at,
+		updated_at: s.updated_at,
+	});
 
 	sb.route('POST', '/2/activity/subscriptions', 'any', ({ body, auth }) => {
 		const b = body || {};
 		const type = String(b.event_type || '');
-		if (!EVENT_TYPES.includes(normalizeType(type))) throw invalidRequest(`event_type must be one of ${EVENT_TYPES.join(', ')}`, { event_type: [type] });
+		if (!EVENT_TYPES.includes(normalizeType(type)))
+			throw invalidRequest(`event_type must be one of ${EVENT_TYPES.join(', ')}`, {
+				event_type: [type],
+			});
 		if ((type.startsWith('dm.') || type.startsWith('chat.')) && auth.kind === 'app')
-			throw problem(403, 'unsupported-authentication', 'Unsupported Authentication', `${type} subscriptions need a user-context token with the matching scope.`);
+			throw problem(
+				403,
+				'unsupported-authentication',
+				'Unsupported Authentication',
+				`${type} subscriptions need a user-context token with the matching scope.`,
+			);
 		const filter = b.filter;
-		if (!filter || typeof filter !== 'object') throw invalidRequest('The `filter` object is required', { filter: [] });
-		if (!filter.user_id && !filter.keyword) throw invalidRequest('filter.user_id is required', { 'filter.user_id': [] });
-		if (filter.user_id && !/^[0-9]{1,19}$/.test(String(filter.user_id))) throw invalidRequest('filter.user_id must be 1-19 digits', { 'filter.user_id': [String(filter.user_id)] });
-		if (filter.keyword !== undefined && (String(filter.keyword).length < 1 || String(filter.keyword).length > 150)) throw invalidRequest('filter.keyword must be 1-150 characters', { 'filter.keyword': [String(filter.keyword)] });
+		if (!filter || typeof filter !== 'object')
+			throw invalidRequest('The `filter` object is required', { filter: [] });
+		if (!filter.user_id && !filter.keyword)
+			throw invalidRequest('filter.user_id is required', { 'filter.user_id': [] });
+		if (filter.user_id && !/^[0-9]{1,19}$/.test(String(filter.user_id)))
+			throw invalidRequest('filter.user_id must be 1-19 digits', {
+				'filter.user_id': [String(filter.user_id)],
+			});
+		if (
+			filter.keyword !== undefined &&
+			(String(filter.keyword).length < 1 || String(filter.keyword).length > 150)
+		)
+			throw invalidRequest('filter.keyword must be 1-150 characters', {
+				'filter.keyword': [String(filter.keyword)],
+			});
 		// The service's vocabulary: sent or received; omitted for both.
-		if (filter.direction !== undefined && !['sent', 'received'].includes(filter.direction)) throw invalidRequest('filter.direction must be sent or received (omit it for both)', { 'filter.direction': [String(filter.direction)] });
-		if (filter.direction !== undefined && !(type.startsWith('dm.') || type.startsWith('chat.'))) throw invalidRequest('filter.direction applies to direct message and chat events only', { 'filter.direction': [String(filter.direction)] });
-		if (b.tag !== undefined && (String(b.tag).length < 1 || String(b.tag).length > 200)) throw invalidRequest('tag must be 1-200 characters', { tag: [String(b.tag)] });
-		if (b.webhook_id !== undefined && !sb.db.webhooks.has(String(b.webhook_id))) throw invalidRequest('WebhookIdInvalid: no webhook with this id', { webhook_id: [String(b.webhook_id)] });
+		if (filter.direction !== undefined && !['sent', 'received'].includes(filter.direction))
+			throw invalidRequest('filter.direction must be sent or received (omit it for both)', {
+				'filter.direction': [String(filter.direction)],
+			});
+		if (filter.direction !== undefined && !(type.startsWith('dm.') || type.startsWith('chat.')))
+			throw invalidRequest('filter.direction applies to direct message and chat events only', {
+				'filter.direction': [String(filter.direction)],
+			});
+		if (b.tag !== undefined && (String(b.tag).length < 1 || String(b.tag).length > 200))
+			throw invalidRequest('tag must be 1-200 characters', { tag: [String(b.tag)] });
+		if (b.webhook_id !== undefined && !sb.db.webhooks.has(String(b.webhook_id)))
+			throw invalidRequest('WebhookIdInvalid: no webhook with this id', {
+				webhook_id: [String(b.webhook_id)],
+			});
 		const now = new Date().toISOString();
-		const sub = { subscription_id: sb.newId(), event_type: type, filter: Object.assign({}, filter, filter.user_id ? { user_id: String(filter.user_id) } : {}), tag: b.tag, webhook_id: b.webhook_id !== undefined ? String(b.webhook_id) : undefined, created_at: now, updated_at: now };
+		const sub = {
+			subscription_id: sb.newId(),
+			event_type: type,
+			filter: Object.assign({}, filter, filter.user_id ? { user_id: String(filter.user_id) } : {}),
+			tag: b.tag,
+			webhook_id: b.webhook_id !== undefined ? String(b.webhook_id) : undefined,
+			created_at: now,
+			updated_at: now,
+		};
 		sb.db.subscriptions.set(sub.subscription_id, sub);
-		return { status: 200, body: sb.options.legacyShapes ? { data: { subscription: subView(sub) } } : { data: subView(sub) } };
+		return {
+			status: 200,
+			body: sb.options.legacyShapes
+				? { data: { subscription: subView(sub) } }
+				: { data: subView(sub) },
+		};
 	});
 
 	sb.route('GET', '/2/activity/subscriptions', 'any', ({ q }) => {
 		const max = q.max_results ? Number(q.max_results) : 100;
-		if (!Number.isInteger(max) || max < 1 || max > 1000) throw invalidRequest('max_results must be 1-1000', { max_results: [String(q.max_results)] });
-		const { page, next } = sb.pageOf([...sb.db.subscriptions.values()].map(subView), max, q.pagination_token);
+		if (!Number.isInteger(max) || max < 1 || max > 1000)
+			throw invalidRequest('max_results must be 1-1000', { max_results: [String(q.max_results)] });
+		const { page, next } = sb.pageOf(
+			[...sb.db.subscriptions.values()].map(subView),
+			max,
+			q.pagination_token,
+		);
 		const meta = { result_count: page.length };
 		if (next) meta.next_token = next;
 		return { body: { data: page, meta } };
@@ -450,8 +729,15 @@ function install(sb) {
 		const s = findSub(params.id);
 		const b = body || {};
 		const extra = Object.keys(b).filter((k) => !['tag', 'webhook_id'].includes(k));
-		if (extra.length) throw invalidRequest(`Only tag and webhook_id can be updated (got ${extra.join(', ')})`, Object.fromEntries(extra.map((k) => [k, []])));
-		if (b.webhook_id !== undefined && !sb.db.webhooks.has(String(b.webhook_id))) throw invalidRequest('WebhookIdInvalid: no webhook with this id', { webhook_id: [String(b.webhook_id)] });
+		if (extra.length)
+			throw invalidRequest(
+				`Only tag and webhook_id can be updated (got ${extra.join(', ')})`,
+				Object.fromEntries(extra.map((k) => [k, []])),
+			);
+		if (b.webhook_id !== undefined && !sb.db.webhooks.has(String(b.webhook_id)))
+			throw invalidRequest('WebhookIdInvalid: no webhook with this id', {
+				webhook_id: [String(b.webhook_id)],
+			});
 		if (b.tag !== undefined) s.tag = b.tag;
 		if (b.webhook_id !== undefined) s.webhook_id = String(b.webhook_id);
 		s.updated_at = new Date().toISOString();
@@ -471,31 +757,76 @@ function install(sb) {
 		if (!sb.db.accountSubscriptions.has(w.id)) sb.db.accountSubscriptions.set(w.id, new Set());
 		return { webhook: w, users: sb.db.accountSubscriptions.get(w.id) };
 	};
-	sb.route('POST', '/2/account_activity/webhooks/:id/subscriptions/all', 'user', ({ params, auth }) => {
-		const { users } = accountsOf(params.id);
-		const userId = String(auth.userId);
-		if (users.has(userId)) throw problem(409, 'duplicate', 'Conflict', 'DuplicateSubscriptionFailed: this account is already subscribed to the webhook');
-		users.add(userId);
-		return { body: { data: { subscribed: true } } };
-	});
-	sb.route('GET', '/2/account_activity/webhooks/:id/subscriptions/all', 'user', ({ params, auth }) => {
-		const { users } = accountsOf(params.id);
-		return { body: { data: { subscribed: users.has(String(auth.userId)) } } };
-	});
-	sb.route('GET', '/2/account_activity/webhooks/:id/subscriptions/all/list', 'app', ({ params }) => {
-		const { webhook, users } = accountsOf(params.id);
-		return { body: { data: { application_id: '1000000000', webhook_id: webhook.id, webhook_url: webhook.url, subscriptions: [...users].map((user_id) => ({ user_id })) } } };
-	});
-	sb.route('DELETE', '/2/account_activity/webhooks/:id/subscriptions/:user_id/all', 'app', ({ params }) => {
-		const { users } = accountsOf(params.id);
-		if (!/^[0-9]{1,19}$/.test(params.user_id)) throw invalidRequest('user_id must be 1-19 digits', { user_id: [params.user_id] });
-		if (!users.has(params.user_id)) throw notFound('subscription', 'user_id', params.user_id);
-		users.delete(params.user_id);
-		return { body: { data: { subscribed: false } } };
-	});
+	sb.route(
+		'POST',
+		'/2/account_activity/webhooks/:id/subscriptions/all',
+		'user',
+		({ params, auth }) => {
+			const { users } = accountsOf(params.id);
+			const userId = String(auth.userId);
+			if (users.has(userId))
+				throw problem(
+					409,
+					'duplicate',
+					'Conflict',
+					'DuplicateSubscriptionFailed: this account is already subscribed to the webhook',
+				);
+			users.add(userId);
+			return { body: { data: { subscribed: true } } };
+		},
+	);
+	sb.route(
+		'GET',
+		'/2/account_activity/webhooks/:id/subscriptions/all',
+		'user',
+		({ params, auth }) => {
+			const { users } = accountsOf(params.id);
+			return { body: { data: { subscribed: users.has(String(auth.userId)) } } };
+		},
+	);
+	sb.route(
+		'GET',
+		'/2/account_activity/webhooks/:id/subscriptions/all/list',
+		'app',
+		({ params }) => {
+			const { webhook, users } = accountsOf(params.id);
+			return {
+				body: {
+					data: {
+						application_id: '1000000000',
+						webhook_id: webhook.id,
+						webhook_url: webhook.url,
+						subscriptions: [...users].map((user_id) => ({ user_id })),
+					},
+				},
+			};
+		},
+	);
+	sb.route(
+		'DELETE',
+		'/2/account_activity/webhooks/:id/subscriptions/:user_id/all',
+		'app',
+		({ params }) => {
+			const { users } = accountsOf(params.id);
+			if (!/^[0-9]{1,19}$/.test(params.user_id))
+				throw invalidRequest('user_id must be 1-19 digits', { user_id: [params.user_id] });
+			if (!users.has(params.user_id)) throw notFound('subscription', 'user_id', params.user_id);
+			users.delete(params.user_id);
+			return { body: { data: { subscribed: false } } };
+		},
+	);
 	sb.route('GET', '/2/account_activity/subscriptions/count', 'app', () => {
 		const all = [...sb.db.accountSubscriptions.values()].reduce((n, users) => n + users.size, 0);
-		return { body: { data: { account_name: 'sandbox', provisioned_count: '15', subscriptions_count_all: String(all), subscriptions_count_direct_messages: '0' } } };
+		return {
+			body: {
+				data: {
+					account_name: 'sandbox',
+					provisioned_count: '15',
+					subscriptions_count_all: String(all),
+					subscriptions_count_direct_messages: '0',
+				},
+			},
+		};
 	});
 
 	// ---- Filtered stream rules and webhook links ----
@@ -517,12 +848,21 @@ function install(sb) {
 			const errors = [];
 			for (const r of b.add) {
 				if (!r || typeof r.value !== 'string' || !r.value || r.value.length > 1024) {
-					errors.push({ value: r && r.value, title: 'Invalid Rule', type: 'https://api.sandbox.local/2/problems/invalid-rules' });
+					errors.push({
+						value: r && r.value,
+						title: 'Invalid Rule',
+						type: 'https://api.sandbox.local/2/problems/invalid-rules',
+					});
 					continue;
 				}
 				if ([...sb.db.streamRules.values()].some((x) => x.value === r.value)) {
 					const existing = [...sb.db.streamRules.values()].find((x) => x.value === r.value);
-					errors.push({ value: r.value, id: existing.id, title: 'DuplicateRule', type: 'https://api.sandbox.local/2/problems/duplicate-rules' });
+					errors.push({
+						value: r.value,
+						id: existing.id,
+						title: 'DuplicateRule',
+						type: 'https://api.sandbox.local/2/problems/duplicate-rules',
+					});
 					continue;
 				}
 				const rule = { id: sb.newId(), value: r.value };
@@ -530,7 +870,12 @@ function install(sb) {
 				if (!dry) sb.db.streamRules.set(rule.id, rule);
 				data.push(rule);
 			}
-			meta.summary = { created: data.length, not_created: errors.length, valid: data.length, invalid: errors.length };
+			meta.summary = {
+				created: data.length,
+				not_created: errors.length,
+				valid: data.length,
+				invalid: errors.length,
+			};
 			const out = { meta };
 			if (data.length) out.data = data;
 			if (errors.length) out.errors = errors;
@@ -553,14 +898,20 @@ function install(sb) {
 	});
 	sb.route('POST', '/2/tweets/search/webhooks/:id', 'app', ({ params, q }) => {
 		findWebhook(params.id);
-		sb.db.streamLinks.set(params.id, { webhook_id: params.id, fields: Object.keys(q), created_at: new Date().toISOString() });
+		sb.db.streamLinks.set(params.id, {
+			webhook_id: params.id,
+			fields: Object.keys(q),
+			created_at: new Date().toISOString(),
+		});
 		return { body: { data: { provisioned: true } } };
 	});
 	sb.route('DELETE', '/2/tweets/search/webhooks/:id', 'app', ({ params }) => {
 		sb.db.streamLinks.delete(params.id);
 		return { body: { data: { deleted: true } } };
 	});
-	sb.route('GET', '/2/tweets/search/webhooks', 'app', () => ({ body: { data: { links: [...sb.db.streamLinks.values()] } } }));
+	sb.route('GET', '/2/tweets/search/webhooks', 'app', () => ({
+		body: { data: { links: [...sb.db.streamLinks.values()] } },
+	}));
 
 	/**
 	 * Whether a post matches a rule, in a small subset of the search syntax: every term must appear
@@ -574,7 +925,8 @@ function install(sb) {
 			const neg = raw.startsWith('-');
 			const term = (neg ? raw.slice(1) : raw).replace(/^"|"$/g, '').toLowerCase();
 			let hit;
-			if (term.startsWith('from:')) hit = author && author.username.toLowerCase() === term.slice(5).replace(/^@/, '');
+			if (term.startsWith('from:'))
+				hit = author && author.username.toLowerCase() === term.slice(5).replace(/^@/, '');
 			else if (/^[a-z_]+:/.test(term)) return true;
 			else hit = text.includes(term);
 			return neg ? !hit : hit;
@@ -586,18 +938,37 @@ function install(sb) {
 	 * webhook when it matches rules, as {data, includes, matching_rules}. `forge` signs with a wrong key.
 	 */
 	sb.emitStreamPost = async (input = {}) => {
-		const author = sb.db.users.get(String(input.author_id || sb.keys.userId)) || { id: String(input.author_id || sb.keys.userId), username: 'sandbox_user', name: 'Sandbox User' };
+		const author = sb.db.users.get(String(input.author_id || sb.keys.userId)) || {
+			id: String(input.author_id || sb.keys.userId),
+			username: 'sandbox_user',
+			name: 'Sandbox User',
+		};
 		const id = input.post_id || sb.newId();
-		const post = { id, text: input.text || `Sandbox post ${id}`, author_id: author.id, created_at: new Date().toISOString(), edit_history_tweet_ids: [id] };
-		const matching = [...sb.db.streamRules.values()].filter((r) => ruleMatches(r, post, author)).map((r) => (r.tag ? { id: r.id, tag: r.tag } : { id: r.id }));
+		const post = {
+			id,
+			text: input.text || `Sandbox post ${id}`,
+			author_id: author.id,
+			created_at: new Date().toISOString(),
+			edit_history_tweet_ids: [id],
+		};
+		const matching = [...sb.db.streamRules.values()]
+			.filter((r) => ruleMatches(r, post, author))
+			.map((r) => (r.tag ? { id: r.id, tag: r.tag } : { id: r.id }));
 		const deliveries = [];
 		if (matching.length) {
-			const raw = JSON.stringify({ data: post, includes: { users: [{ id: author.id, username: author.username, name: author.name }] }, matching_rules: matching });
+			const raw = JSON.stringify({
+				data: post,
+				includes: { users: [{ id: author.id, username: author.username, name: author.name }] },
+				matching_rules: matching,
+			});
 			for (const link of sb.db.streamLinks.values()) {
 				const webhook = sb.db.webhooks.get(link.webhook_id);
 				if (!webhook) continue;
 				const times = Math.max(1, Number(input.times || 1));
-				for (let i = 0; i < times; i++) deliveries.push(await sb.deliver(webhook, raw, { event_uuid: `stream-${id}`, forge: input.forge }));
+				for (let i = 0; i < times; i++)
+					deliveries.push(
+						await sb.deliver(webhook, raw, { event_uuid: `stream-${id}`, forge: input.forge }),
+					);
 			}
 		}
 		return { post, matching_rules: matching, deliveries };

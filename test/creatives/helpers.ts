@@ -14,14 +14,20 @@ export function build(
 ) {
 	const params = typeof parameters === 'function' ? parameters : () => parameters;
 	return createContext({
-		parameters: (i: number) => ({ authentication: 'platformOAuth1Api', accountId: ACCOUNT, ...params(i) }),
+		parameters: (i: number) => ({
+			authentication: 'platformOAuth1Api',
+			accountId: ACCOUNT,
+			...params(i),
+		}),
 		items: options.items?.map((json) => ({ json })),
 		extra: options.extra,
 		continueOnFail: options.continueOnFail,
 	});
 }
 
-export async function failure(promise: Promise<unknown>): Promise<Error & { description?: string }> {
+export async function failure(
+	promise: Promise<unknown>,
+): Promise<Error & { description?: string }> {
 	return await promise.then(
 		() => {
 			throw new Error('expected a failure');

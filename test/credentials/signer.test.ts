@@ -26,7 +26,14 @@ describe("OAuth 1.0a signer: the service's published vector", () => {
 		['https://api.x.com/1.1/statuses/update.json', 'Ls93hJiZbQ3akF3HF3x1Bz8/zU4='],
 		['https://api.twitter.com/1.1/statuses/update.json', 'hCtSmYh+iHYCEqBWrE7C7hYmtUk='],
 	])('%s signs to %s', (url, expected) => {
-		const oauth = signOAuth1(VECTOR, { method: 'POST', url, query, form, nonce: VECTOR.nonce, timestamp: VECTOR.timestamp });
+		const oauth = signOAuth1(VECTOR, {
+			method: 'POST',
+			url,
+			query,
+			form,
+			nonce: VECTOR.nonce,
+			timestamp: VECTOR.timestamp,
+		});
 		expect(oauth.oauth_signature).toBe(expected);
 	});
 
@@ -65,9 +72,16 @@ describe("OAuth 1.0a signer: the service's published vector", () => {
 		['a form body is signed', 'application/x-www-form-urlencoded', { text: 'hello', n: '1' }, true],
 	])('%s', async (_label, contentType, body, bodySigned) => {
 		const url = 'https://api.x.com/2/tweets';
-		const signed = await signRequest(VECTOR, { method: 'POST', url, qs: { a: '1' }, body, headers: { 'Content-Type': contentType } });
+		const signed = await signRequest(VECTOR, {
+			method: 'POST',
+			url,
+			qs: { a: '1' },
+			body,
+			headers: { 'Content-Type': contentType },
+		});
 		const header = String((signed.headers as Record<string, string>).Authorization);
-		const param = (name: string) => decodeURIComponent(header.match(new RegExp(`${name}="([^"]*)"`))?.[1] ?? '');
+		const param = (name: string) =>
+			decodeURIComponent(header.match(new RegExp(`${name}="([^"]*)"`))?.[1] ?? '');
 		const recompute = (form?: Record<string, string>) =>
 			signOAuth1(VECTOR, {
 				method: 'POST',
@@ -115,7 +129,9 @@ describe('OAuth 1.0a signer agrees with the oauth-1.0a package on 250 randomised
 	const rand = mulberry32(20261122);
 	const cases = Array.from({ length: 250 }, (_, n) => {
 		const method = ['GET', 'POST', 'PUT', 'DELETE'][Math.floor(rand() * 4)];
-		const host = ['api.x.com', 'ads-api.x.com', '127.0.0.1:8080', 'localhost:3000'][Math.floor(rand() * 4)];
+		const host = ['api.x.com', 'ads-api.x.com', '127.0.0.1:8080', 'localhost:3000'][
+			Math.floor(rand() * 4)
+		];
 		const scheme = host.includes(':') ? 'http' : 'https';
 		const path = `/${['2', '12', '1.1'][Math.floor(rand() * 3)]}/${encodeURIComponent(randomString(rand, 8) || 'x')}`;
 		const query: Record<string, string[]> = {};
@@ -127,7 +143,8 @@ describe('OAuth 1.0a signer agrees with the oauth-1.0a package on 250 randomised
 			const target = method !== 'GET' && rand() < 0.5 ? form : query;
 			(target[key] ??= []).push(value);
 		}
-		const jsonBody = method === 'POST' && rand() < 0.3 ? { text: randomString(rand, 30) } : undefined;
+		const jsonBody =
+			method === 'POST' && rand() < 0.3 ? { text: randomString(rand, 30) } : undefined;
 		return {
 			n,
 			method,
@@ -147,7 +164,8 @@ describe('OAuth 1.0a signer agrees with the oauth-1.0a package on 250 randomised
 		const reference = new OAuth({
 			consumer: { key: 'ck-ü', secret: c.consumerSecret },
 			signature_method: 'HMAC-SHA1',
-			hash_function: (base: string, key: string) => createHmac('sha1', key).update(base).digest('base64'),
+			hash_function: (base: string, key: string) =>
+				createHmac('sha1', key).update(base).digest('base64'),
 		});
 		reference.getNonce = () => c.nonce;
 		reference.getTimeStamp = () => c.timestamp;
@@ -163,8 +181,20 @@ describe('OAuth 1.0a signer agrees with the oauth-1.0a package on 250 randomised
 		).oauth_signature;
 
 		const ours = signOAuth1(
-			{ consumerKey: 'ck-ü', consumerSecret: c.consumerSecret, accessToken: c.token, accessTokenSecret: c.tokenSecret },
-			{ method: c.method, url: c.url, query: c.query, form: c.form, nonce: c.nonce, timestamp: c.timestamp },
+			{
+				consumerKey: 'ck-ü',
+				consumerSecret: c.consumerSecret,
+				accessToken: c.token,
+				accessTokenSecret: c.tokenSecret,
+			},
+			{
+				method: c.method,
+				url: c.url,
+				query: c.query,
+				form: c.form,
+				nonce: c.nonce,
+				timestamp: c.timestamp,
+			},
 		);
 		expect(ours.oauth_signature).toBe(expected);
 	});
@@ -177,14 +207,24 @@ describe('signer helpers', () => {
 	});
 
 	it('builds a sorted header with every oauth parameter encoded', () => {
-		expect(authorizationHeader({ oauth_b: 'x y', oauth_a: '1' })).toBe('OAuth oauth_a="1", oauth_b="x%20y"');
+		expect(authorizationHeader({ oauth_b: 'x y', oauth_a: '1' })).toBe(
+			'OAuth oauth_a="1", oauth_b="x%20y"',
+		);
 	});
 
 	it('changes the signature when any signed input changes', () => {
-		const input = { method: 'GET', url: 'https://api.x.com/2/users/me', query: { a: '1' }, nonce: 'n', timestamp: 1 };
+		const input = {
+			method: 'GET',
+			url: 'https://api.x.com/2/users/me',
+			query: { a: '1' },
+			nonce: 'n',
+			timestamp: 1,
+		};
 		const base = signOAuth1(VECTOR, input).oauth_signature;
 		expect(signOAuth1(VECTOR, { ...input, query: { a: '2' } }).oauth_signature).not.toBe(base);
 		expect(signOAuth1(VECTOR, { ...input, method: 'POST' }).oauth_signature).not.toBe(base);
-		expect(signOAuth1({ ...VECTOR, accessTokenSecret: 'other' }, input).oauth_signature).not.toBe(base);
+		expect(signOAuth1({ ...VECTOR, accessTokenSecret: 'other' }, input).oauth_signature).not.toBe(
+			base,
+		);
 	});
 });

@@ -14,11 +14,26 @@ import { evalSubtitle, listFiles, readText } from '../helpers/files';
 
 const PKG = 'n8n-nodes-platform';
 const nodes: Record<string, { description: INodeTypeDescription; codexFile: string }> = {
-	platformTriggerPosts: { description: new PlatformTriggerPosts().description, codexFile: 'nodes/PlatformTrigger/PlatformTriggerPosts.node.json' },
-	platformPostsTrigger: { description: new PlatformPostsTrigger().description, codexFile: 'nodes/PlatformPostsTrigger/PlatformPostsTrigger.node.json' },
-	platformPosts: { description: new PlatformPosts().description, codexFile: 'nodes/PlatformPosts/PlatformPosts.node.json' },
-	adsCatalog: { description: new AdsCatalog().description, codexFile: 'nodes/AdsCatalog/AdsCatalog.node.json' },
-	adsCreatives: { description: new AdsCreatives().description, codexFile: 'nodes/AdsCreatives/AdsCreatives.node.json' },
+	platformTriggerPosts: {
+		description: new PlatformTriggerPosts().description,
+		codexFile: 'nodes/PlatformTrigger/PlatformTriggerPosts.node.json',
+	},
+	platformPostsTrigger: {
+		description: new PlatformPostsTrigger().description,
+		codexFile: 'nodes/PlatformPostsTrigger/PlatformPostsTrigger.node.json',
+	},
+	platformPosts: {
+		description: new PlatformPosts().description,
+		codexFile: 'nodes/PlatformPosts/PlatformPosts.node.json',
+	},
+	adsCatalog: {
+		description: new AdsCatalog().description,
+		codexFile: 'nodes/AdsCatalog/AdsCatalog.node.json',
+	},
+	adsCreatives: {
+		description: new AdsCreatives().description,
+		codexFile: 'nodes/AdsCreatives/AdsCreatives.node.json',
+	},
 };
 const actionNodes = ['platformPosts', 'adsCatalog', 'adsCreatives'];
 
@@ -31,7 +46,9 @@ function codex(name: string) {
 }
 
 /** Every (resource, operation option) of an action node. */
-function operations(d: INodeTypeDescription): Array<{ resource: string; option: INodePropertyOptions }> {
+function operations(
+	d: INodeTypeDescription,
+): Array<{ resource: string; option: INodePropertyOptions }> {
 	const out: Array<{ resource: string; option: INodePropertyOptions }> = [];
 	for (const p of d.properties.filter((x) => x.name === 'operation')) {
 		const resource = (p.displayOptions?.show?.resource as string[])[0];
@@ -46,7 +63,9 @@ function subtitle(d: INodeTypeDescription, parameters: Record<string, unknown>):
 }
 
 it('lists every mode of the poll trigger as a node panel trigger that says it polls', () => {
-	const event = nodes.platformPostsTrigger.description.properties.find((p) => p.name === 'event') as INodePropertyOptions & INodeProperties;
+	const event = nodes.platformPostsTrigger.description.properties.find(
+		(p) => p.name === 'event',
+	) as INodePropertyOptions & INodeProperties;
 	const actions = (event.options as INodePropertyOptions[]).map((o) => o.action);
 	expect(actions).toContain('On new posts matching a search query (polling)');
 	expect(actions).toContain('On new direct message events (polling)');
@@ -70,7 +89,9 @@ describe('node panel grouping', () => {
 	it('finds every node by the platform name (display name or alias)', () => {
 		for (const name of Object.keys(nodes)) {
 			const { displayName } = nodes[name].description;
-			expect(displayName.includes('Platform') || codex(name).alias?.includes('Platform')).toBe(true);
+			expect(displayName.includes('Platform') || codex(name).alias?.includes('Platform')).toBe(
+				true,
+			);
 			expect(codex(name).node).toBe(`${PKG}.${name}`);
 		}
 		expect(nodes.adsCatalog.description.displayName).toBe('Platform Ads Catalog');
@@ -78,7 +99,9 @@ describe('node panel grouping', () => {
 	});
 
 	it("names the trigger's two ways to start as node panel triggers", () => {
-		const mode = nodes.platformTriggerPosts.description.properties.find((p) => p.name === 'mode') as INodeProperties;
+		const mode = nodes.platformTriggerPosts.description.properties.find(
+			(p) => p.name === 'mode',
+		) as INodeProperties;
 		expect(mode.displayName).toBe('Trigger On');
 		expect((mode.options as INodePropertyOptions[]).map((o) => o.action)).toEqual([
 			'On account activity (new post, DM, profile, Spaces)',
@@ -101,14 +124,23 @@ describe('action names', () => {
 	});
 
 	it('calls the product push "Push products" in the list and as the action', () => {
-		const push = operations(nodes.adsCatalog.description).find((o) => o.resource === 'product' && o.option.value === 'push');
+		const push = operations(nodes.adsCatalog.description).find(
+			(o) => o.resource === 'product' && o.option.value === 'push',
+		);
 		expect(push?.option.name).toBe('Push');
 		expect(push?.option.action).toBe('Push products');
 	});
 
 	it('names account media and preroll call-to-action actions correctly', () => {
 		const actions = operations(nodes.adsCreatives.description).map((o) => o.option.action);
-		expect(actions).toEqual(expect.arrayContaining(['Get an account media item', 'Get many account media items', 'Delete an account media item', 'Get many preroll calls-to-action']));
+		expect(actions).toEqual(
+			expect.arrayContaining([
+				'Get an account media item',
+				'Get many account media items',
+				'Delete an account media item',
+				'Get many preroll calls-to-action',
+			]),
+		);
 	});
 });
 
@@ -118,19 +150,29 @@ describe('subtitles', () => {
 		for (const { resource, option } of operations(d)) {
 			const text = subtitle(d, { resource, operation: option.value });
 			expect(text).not.toMatch(/undefined|[a-z][A-Z]|: /);
-			expect(text.toLowerCase()).toBe(String(option.action).replace(/ (a|an|the) /g, ' ').toLowerCase());
+			expect(text.toLowerCase()).toBe(
+				String(option.action)
+					.replace(/ (a|an|the) /g, ' ')
+					.toLowerCase(),
+			);
 		}
 	});
 
 	it('shows "Create scheduled post" and "Push products"', () => {
-		expect(subtitle(nodes.adsCreatives.description, { resource: 'scheduledPost', operation: 'create' })).toBe('Create scheduled post');
-		expect(subtitle(nodes.adsCatalog.description, { resource: 'product', operation: 'push' })).toBe('Push products');
+		expect(
+			subtitle(nodes.adsCreatives.description, { resource: 'scheduledPost', operation: 'create' }),
+		).toBe('Create scheduled post');
+		expect(subtitle(nodes.adsCatalog.description, { resource: 'product', operation: 'push' })).toBe(
+			'Push products',
+		);
 	});
 
 	it('shows the trigger events in plain words', () => {
 		const d = nodes.platformTriggerPosts.description;
 		expect(subtitle(d, { mode: 'activity', events: ['post.create'] })).toBe('On new post');
-		expect(subtitle(d, { mode: 'activity', events: ['post.create', 'dm.received', 'follow'] })).toBe('On new post and 2 more');
+		expect(
+			subtitle(d, { mode: 'activity', events: ['post.create', 'dm.received', 'follow'] }),
+		).toBe('On new post and 2 more');
 		expect(subtitle(d, { mode: 'stream' })).toBe('On new post matching search rules');
 		expect(subtitle(d, { mode: 'activity', events: ['some.future'] })).toBe('On some.future');
 		const events = d.properties.find((p) => p.name === 'events') as INodeProperties;
@@ -147,7 +189,14 @@ describe('docs links', () => {
 		readme
 			.split('\n')
 			.filter((l) => /^#{1,6} /.test(l))
-			.map((l) => l.replace(/^#+ /, '').trim().toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-')),
+			.map((l) =>
+				l
+					.replace(/^#+ /, '')
+					.trim()
+					.toLowerCase()
+					.replace(/[^\w\- ]/g, '')
+					.replace(/ /g, '-'),
+			),
 	);
 
 	it.each(Object.keys(nodes))('%s: the Docs link is absolute and its anchor exists', (name) => {
@@ -155,11 +204,16 @@ describe('docs links', () => {
 		expect(url).toMatch(/^https:\/\/github\.com\/n8n-nodes-platform\/n8n-nodes-platform#/);
 		expect(anchors.has(url.split('#')[1])).toBe(true);
 		// n8n appends ?utm… to the codex link: it carries no anchor to break.
-		for (const { url: codexUrl } of codex(name).resources.primaryDocumentation) expect(codexUrl).not.toContain('#');
+		for (const { url: codexUrl } of codex(name).resources.primaryDocumentation)
+			expect(codexUrl).not.toContain('#');
 	});
 
 	it('credential docs anchors exist', () => {
-		for (const cred of [new PlatformOAuth1Api(), new PlatformOAuth1ConnectApi(), new PlatformBearerApi()]) {
+		for (const cred of [
+			new PlatformOAuth1Api(),
+			new PlatformOAuth1ConnectApi(),
+			new PlatformBearerApi(),
+		]) {
 			expect(anchors.has(String(cred.documentationUrl).split('#')[1])).toBe(true);
 		}
 	});
@@ -167,10 +221,12 @@ describe('docs links', () => {
 
 describe('credential vocabulary', () => {
 	it('uses the same labels for the app keys in the keys and connect credentials', () => {
-		const label = (props: INodeProperties[], name: string) => props.find((p) => p.name === name)?.displayName;
+		const label = (props: INodeProperties[], name: string) =>
+			props.find((p) => p.name === name)?.displayName;
 		const keys = new PlatformOAuth1Api().properties;
 		const connect = new PlatformOAuth1ConnectApi().properties;
-		for (const name of ['consumerKey', 'consumerSecret']) expect(label(connect, name)).toBe(label(keys, name));
+		for (const name of ['consumerKey', 'consumerSecret'])
+			expect(label(connect, name)).toBe(label(keys, name));
 		expect(label(keys, 'consumerKey')).toBe('Consumer Key (API Key)');
 		expect(keys.find((p) => p.name === 'accessTokenSecret')?.description).toBeTruthy();
 	});
@@ -190,7 +246,11 @@ describe('output schemas', () => {
 	it('ships Ads Creatives schemas only for operations that exist, all objects of version 1', () => {
 		const files = schemaFiles('nodes/AdsCreatives');
 		expect(files.length).toBeGreaterThan(20);
-		const known = new Set(operations(nodes.adsCreatives.description).map((o) => `v1.0.0/${o.resource}/${String(o.option.value)}.json`));
+		const known = new Set(
+			operations(nodes.adsCreatives.description).map(
+				(o) => `v1.0.0/${o.resource}/${String(o.option.value)}.json`,
+			),
+		);
 		for (const f of files) {
 			expect(known.has(f)).toBe(true);
 			const schema = JSON.parse(readText(`nodes/AdsCreatives/__schema__/${f}`));
@@ -202,6 +262,14 @@ describe('output schemas', () => {
 	it("ships the trigger's event item schema", () => {
 		expect(schemaFiles('nodes/PlatformTrigger')).toEqual(['v1.0.0.json']);
 		const schema = JSON.parse(readText('nodes/PlatformTrigger/__schema__/v1.0.0.json'));
-		expect(Object.keys(schema.properties)).toEqual(['event_type', 'event_id', 'filter', 'tag', 'payload', 'includes', 'received_at']);
+		expect(Object.keys(schema.properties)).toEqual([
+			'event_type',
+			'event_id',
+			'filter',
+			'tag',
+			'payload',
+			'includes',
+			'received_at',
+		]);
 	});
 });

@@ -16,7 +16,11 @@ import type {
 
 import { PlatformBearerApi } from '../../credentials/PlatformBearerApi.credentials';
 import { PlatformOAuth1Api } from '../../credentials/PlatformOAuth1Api.credentials';
-import { authorizationHeader, signOAuth1, type OAuth1Params } from '../../credentials/PlatformOAuth1Signer';
+import {
+	authorizationHeader,
+	signOAuth1,
+	type OAuth1Params,
+} from '../../credentials/PlatformOAuth1Signer';
 import { PlatformOAuth1ConnectApi } from '../../credentials/PlatformOAuth1ConnectApi.credentials';
 import { PlatformOAuth2Api } from '../../credentials/PlatformOAuth2Api.credentials';
 
@@ -51,7 +55,10 @@ export function defaultCredentials(): Record<string, ICredentialDataDecryptedObj
 		platformOAuth1ConnectApi: {
 			consumerKey: 'ck',
 			consumerSecret: TEST_SECRETS.consumerSecret,
-			oauthTokenData: { oauth_token: TEST_SECRETS.accessToken, oauth_token_secret: TEST_SECRETS.accessTokenSecret },
+			oauthTokenData: {
+				oauth_token: TEST_SECRETS.accessToken,
+				oauth_token_secret: TEST_SECRETS.accessTokenSecret,
+			},
 			baseUrl: BASE,
 			adsBaseUrl: ADS_BASE,
 		},
@@ -90,7 +97,9 @@ function resolveTemplate(template: string, credentials: ICredentialDataDecrypted
 	return body.replace(/\{\{([\s\S]+?)\}\}/g, (_m, expr: string) => {
 		const ternary = expr.match(/^(.+?)===(.+?)\?(.+?):(.+)$/);
 		if (ternary) {
-			return String(value(ternary[1]) === value(ternary[2]) ? value(ternary[3]) : value(ternary[4]));
+			return String(
+				value(ternary[1]) === value(ternary[2]) ? value(ternary[3]) : value(ternary[4]),
+			);
 		}
 		return String(value(expr) ?? '');
 	});
@@ -104,15 +113,21 @@ export interface RecordedRequest {
 }
 
 /** Performs a request the way n8n's httpRequest does, over fetch. */
-export async function performHttp(options: IHttpRequestOptions, log?: RecordedRequest[]): Promise<unknown> {
-	const url = new URL(/^https?:/i.test(options.url) ? options.url : `${options.baseURL ?? ''}${options.url}`);
+export async function performHttp(
+	options: IHttpRequestOptions,
+	log?: RecordedRequest[],
+): Promise<unknown> {
+	const url = new URL(
+		/^https?:/i.test(options.url) ? options.url : `${options.baseURL ?? ''}${options.url}`,
+	);
 	for (const [k, v] of Object.entries((options.qs ?? {}) as IDataObject)) {
 		if (v === undefined || v === null) continue;
 		if (Array.isArray(v)) v.forEach((x) => url.searchParams.append(k, String(x)));
 		else url.searchParams.append(k, String(v));
 	}
 	const headers: Record<string, string> = {};
-	for (const [k, v] of Object.entries((options.headers ?? {}) as IDataObject)) headers[k.toLowerCase()] = String(v);
+	for (const [k, v] of Object.entries((options.headers ?? {}) as IDataObject))
+		headers[k.toLowerCase()] = String(v);
 	if (options.auth) {
 		headers.authorization = `Basic ${Buffer.from(`${options.auth.username}:${options.auth.password}`).toString('base64')}`;
 	}
@@ -126,8 +141,7 @@ export async function performHttp(options: IHttpRequestOptions, log?: RecordedRe
 			// Like n8n: a URLSearchParams body is sent form-encoded, with that content type unless one is set.
 			body = options.body.toString();
 			headers['content-type'] = headers['content-type'] ?? 'application/x-www-form-urlencoded';
-		}
-		else if (contentType.startsWith('application/x-www-form-urlencoded')) {
+		} else if (contentType.startsWith('application/x-www-form-urlencoded')) {
 			const sp = new URLSearchParams();
 			for (const [k, v] of Object.entries(options.body as IDataObject)) {
 				if (Array.isArray(v)) v.forEach((x) => sp.append(k, String(x)));
@@ -139,7 +153,12 @@ export async function performHttp(options: IHttpRequestOptions, log?: RecordedRe
 			headers['content-type'] = headers['content-type'] ?? 'application/json';
 		}
 	}
-	log?.push({ method, url: url.toString(), headers, body: body === undefined ? undefined : body.toString() });
+	log?.push({
+		method,
+		url: url.toString(),
+		headers,
+		body: body === undefined ? undefined : body.toString(),
+	});
 	const response = await fetch(url, {
 		method,
 		headers,
@@ -211,7 +230,9 @@ export function createContext(options: ContextOptions = {}) {
 		parameters: {},
 	};
 	const paramsFor = (itemIndex: number): IDataObject =>
-		typeof options.parameters === 'function' ? options.parameters(itemIndex) : (options.parameters ?? {});
+		typeof options.parameters === 'function'
+			? options.parameters(itemIndex)
+			: (options.parameters ?? {});
 
 	const helpers = {
 		httpRequest: async (opts: IHttpRequestOptions) => await performHttp(opts, requests),
@@ -230,8 +251,14 @@ export function createContext(options: ContextOptions = {}) {
 			const data = credentials[type];
 			if (!data) throw new Error(`No credentials of type ${type} in the test context`);
 			const credentialType = CREDENTIAL_CLASSES[type];
-			const expirable = credentialType.properties.find((p) => p.type === 'hidden' && p.typeOptions?.expirable);
-			if (credentialType.preAuthentication && expirable && (expired || data[expirable.name] === '')) {
+			const expirable = credentialType.properties.find(
+				(p) => p.type === 'hidden' && p.typeOptions?.expirable,
+			);
+			if (
+				credentialType.preAuthentication &&
+				expirable &&
+				(expired || data[expirable.name] === '')
+			) {
 				preAuthCalls.push(type);
 				const output = await credentialType.preAuthentication.call(
 					{ helpers: { httpRequest: helpers.httpRequest } } as never,
@@ -242,7 +269,10 @@ export function createContext(options: ContextOptions = {}) {
 			let finalOptions: IHttpRequestOptions = { ...opts, headers: { ...(opts.headers ?? {}) } };
 			if (type === 'platformOAuth2Api') {
 				const token = (data.oauthTokenData as IDataObject).access_token;
-				finalOptions.headers = { ...finalOptions.headers, Authorization: `Bearer ${String(token)}` };
+				finalOptions.headers = {
+					...finalOptions.headers,
+					Authorization: `Bearer ${String(token)}`,
+				};
 			} else if (type === 'platformOAuth1ConnectApi') {
 				// As n8n's own OAuth 1.0a signer does: it signs the query and the `form` property (never
 				// `body`) and replaces every header with the Authorization header.
@@ -255,7 +285,12 @@ export function createContext(options: ContextOptions = {}) {
 						accessToken: String(tokenData.oauth_token),
 						accessTokenSecret: String(tokenData.oauth_token_secret),
 					},
-					{ method: finalOptions.method ?? 'GET', url: finalOptions.url, query: finalOptions.qs as OAuth1Params | undefined, form },
+					{
+						method: finalOptions.method ?? 'GET',
+						url: finalOptions.url,
+						query: finalOptions.qs as OAuth1Params | undefined,
+						form,
+					},
 				);
 				finalOptions = { ...finalOptions, headers: { Authorization: authorizationHeader(oauth) } };
 			} else if (typeof credentialType.authenticate === 'function') {
@@ -275,11 +310,18 @@ export function createContext(options: ContextOptions = {}) {
 		},
 		assertBinaryData(itemIndex: number, propertyName: string) {
 			const binary = items[itemIndex]?.binary?.[propertyName];
-			if (!binary) throw new Error(`This operation expects the node's input data to contain a binary file '${propertyName}'`);
+			if (!binary)
+				throw new Error(
+					`This operation expects the node's input data to contain a binary file '${propertyName}'`,
+				);
 			return binary;
 		},
 		async prepareBinaryData(buffer: Buffer, fileName?: string, mimeType?: string) {
-			return { data: buffer.toString('base64'), fileName, mimeType: mimeType ?? 'application/octet-stream' };
+			return {
+				data: buffer.toString('base64'),
+				fileName,
+				mimeType: mimeType ?? 'application/octet-stream',
+			};
 		},
 		returnJsonArray(data: IDataObject | IDataObject[]) {
 			return (Array.isArray(data) ? data : [data]).map((json) => ({ json }));
@@ -300,7 +342,12 @@ export function createContext(options: ContextOptions = {}) {
 			if (!data) throw new Error(`Node does not have credentials of type ${type}`);
 			return data;
 		},
-		getNodeParameter(name: string, itemIndexOrFallback?: unknown, fallback?: unknown, opts?: { extractValue?: boolean }) {
+		getNodeParameter(
+			name: string,
+			itemIndexOrFallback?: unknown,
+			fallback?: unknown,
+			opts?: { extractValue?: boolean },
+		) {
 			const itemIndex = typeof itemIndexOrFallback === 'number' ? itemIndexOrFallback : 0;
 			const fb = typeof itemIndexOrFallback === 'number' ? fallback : itemIndexOrFallback;
 			const value = getPath(paramsFor(itemIndex), name);
@@ -310,7 +357,12 @@ export function createContext(options: ContextOptions = {}) {
 				}
 				return fb;
 			}
-			if (opts?.extractValue && value && typeof value === 'object' && '__rl' in (value as IDataObject)) {
+			if (
+				opts?.extractValue &&
+				value &&
+				typeof value === 'object' &&
+				'__rl' in (value as IDataObject)
+			) {
 				return (value as IDataObject).value;
 			}
 			return value;

@@ -27,7 +27,9 @@ function listFiles(rel) {
 
 /** Evaluates a `={{ … }}` subtitle the way the canvas does, with the node's parameters. */
 function evalSubtitle(subtitle, parameters) {
-	const expression = String(subtitle).replace(/^=\{\{/, '').replace(/\}\}$/, '');
+	const expression = String(subtitle)
+		.replace(/^=\{\{/, '')
+		.replace(/\}\}$/, '');
 	return String(new Function('$parameter', `return (${expression});`)(parameters));
 }
 

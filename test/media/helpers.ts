@@ -23,7 +23,13 @@ export function mp4(seconds: number, size = 200): Buffer {
 	return Buffer.concat([head, mdat]);
 }
 
-export function fileItem(data: Buffer, mimeType: string, fileName: string, property = 'data', json: IDataObject = {}): INodeExecutionData {
+export function fileItem(
+	data: Buffer,
+	mimeType: string,
+	fileName: string,
+	property = 'data',
+	json: IDataObject = {},
+): INodeExecutionData {
 	return { json, binary: { [property]: { data: data.toString('base64'), mimeType, fileName } } };
 }
 
@@ -36,7 +42,11 @@ export interface UploadRecord {
  * Answers one chunked upload: initialize (with the id and media key), `appends` appends, finalize,
  * then one STATUS answer per entry of `states` (empty: the media is ready at finalize).
  */
-export function mockUpload(id: string, mediaKey: string, options: { appends?: number; states?: IDataObject[] } = {}): UploadRecord {
+export function mockUpload(
+	id: string,
+	mediaKey: string,
+	options: { appends?: number; states?: IDataObject[] } = {},
+): UploadRecord {
 	const record: UploadRecord = { segments: [] };
 	const states = options.states ?? [];
 	const scope = nock(BASE)
@@ -55,11 +65,20 @@ export function mockUpload(id: string, mediaKey: string, options: { appends?: nu
 		.reply(
 			200,
 			states.length
-				? { data: { id, media_key: mediaKey, processing_info: { state: 'pending', check_after_secs: 2 } } }
+				? {
+						data: {
+							id,
+							media_key: mediaKey,
+							processing_info: { state: 'pending', check_after_secs: 2 },
+						},
+					}
 				: { data: { id, media_key: mediaKey, size: 1 } },
 		);
 	for (const info of states) {
-		scope.get('/2/media/upload').query({ command: 'STATUS', media_id: id }).reply(200, { data: { id, media_key: mediaKey, processing_info: info } });
+		scope
+			.get('/2/media/upload')
+			.query({ command: 'STATUS', media_id: id })
+			.reply(200, { data: { id, media_key: mediaKey, processing_info: info } });
 	}
 	return record;
 }

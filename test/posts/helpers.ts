@@ -50,7 +50,16 @@ export async function runFailing(
 export const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001', 'hex');
 
 export function binaryItem(data: Buffer, mimeType: string, property = 'data'): INodeExecutionData {
-	return { json: {}, binary: { [property]: { data: data.toString('base64'), mimeType, fileName: `file.${mimeType.split('/')[1]}` } } };
+	return {
+		json: {},
+		binary: {
+			[property]: {
+				data: data.toString('base64'),
+				mimeType,
+				fileName: `file.${mimeType.split('/')[1]}`,
+			},
+		},
+	};
 }
 
 export const rl = (value: string, mode = 'id') => ({ __rl: true, mode, value });

@@ -50,14 +50,22 @@ describe('media upload', () => {
 			.reply(200, { data: { id: '7', processing_info: { state: 'pending', check_after_secs: 3 } } })
 			.get('/2/media/upload')
 			.query({ command: 'STATUS', media_id: '7' })
-			.reply(200, { data: { processing_info: { state: 'in_progress', check_after_secs: 5, progress_percent: 50 } } })
+			.reply(200, {
+				data: {
+					processing_info: { state: 'in_progress', check_after_secs: 5, progress_percent: 50 },
+				},
+			})
 			.get('/2/media/upload')
 			.query({ command: 'STATUS', media_id: '7' })
 			.reply(200, { data: { processing_info: { state: 'succeeded' } } })
 			.post('/2/tweets', { text: 'v', media: { media_ids: ['7'] } })
 			.reply(201, { data: { id: '2', text: 'v' } });
 		const { output, requests } = await run(createWith('data'), [binaryItem(video, 'video/mp4')]);
-		expect(init).toEqual({ media_type: 'video/mp4', total_bytes: SEGMENT_BYTES + 10, media_category: 'tweet_video' });
+		expect(init).toEqual({
+			media_type: 'video/mp4',
+			total_bytes: SEGMENT_BYTES + 10,
+			media_category: 'tweet_video',
+		});
 		expect(appended).toEqual([
 			{ index: 0, size: SEGMENT_BYTES },
 			{ index: 1, size: 10 },
@@ -66,7 +74,19 @@ describe('media upload', () => {
 		expect(requests.filter((r) => r.method === 'GET')).toHaveLength(2);
 		expect(output).toEqual([
 			{
-				json: { id: '2', text: 'v', attached_media: [{ id: '7', media_key: '13_7', type: 'video', binary_property: 'data', file_name: 'file.mp4' }] },
+				json: {
+					id: '2',
+					text: 'v',
+					attached_media: [
+						{
+							id: '7',
+							media_key: '13_7',
+							type: 'video',
+							binary_property: 'data',
+							file_name: 'file.mp4',
+						},
+					],
+				},
 				pairedItem: { item: 0 },
 			},
 		]);
@@ -103,11 +123,20 @@ describe('media upload', () => {
 			.get('/2/media/upload')
 			.query({ command: 'STATUS', media_id: '8' })
 			.reply(200, {
-				data: { processing_info: { state: 'failed', error: { code: 1, name: 'InvalidMedia', message: 'Unsupported video format' } } },
+				data: {
+					processing_info: {
+						state: 'failed',
+						error: { code: 1, name: 'InvalidMedia', message: 'Unsupported video format' },
+					},
+				},
 			});
-		const post = nock(BASE).post('/2/tweets').reply(201, { data: { id: 'never' } });
+		const post = nock(BASE)
+			.post('/2/tweets')
+			.reply(201, { data: { id: 'never' } });
 		const { error } = await runFailing(createWith('data'), [binaryItem(PNG, 'video/mp4')]);
-		expect(error.message).toBe('The service could not process the media "file.mp4" (data) in item 1: InvalidMedia: Unsupported video format');
+		expect(error.message).toBe(
+			'The service could not process the media "file.mp4" (data) in item 1: InvalidMedia: Unsupported video format',
+		);
 		expect(error.description).toContain('Media ID 8');
 		expect(post.isDone()).toBe(false);
 	});
@@ -124,7 +153,9 @@ describe('media upload', () => {
 			.query(true)
 			.times(MAX_STATUS_POLLS + 5)
 			.reply(200, { data: { processing_info: { state: 'in_progress', check_after_secs: 0 } } });
-		const { error, requests } = await runFailing(createWith('data'), [binaryItem(PNG, 'video/mp4')]);
+		const { error, requests } = await runFailing(createWith('data'), [
+			binaryItem(PNG, 'video/mp4'),
+		]);
 		expect(requests.filter((r) => r.method === 'GET')).toHaveLength(MAX_STATUS_POLLS);
 		expect(error.message).toContain('was still processing');
 		expect(error.description).toContain('Media ID 6');
@@ -150,7 +181,9 @@ describe('media upload', () => {
 	});
 
 	it('refuses an image over 5 MB before any request', async () => {
-		const { error, requests } = await runFailing(createWith('data'), [binaryItem(Buffer.alloc(5 * 1024 * 1024 + 1), 'image/jpeg')]);
+		const { error, requests } = await runFailing(createWith('data'), [
+			binaryItem(Buffer.alloc(5 * 1024 * 1024 + 1), 'image/jpeg'),
+		]);
 		expect(error.message).toContain('larger than 5 MB');
 		expect(requests).toHaveLength(0);
 	});

@@ -2,8 +2,7 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { postIdsFrom } from '../../nodes/PlatformPosts/resources/post/get';
-import { postIdFrom } from '../../nodes/shared/locators';
+import { postIdFrom, postIdsFrom } from '../../nodes/shared/locators';
 import { BASE, TEST_SECRETS } from '../helpers/context';
 import { PNG, binaryItem, rl, run, runFailing, setupNock } from './helpers';
 
@@ -22,13 +21,17 @@ describe('post URL → id', () => {
 		['1346889436626259968', '1346889436626259968'],
 		['https://x.com/jack/status/20', '20'],
 		['https://twitter.com/jack/statuses/20?s=20&t=abc', '20'],
-		['http://mobile.example.com/some_user/status/1234567890123456789/photo/1', '1234567890123456789'],
+		[
+			'http://mobile.example.com/some_user/status/1234567890123456789/photo/1',
+			'1234567890123456789',
+		],
 		['https://x.com/i/web/status/42', '42'],
 		['  77  ', '77'],
 	])('%s → %s', (input, id) => expect(postIdFrom(input)).toBe(id));
 
-	it.each(['https://x.com/jack', 'abc', 'https://x.com/jack/status/', '12345678901234567890'])('%s is refused', (input) =>
-		expect(postIdFrom(input)).toBeUndefined(),
+	it.each(['https://x.com/jack', 'abc', 'https://x.com/jack/status/', '12345678901234567890'])(
+		'%s is refused',
+		(input) => expect(postIdFrom(input)).toBeUndefined(),
 	);
 
 	it('reads lists of ids and URLs separated by commas, spaces and new lines', () => {
@@ -88,27 +91,63 @@ describe('Post → Create', () => {
 	});
 
 	it('attaches existing media ids', async () => {
-		nock(BASE).post('/2/tweets', { text: 'm', media: { media_ids: ['11', '12'] } }).reply(201, { data: { id: '3' } });
+		nock(BASE)
+			.post('/2/tweets', { text: 'm', media: { media_ids: ['11', '12'] } })
+			.reply(201, { data: { id: '3' } });
 		const { output } = await run(create('m', { mediaIds: '11, 12' }));
 		expect(output[0].json).toEqual({ id: '3', attached_media: [{ id: '11' }, { id: '12' }] });
 	});
 
 	it('tags users in the media and excludes users from a reply (media.tagged_user_ids, reply.exclude_reply_user_ids)', async () => {
-		nock(BASE).post('/2/tweets', { text: 'm', media: { media_ids: ['11'], tagged_user_ids: ['2244994945', '6253282'] } }).reply(201, { data: { id: '3' } });
-		expect((await run(create('m', { mediaIds: '11', taggedUserIds: '2244994945, 6253282' }))).output[0].json).toEqual({ id: '3', attached_media: [{ id: '11' }] });
-		nock(BASE).post('/2/tweets', { text: 'r', reply: { in_reply_to_tweet_id: '20', exclude_reply_user_ids: ['6253282'] } }).reply(201, { data: { id: '4' } });
-		expect((await run(create('r', { replyTo: { __rl: true, mode: 'id', value: '20' }, excludeReplyUserIds: '6253282' }))).output[0].json).toEqual({ id: '4' });
+		nock(BASE)
+			.post('/2/tweets', {
+				text: 'm',
+				media: { media_ids: ['11'], tagged_user_ids: ['2244994945', '6253282'] },
+			})
+			.reply(201, { data: { id: '3' } });
+		expect(
+			(await run(create('m', { mediaIds: '11', taggedUserIds: '2244994945, 6253282' }))).output[0]
+				.json,
+		).toEqual({ id: '3', attached_media: [{ id: '11' }] });
+		nock(BASE)
+			.post('/2/tweets', {
+				text: 'r',
+				reply: { in_reply_to_tweet_id: '20', exclude_reply_user_ids: ['6253282'] },
+			})
+			.reply(201, { data: { id: '4' } });
+		expect(
+			(
+				await run(
+					create('r', {
+						replyTo: { __rl: true, mode: 'id', value: '20' },
+						excludeReplyUserIds: '6253282',
+					}),
+				)
+			).output[0].json,
+		).toEqual({ id: '4' });
 	});
 
 	it.each([
-		[{ taggedUserIds: '123' }, 'Invalid input in item 1: Tagged User IDs: users are tagged in attached media: add Binary Properties or Media IDs'],
-		[{ mediaIds: '11', taggedUserIds: '@someone' }, 'Invalid input in item 1: Tagged User IDs #1: a user ID is 1-19 digits'],
-		[{ excludeReplyUserIds: '123' }, 'Invalid input in item 1: Exclude Reply User IDs: is used with Reply To Post'],
-	])('refuses tagged / excluded users that cannot apply, before any request (%o)', async (fields, message) => {
-		const { error, requests } = await runFailing(create('t', fields));
-		expect(error.message).toBe(message);
-		expect(requests).toHaveLength(0);
-	});
+		[
+			{ taggedUserIds: '123' },
+			'Invalid input in item 1: Tagged User IDs: users are tagged in attached media: add Binary Properties or Media IDs',
+		],
+		[
+			{ mediaIds: '11', taggedUserIds: '@someone' },
+			'Invalid input in item 1: Tagged User IDs #1: a user ID is 1-19 digits',
+		],
+		[
+			{ excludeReplyUserIds: '123' },
+			'Invalid input in item 1: Exclude Reply User IDs: is used with Reply To Post',
+		],
+	])(
+		'refuses tagged / excluded users that cannot apply, before any request (%o)',
+		async (fields, message) => {
+			const { error, requests } = await runFailing(create('t', fields));
+			expect(error.message).toBe(message);
+			expect(requests).toHaveLength(0);
+		},
+	);
 
 	it('uploads an image from the binary input (initialize, append, finalize) and attaches it', async () => {
 		const calls: string[] = [];
@@ -124,13 +163,17 @@ describe('Post → Create', () => {
 			})
 			.reply(200, {})
 			.post('/2/media/upload/900/finalize')
-			.reply(200, { data: { id: '900', media_key: '3_900', image: { image_type: 'image/png', w: 1, h: 1 } } })
+			.reply(200, {
+				data: { id: '900', media_key: '3_900', image: { image_type: 'image/png', w: 1, h: 1 } },
+			})
 			.post('/2/tweets', (b) => {
 				calls.push(`post ${JSON.stringify(b)}`);
 				return true;
 			})
 			.reply(201, { data: { id: '1', text: 'pic' } });
-		const { output, requests } = await run(create('pic', { binaryProperties: 'data' }), [binaryItem(PNG, 'image/png')]);
+		const { output, requests } = await run(create('pic', { binaryProperties: 'data' }), [
+			binaryItem(PNG, 'image/png'),
+		]);
 		expect(calls).toEqual([
 			'init image/png 20 tweet_image',
 			'append 0 true',
@@ -146,7 +189,15 @@ describe('Post → Create', () => {
 		expect(output[0].json).toEqual({
 			id: '1',
 			text: 'pic',
-			attached_media: [{ id: '900', media_key: '3_900', type: 'image', binary_property: 'data', file_name: 'file.png' }],
+			attached_media: [
+				{
+					id: '900',
+					media_key: '3_900',
+					type: 'image',
+					binary_property: 'data',
+					file_name: 'file.png',
+				},
+			],
 		});
 	});
 
@@ -165,7 +216,12 @@ describe('Post → Create', () => {
 		item.binary!.second = { ...item.binary!.data };
 		const { output } = await run(create('', { binaryProperties: 'data, second' }), [item]);
 		expect(output[0].json.id).toBe('5');
-		expect((output[0].json.attached_media as Array<{ id: string; binary_property: string }>).map((m) => [m.id, m.binary_property])).toEqual([
+		expect(
+			(output[0].json.attached_media as Array<{ id: string; binary_property: string }>).map((m) => [
+				m.id,
+				m.binary_property,
+			]),
+		).toEqual([
 			['1', 'data'],
 			['2', 'second'],
 		]);
@@ -179,7 +235,10 @@ describe('Post → Create', () => {
 		[{ pollOptions: 'only-one' }, /Poll Options: a poll has 2 to 4 options/],
 		[{ pollOptions: 'a,b,c,d,e' }, /Poll Options: a poll has 2 to 4 options/],
 		[{ pollOptions: 'a,b', pollDuration: 4 }, /Poll Duration \(Minutes\): at least 5 minutes/],
-		[{ pollOptions: 'a,b', pollDuration: 10081 }, /Poll Duration \(Minutes\): at most 10,080 minutes/],
+		[
+			{ pollOptions: 'a,b', pollDuration: 10081 },
+			/Poll Duration \(Minutes\): at most 10,080 minutes/,
+		],
 		[{ pollOptions: 'a,bbbbbbbbbbbbbbbbbbbbbbbbbbb' }, /Poll Options #2: at most 25 characters/],
 		[{ pollOptions: 'a,,b' }, /Poll Options #2: must not be empty/],
 		[{ mediaIds: '1,2,3,4,5' }, /Media: at most 4 media per post/],
@@ -198,9 +257,13 @@ describe('Post → Create', () => {
 		const item = binaryItem(PNG, 'image/png');
 		item.binary!.video = { data: PNG.toString('base64'), mimeType: 'video/mp4' };
 		const mixed = await runFailing(create('t', { binaryProperties: 'data,video' }), [item]);
-		expect(mixed.error.message).toContain('Media: a post takes 1 to 4 images, or 1 GIF, or 1 video');
+		expect(mixed.error.message).toContain(
+			'Media: a post takes 1 to 4 images, or 1 GIF, or 1 video',
+		);
 		expect(mixed.requests).toHaveLength(0);
-		const missing = await runFailing(create('t', { binaryProperties: 'nope' }), [binaryItem(PNG, 'image/png')]);
+		const missing = await runFailing(create('t', { binaryProperties: 'nope' }), [
+			binaryItem(PNG, 'image/png'),
+		]);
 		expect(missing.error.message).toContain("binary file 'nope'");
 		expect(missing.requests).toHaveLength(0);
 	});
@@ -217,17 +280,38 @@ describe('Post → Create', () => {
 			.reply(200, {})
 			.post('/2/tweets', (b) => (calls.push(`post ${JSON.stringify(b.media)}`), true))
 			.reply(201, { data: { id: '2' } });
-		await run(create('pic', { binaryProperties: 'data', altTexts: { altText: [{ property: 'data', text: 'A red bicycle' }] } }), [binaryItem(PNG, 'image/png')]);
-		expect(calls).toEqual(['alt {"id":"901","metadata":{"alt_text":{"text":"A red bicycle"}}}', 'post {"media_ids":["901"]}']);
+		await run(
+			create('pic', {
+				binaryProperties: 'data',
+				altTexts: { altText: [{ property: 'data', text: 'A red bicycle' }] },
+			}),
+			[binaryItem(PNG, 'image/png')],
+		);
+		expect(calls).toEqual([
+			'alt {"id":"901","metadata":{"alt_text":{"text":"A red bicycle"}}}',
+			'post {"media_ids":["901"]}',
+		]);
 	});
 
 	it('refuses alt text for a property that is not attached, for a video, and over 1,000 characters', async () => {
 		const item = binaryItem(PNG, 'image/png');
 		item.binary!.clip = { data: PNG.toString('base64'), mimeType: 'video/mp4' };
 		const cases: Array<[IDataObject, RegExp]> = [
-			[{ binaryProperties: 'data', altTexts: { altText: [{ property: 'other', text: 'x' }] } }, /Alt Text #1: "other" is not one of the Binary Properties/],
-			[{ binaryProperties: 'clip', altTexts: { altText: [{ property: 'clip', text: 'x' }] } }, /Alt Text #1: "clip" is a video/],
-			[{ binaryProperties: 'data', altTexts: { altText: [{ property: 'data', text: 'x'.repeat(1001) }] } }, /Alt Text #1.*at most 1000 characters/],
+			[
+				{ binaryProperties: 'data', altTexts: { altText: [{ property: 'other', text: 'x' }] } },
+				/Alt Text #1: "other" is not one of the Binary Properties/,
+			],
+			[
+				{ binaryProperties: 'clip', altTexts: { altText: [{ property: 'clip', text: 'x' }] } },
+				/Alt Text #1: "clip" is a video/,
+			],
+			[
+				{
+					binaryProperties: 'data',
+					altTexts: { altText: [{ property: 'data', text: 'x'.repeat(1001) }] },
+				},
+				/Alt Text #1.*at most 1000 characters/,
+			],
 		];
 		for (const [fields, message] of cases) {
 			const { error, requests } = await runFailing(create('t', fields), [item]);
@@ -243,7 +327,10 @@ describe('Post → Create', () => {
 	});
 
 	it('never retries a failed create (5xx) and says it may have been published', async () => {
-		nock(BASE).post('/2/tweets').times(4).reply(503, { title: 'Service Unavailable', detail: 'Service Unavailable' });
+		nock(BASE)
+			.post('/2/tweets')
+			.times(4)
+			.reply(503, { title: 'Service Unavailable', detail: 'Service Unavailable' });
 		const { error, requests } = await runFailing(create('x'));
 		expect(requests).toHaveLength(1);
 		expect(error.description).toContain('may have been published');
@@ -253,10 +340,14 @@ describe('Post → Create', () => {
 
 	it('never retries a create that timed out / lost its connection and says how to check', async () => {
 		nock(BASE).post('/2/tweets').replyWithError({ code: 'ETIMEDOUT', message: 'socket timeout' });
-		nock(BASE).post('/2/tweets').reply(201, { data: { id: 'second' } });
+		nock(BASE)
+			.post('/2/tweets')
+			.reply(201, { data: { id: 'second' } });
 		const { error, requests } = await runFailing(create('x'));
 		expect(requests).toHaveLength(1);
-		expect(error.message).toBe('The request to create the post got no answer from the service (ETIMEDOUT: socket timeout); it was not retried');
+		expect(error.message).toBe(
+			'The request to create the post got no answer from the service (ETIMEDOUT: socket timeout); it was not retried',
+		);
 		expect(error.description).toContain('may have been published');
 		expect(error.description).toContain('Post > Search');
 		expect(nock.pendingMocks()).toHaveLength(1);
@@ -276,18 +367,22 @@ describe('Post → Create', () => {
 	});
 
 	it('shows the service refusal of a too long text as it is', async () => {
-		nock(BASE).post('/2/tweets').reply(400, {
-			title: 'Invalid Request',
-			type: 'https://api.x.com/2/problems/invalid-request',
-			detail: 'One or more parameters to your request was invalid.',
-			errors: [{ message: 'Your Tweet text is too long.', parameters: { text: [] } }],
-		});
+		nock(BASE)
+			.post('/2/tweets')
+			.reply(400, {
+				title: 'Invalid Request',
+				type: 'https://api.x.com/2/problems/invalid-request',
+				detail: 'One or more parameters to your request was invalid.',
+				errors: [{ message: 'Your Tweet text is too long.', parameters: { text: [] } }],
+			});
 		const { error } = await runFailing(create('long text'));
 		expect(error.message).toContain('Your Tweet text is too long.');
 	});
 
 	it('refuses create with the app-only bearer before any request', async () => {
-		const { error, requests } = await runFailing(create('x'), undefined, { authentication: 'platformBearerApi' });
+		const { error, requests } = await runFailing(create('x'), undefined, {
+			authentication: 'platformBearerApi',
+		});
 		expect(error.message).toContain('Creating a post needs a user-context credential');
 		expect(requests).toHaveLength(0);
 	});
@@ -324,18 +419,35 @@ describe('Post → Edit', () => {
 			additionalFields: {},
 		});
 		expect(sent).toEqual({ text: 'fixed', edit_options: { previous_post_id: '100' } });
-		expect(output[0].json).toEqual({ previous_post_id: '100', id: '101', text: 'fixed', edit_history_tweet_ids: ['100', '101'] });
+		expect(output[0].json).toEqual({
+			previous_post_id: '100',
+			id: '101',
+			text: 'fixed',
+			edit_history_tweet_ids: ['100', '101'],
+		});
 	});
 
 	it('is never retried and says the edit may have gone through', async () => {
 		nock(BASE).post('/2/tweets').times(2).reply(502, { title: 'Bad Gateway' });
-		const { error, requests } = await runFailing({ resource: 'post', operation: 'edit', postId: rl('100'), text: 'x', additionalFields: {} });
+		const { error, requests } = await runFailing({
+			resource: 'post',
+			operation: 'edit',
+			postId: rl('100'),
+			text: 'x',
+			additionalFields: {},
+		});
 		expect(requests).toHaveLength(1);
 		expect(error.description).toContain('edit may have gone through');
 	});
 
 	it('refuses an invalid post id before any request', async () => {
-		const { error, requests } = await runFailing({ resource: 'post', operation: 'edit', postId: rl('abc'), text: 'x', additionalFields: {} });
+		const { error, requests } = await runFailing({
+			resource: 'post',
+			operation: 'edit',
+			postId: rl('abc'),
+			text: 'x',
+			additionalFields: {},
+		});
 		expect(error.message).toContain('"Post" in item 1 is not valid');
 		expect(requests).toHaveLength(0);
 	});
@@ -343,9 +455,14 @@ describe('Post → Edit', () => {
 
 describe('Post → Delete', () => {
 	it('deletes a post given by URL', async () => {
-		nock(BASE).delete('/2/tweets/77').reply(200, { data: { deleted: true } });
-		const { output } = await run({ resource: 'post', operation: 'delete', postId: rl('https://x.com/a/status/77?s=20', 'url') });
+		nock(BASE)
+			.delete('/2/tweets/77')
+			.reply(200, { data: { deleted: true } });
+		const { output } = await run({
+			resource: 'post',
+			operation: 'delete',
+			postId: rl('https://x.com/a/status/77?s=20', 'url'),
+		});
 		expect(output).toEqual([{ json: { id: '77', deleted: true }, pairedItem: { item: 0 } }]);
 	});
-
 });

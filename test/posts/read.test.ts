@@ -2,15 +2,16 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { userRefFrom } from '../../nodes/PlatformPosts/resources/user/get';
-import { newsIdFrom } from '../../nodes/PlatformPosts/resources/news/get';
+import { userRefFrom } from '../../nodes/shared/locators';
+import { newsIdFrom } from '../../nodes/PlatformPosts/resources/news/fields';
 import { BASE, createContext } from '../helpers/context';
 import { node, rl, run, runFailing, setupNock } from './helpers';
 
 setupNock();
 
 const BEARER = 'platformBearerApi';
-const authOf = (headers: Record<string, string>) => String(headers.authorization ?? '').split(' ')[0];
+const authOf = (headers: Record<string, string>) =>
+	String(headers.authorization ?? '').split(' ')[0];
 
 describe('Post → Get', () => {
 	it('splits 250 ids into 3 requests of at most 100 and merges includes', async () => {
@@ -28,7 +29,10 @@ describe('Post → Get', () => {
 				fields.push(params.get('expansions'));
 				return {
 					data: got.map((id) => ({ id, author_id: '9', attachments: { media_keys: ['3_1'] } })),
-					includes: { users: [{ id: '9', username: 'jack' }], media: [{ media_key: '3_1', type: 'photo' }] },
+					includes: {
+						users: [{ id: '9', username: 'jack' }],
+						media: [{ media_key: '3_1', type: 'photo' }],
+					},
 				};
 			});
 		const { output, requests } = await run({
@@ -57,28 +61,63 @@ describe('Post → Get', () => {
 	it('takes URLs and ids mixed, and keeps the raw envelope when asked (with partial errors)', async () => {
 		const envelope = {
 			data: [{ id: '1', text: 'a' }],
-			errors: [{ resource_id: '2', detail: 'Could not find tweet with ids: [2].', type: 'https://api.x.com/2/problems/resource-not-found' }],
+			errors: [
+				{
+					resource_id: '2',
+					detail: 'Could not find tweet with ids: [2].',
+					type: 'https://api.x.com/2/problems/resource-not-found',
+				},
+			],
 		};
 		nock(BASE).get('/2/tweets').query({ ids: '1,2' }).times(2).reply(200, envelope);
-		const raw = await run({ resource: 'post', operation: 'get', postIds: 'https://x.com/a/status/1\n2', output: 'raw' });
+		const raw = await run({
+			resource: 'post',
+			operation: 'get',
+			postIds: 'https://x.com/a/status/1\n2',
+			output: 'raw',
+		});
 		expect(raw.output).toEqual([{ json: envelope, pairedItem: { item: 0 } }]);
-		const merged = await run({ resource: 'post', operation: 'get', postIds: '1, https://x.com/b/status/2', output: 'merged' });
+		const merged = await run({
+			resource: 'post',
+			operation: 'get',
+			postIds: '1, https://x.com/b/status/2',
+			output: 'merged',
+		});
 		expect(merged.output.map((o) => o.json)).toEqual([
 			{ id: '1', text: 'a' },
-			{ id: '2', error: 'Could not find tweet with ids: [2].', errorType: 'https://api.x.com/2/problems/resource-not-found' },
+			{
+				id: '2',
+				error: 'Could not find tweet with ids: [2].',
+				errorType: 'https://api.x.com/2/problems/resource-not-found',
+			},
 		]);
 	});
 
 	it('works with the app-only bearer', async () => {
-		nock(BASE).get('/2/tweets').query({ ids: '5' }).reply(200, { data: [{ id: '5' }] });
-		const { requests } = await run({ resource: 'post', operation: 'get', postIds: '5' }, undefined, { authentication: BEARER });
+		nock(BASE)
+			.get('/2/tweets')
+			.query({ ids: '5' })
+			.reply(200, { data: [{ id: '5' }] });
+		const { requests } = await run(
+			{ resource: 'post', operation: 'get', postIds: '5' },
+			undefined,
+			{ authentication: BEARER },
+		);
 		expect(requests[0].headers.authorization).toBe('Bearer BEARER-TOKEN-do-not-leak');
 	});
 
 	it('continues on fail with one error item per bad input item, and carries on with the others', async () => {
-		nock(BASE).get('/2/tweets').query({ ids: '7' }).reply(200, { data: [{ id: '7' }] });
+		nock(BASE)
+			.get('/2/tweets')
+			.query({ ids: '7' })
+			.reply(200, { data: [{ id: '7' }] });
 		const built = createContext({
-			parameters: (i) => ({ authentication: 'platformOAuth2Api', resource: 'post', operation: 'get', postIds: i === 0 ? 'not-an-id' : '7' }),
+			parameters: (i) => ({
+				authentication: 'platformOAuth2Api',
+				resource: 'post',
+				operation: 'get',
+				postIds: i === 0 ? 'not-an-id' : '7',
+			}),
 			items: [{ json: {} }, { json: {} }],
 			continueOnFail: true,
 		});
@@ -104,10 +143,22 @@ describe('Post → Search', () => {
 			.get('/2/tweets/search/recent')
 			.query({ query: 'n8n', max_results: '10', next_token: 'n2' })
 			.reply(200, page('b', 10, 'n3'));
-		const { output, requests } = await run({ resource: 'post', operation: 'search', query: 'n8n', archive: 'recent', returnAll: false, limit: 15, output: 'merged' });
+		const { output, requests } = await run({
+			resource: 'post',
+			operation: 'search',
+			query: 'n8n',
+			archive: 'recent',
+			returnAll: false,
+			limit: 15,
+			output: 'merged',
+		});
 		expect(output).toHaveLength(15);
 		expect(requests).toHaveLength(2);
-		expect(output[14].json).toEqual({ id: 'b4', author_id: '9', author: { id: '9', username: 'jack' } });
+		expect(output[14].json).toEqual({
+			id: 'b4',
+			author_id: '9',
+			author: { id: '9', username: 'jack' },
+		});
 	});
 
 	it('returns all pages of the full archive with time window and sort order', async () => {
@@ -129,16 +180,32 @@ describe('Post → Search', () => {
 			archive: 'all',
 			returnAll: true,
 			output: 'raw',
-			options: { startTime: '2026-01-01T00:00:00.000Z', endTime: '2026-01-02T12:30:00+02:00', sortOrder: 'relevancy' },
+			options: {
+				startTime: '2026-01-01T00:00:00.000Z',
+				endTime: '2026-01-02T12:30:00+02:00',
+				sortOrder: 'relevancy',
+			},
 		});
-		const base = { query: 'from:n8n_io', max_results: '500', start_time: '2026-01-01T00:00:00Z', end_time: '2026-01-02T10:30:00Z', sort_order: 'relevancy' };
+		const base = {
+			query: 'from:n8n_io',
+			max_results: '500',
+			start_time: '2026-01-01T00:00:00Z',
+			end_time: '2026-01-02T10:30:00Z',
+			sort_order: 'relevancy',
+		};
 		expect(seen).toEqual([base, { ...base, next_token: 't2' }]);
 		expect(output.map((o) => (o.json.data as IDataObject[]).length)).toEqual([3, 2]);
 		expect(output[0].json.meta).toEqual({ result_count: 3, next_token: 't2' });
 	});
 
 	it('refuses an invalid start time before any request', async () => {
-		const { error, requests } = await runFailing({ resource: 'post', operation: 'search', query: 'x', returnAll: true, options: { startTime: 'yesterday-ish' } });
+		const { error, requests } = await runFailing({
+			resource: 'post',
+			operation: 'search',
+			query: 'x',
+			returnAll: true,
+			options: { startTime: 'yesterday-ish' },
+		});
 		expect(error.message).toContain('Start Time: not a date and time');
 		expect(requests).toHaveLength(0);
 	});
@@ -149,12 +216,25 @@ describe('Post → Count', () => {
 		nock(BASE)
 			.get('/2/tweets/counts/recent')
 			.query({ query: 'n8n', granularity: 'day' })
-			.reply(200, { data: [{ start: '2026-01-02', end: '2026-01-03', tweet_count: 4 }], meta: { total_tweet_count: 4, next_token: 'c2' } })
+			.reply(200, {
+				data: [{ start: '2026-01-02', end: '2026-01-03', tweet_count: 4 }],
+				meta: { total_tweet_count: 4, next_token: 'c2' },
+			})
 			.get('/2/tweets/counts/recent')
 			.query({ query: 'n8n', granularity: 'day', next_token: 'c2' })
-			.reply(200, { data: [{ start: '2026-01-01', end: '2026-01-02', tweet_count: 1 }], meta: { total_tweet_count: 1 } });
+			.reply(200, {
+				data: [{ start: '2026-01-01', end: '2026-01-02', tweet_count: 1 }],
+				meta: { total_tweet_count: 1 },
+			});
 		const { output, requests } = await run(
-			{ resource: 'post', operation: 'count', query: 'n8n', archive: 'recent', granularity: 'day', output: 'summary' },
+			{
+				resource: 'post',
+				operation: 'count',
+				query: 'n8n',
+				archive: 'recent',
+				granularity: 'day',
+				output: 'summary',
+			},
 			undefined,
 			{ authentication: BEARER },
 		);
@@ -179,9 +259,23 @@ describe('Post → Count', () => {
 		nock(BASE)
 			.get('/2/tweets/counts/all')
 			.query({ query: 'x', granularity: 'hour', start_time: '2026-03-01T00:00:00Z' })
-			.reply(200, { data: [{ start: 'a', end: 'b', tweet_count: 2 }, { start: 'b', end: 'c', tweet_count: 0 }], meta: { total_tweet_count: 2 } });
+			.reply(200, {
+				data: [
+					{ start: 'a', end: 'b', tweet_count: 2 },
+					{ start: 'b', end: 'c', tweet_count: 0 },
+				],
+				meta: { total_tweet_count: 2 },
+			});
 		const { output } = await run(
-			{ resource: 'post', operation: 'count', query: 'x', archive: 'all', granularity: 'hour', output: 'buckets', options: { startTime: '2026-03-01T00:00:00Z' } },
+			{
+				resource: 'post',
+				operation: 'count',
+				query: 'x',
+				archive: 'all',
+				granularity: 'hour',
+				output: 'buckets',
+				options: { startTime: '2026-03-01T00:00:00Z' },
+			},
 			undefined,
 			{ authentication: BEARER },
 		);
@@ -205,7 +299,12 @@ describe('User', () => {
 			.get('/2/users/by/username/jack')
 			.query({ 'user.fields': 'created_at,public_metrics' })
 			.reply(200, { data: { id: '12', username: 'jack', name: 'Jack' } });
-		const { output } = await run({ resource: 'user', operation: 'get', user: rl('@jack', 'username'), userFields: ['created_at', 'public_metrics'] });
+		const { output } = await run({
+			resource: 'user',
+			operation: 'get',
+			user: rl('@jack', 'username'),
+			userFields: ['created_at', 'public_metrics'],
+		});
 		expect(output[0].json).toEqual({ id: '12', username: 'jack', name: 'Jack' });
 	});
 
@@ -215,8 +314,14 @@ describe('User', () => {
 			.reply(200, { data: { id: '12' } })
 			.get('/2/users/by/username/n8n_io')
 			.reply(200, { data: { id: '13' } });
-		const a = await run({ resource: 'user', operation: 'get', user: rl('12', 'id') }, undefined, { authentication: BEARER });
-		const b = await run({ resource: 'user', operation: 'get', user: rl('https://x.com/n8n_io', 'url') }, undefined, { authentication: BEARER });
+		const a = await run({ resource: 'user', operation: 'get', user: rl('12', 'id') }, undefined, {
+			authentication: BEARER,
+		});
+		const b = await run(
+			{ resource: 'user', operation: 'get', user: rl('https://x.com/n8n_io', 'url') },
+			undefined,
+			{ authentication: BEARER },
+		);
 		expect([a.output[0].json.id, b.output[0].json.id]).toEqual(['12', '13']);
 	});
 
@@ -224,17 +329,38 @@ describe('User', () => {
 		nock(BASE)
 			.get('/2/users/by/username/nobody')
 			.reply(404, {
-				errors: [{ type: 'https://api.x.com/2/problems/resource-not-found', resource_type: 'user', parameter: 'username', value: 'nobody', detail: 'Could not find user with username: [nobody].' }],
+				errors: [
+					{
+						type: 'https://api.x.com/2/problems/resource-not-found',
+						resource_type: 'user',
+						parameter: 'username',
+						value: 'nobody',
+						detail: 'Could not find user with username: [nobody].',
+					},
+				],
 			});
-		const { error } = await runFailing({ resource: 'user', operation: 'get', user: rl('nobody', 'username') });
+		const { error } = await runFailing({
+			resource: 'user',
+			operation: 'get',
+			user: rl('nobody', 'username'),
+		});
 		expect(error.message).toContain('Not found: user nobody (parameter username)');
 	});
 
 	it('gets me with OAuth2 and refuses the app-only bearer for it', async () => {
-		nock(BASE).get('/2/users/me').query({ 'user.fields': 'created_at' }).reply(200, { data: { id: '1', username: 'me' } });
-		const { output } = await run({ resource: 'user', operation: 'getMe', userFields: ['created_at'] });
+		nock(BASE)
+			.get('/2/users/me')
+			.query({ 'user.fields': 'created_at' })
+			.reply(200, { data: { id: '1', username: 'me' } });
+		const { output } = await run({
+			resource: 'user',
+			operation: 'getMe',
+			userFields: ['created_at'],
+		});
 		expect(output[0].json).toEqual({ id: '1', username: 'me' });
-		const refused = await runFailing({ resource: 'user', operation: 'getMe' }, undefined, { authentication: BEARER });
+		const refused = await runFailing({ resource: 'user', operation: 'getMe' }, undefined, {
+			authentication: BEARER,
+		});
 		expect(refused.error.message).toContain('Get Me needs a user-context credential');
 		expect(refused.requests).toHaveLength(0);
 	});
@@ -250,24 +376,52 @@ describe('News', () => {
 	it('searches news with fields, limit and max age', async () => {
 		nock(BASE)
 			.get('/2/news/search')
-			.query({ query: 'automation', max_results: '5', max_age_hours: '24', 'news.fields': 'name,summary' })
+			.query({
+				query: 'automation',
+				max_results: '5',
+				max_age_hours: '24',
+				'news.fields': 'name,summary',
+			})
 			.reply(200, { data: [{ id: '1', name: 'A', summary: 'S' }], meta: { result_count: 1 } });
 		const { output } = await run(
-			{ resource: 'news', operation: 'search', query: 'automation', limit: 5, newsFields: ['name', 'summary'], options: { maxAgeHours: 24 } },
+			{
+				resource: 'news',
+				operation: 'search',
+				query: 'automation',
+				limit: 5,
+				newsFields: ['name', 'summary'],
+				options: { maxAgeHours: 24 },
+			},
 			undefined,
 			{ authentication: BEARER },
 		);
-		expect(output).toEqual([{ json: { id: '1', name: 'A', summary: 'S' }, pairedItem: { item: 0 } }]);
+		expect(output).toEqual([
+			{ json: { id: '1', name: 'A', summary: 'S' }, pairedItem: { item: 0 } },
+		]);
 	});
 
 	it('returns no items when nothing matches', async () => {
-		nock(BASE).get('/2/news/search').query(true).reply(200, { meta: { result_count: 0 } });
-		const { output } = await run({ resource: 'news', operation: 'search', query: 'zzz', limit: 10 });
+		nock(BASE)
+			.get('/2/news/search')
+			.query(true)
+			.reply(200, { meta: { result_count: 0 } });
+		const { output } = await run({
+			resource: 'news',
+			operation: 'search',
+			query: 'zzz',
+			limit: 10,
+		});
 		expect(output).toEqual([]);
 	});
 
 	it('refuses a max age over 720 hours before any request', async () => {
-		const { error, requests } = await runFailing({ resource: 'news', operation: 'search', query: 'a', limit: 10, options: { maxAgeHours: 721 } });
+		const { error, requests } = await runFailing({
+			resource: 'news',
+			operation: 'search',
+			query: 'a',
+			limit: 10,
+			options: { maxAgeHours: 721 },
+		});
 		expect(error.message).toContain('Max Age (Hours): at most 720 hours');
 		expect(requests).toHaveLength(0);
 	});
@@ -290,8 +444,19 @@ describe('News', () => {
 describe('Options', () => {
 	it('passes Max Rate Limit Wait to the transport: a 429 resetting later fails at once when the wait is 0', async () => {
 		const reset = Math.floor(Date.now() / 1000) + 30;
-		nock(BASE).get('/2/users/12').reply(429, { title: 'Too Many Requests', type: 'about:blank' }, { 'x-rate-limit-reset': String(reset) });
-		const { error, requests } = await runFailing({ resource: 'user', operation: 'get', user: rl('12', 'id'), options: { maxRateLimitWait: 0 } });
+		nock(BASE)
+			.get('/2/users/12')
+			.reply(
+				429,
+				{ title: 'Too Many Requests', type: 'about:blank' },
+				{ 'x-rate-limit-reset': String(reset) },
+			);
+		const { error, requests } = await runFailing({
+			resource: 'user',
+			operation: 'get',
+			user: rl('12', 'id'),
+			options: { maxRateLimitWait: 0 },
+		});
 		expect(requests).toHaveLength(1);
 		expect(error.message).toContain('Rate limit reached (15-minute window); it resets at');
 	});

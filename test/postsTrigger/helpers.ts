@@ -23,7 +23,7 @@ export interface Served {
 	rateLimitOnce?: number;
 }
 
-let counter = BigInt("1800000000000000000");
+let counter = BigInt('1800000000000000000');
 export function nextId(): string {
 	counter += BigInt(1000);
 	return String(counter);
@@ -40,17 +40,38 @@ export function serve(read: FakeRead, served: Served) {
 			if (served.rateLimitOnce !== undefined) {
 				const reset = served.rateLimitOnce;
 				served.rateLimitOnce = undefined;
-				return [429, { title: 'Too Many Requests', type: 'about:blank', status: 429 }, { 'x-rate-limit-reset': String(reset) }];
+				return [
+					429,
+					{ title: 'Too Many Requests', type: 'about:blank', status: 429 },
+					{ 'x-rate-limit-reset': String(reset) },
+				];
 			}
 			const max = Number(q.max_results);
 			if (!Number.isInteger(max) || max < read.bounds.min || max > read.bounds.max) {
-				return [400, { title: 'Invalid Request', detail: `max_results ${q.max_results} out of bounds`, type: 'https://api.test.local/2/problems/invalid-request' }];
+				return [
+					400,
+					{
+						title: 'Invalid Request',
+						detail: `max_results ${q.max_results} out of bounds`,
+						type: 'https://api.test.local/2/problems/invalid-request',
+					},
+				];
 			}
 			if (q.since_id !== undefined && !read.sinceId) {
-				return [400, { title: 'Invalid Request', detail: 'since_id not taken here', type: 'https://api.test.local/2/problems/invalid-request' }];
+				return [
+					400,
+					{
+						title: 'Invalid Request',
+						detail: 'since_id not taken here',
+						type: 'https://api.test.local/2/problems/invalid-request',
+					},
+				];
 			}
-			let list = [...served.entries].sort((a, b) => (BigInt(String(a.id)) < BigInt(String(b.id)) ? 1 : -1));
-			if (q.since_id !== undefined) list = list.filter((e) => BigInt(String(e.id)) > BigInt(q.since_id));
+			let list = [...served.entries].sort((a, b) =>
+				BigInt(String(a.id)) < BigInt(String(b.id)) ? 1 : -1,
+			);
+			if (q.since_id !== undefined)
+				list = list.filter((e) => BigInt(String(e.id)) > BigInt(q.since_id));
 			const start = q[read.tokenParam] ? Number(q[read.tokenParam]) : 0;
 			const size = Math.min(max, served.pageLimit);
 			const page = list.slice(start, start + size);
@@ -65,9 +86,20 @@ export function serve(read: FakeRead, served: Served) {
 		});
 }
 
-export function pollContext(parameters: IDataObject, staticData: IDataObject, mode: 'trigger' | 'manual' = 'trigger') {
+export function pollContext(
+	parameters: IDataObject,
+	staticData: IDataObject,
+	mode: 'trigger' | 'manual' = 'trigger',
+) {
 	return createContext({
-		parameters: { maxItems: 100, options: {}, includeReplies: true, includeReposts: true, query: '', ...parameters },
+		parameters: {
+			maxItems: 100,
+			options: {},
+			includeReplies: true,
+			includeReposts: true,
+			query: '',
+			...parameters,
+		},
 		staticData,
 		extra: { getMode: () => mode },
 	});

@@ -29,15 +29,28 @@ const post = (id: string) => ({ id, text: `post ${id}`, author_id: USER });
 const CASES: ModeCase[] = [
 	{
 		event: 'userPosts',
-		parameters: { authentication: CREDENTIAL_TYPES.appOnly, user: { __rl: true, mode: 'id', value: USER } },
-		read: { path: `/2/users/${USER}/tweets`, sinceId: true, tokenParam: 'pagination_token', bounds: { min: 5, max: 100 } },
+		parameters: {
+			authentication: CREDENTIAL_TYPES.appOnly,
+			user: { __rl: true, mode: 'id', value: USER },
+		},
+		read: {
+			path: `/2/users/${USER}/tweets`,
+			sinceId: true,
+			tokenParam: 'pagination_token',
+			bounds: { min: 5, max: 100 },
+		},
 		entry: post,
 		eventId: (id) => id,
 	},
 	{
 		event: 'mentions',
 		parameters: { authentication: CREDENTIAL_TYPES.pkce },
-		read: { path: `/2/users/${ME}/mentions`, sinceId: true, tokenParam: 'pagination_token', bounds: { min: 5, max: 100 } },
+		read: {
+			path: `/2/users/${ME}/mentions`,
+			sinceId: true,
+			tokenParam: 'pagination_token',
+			bounds: { min: 5, max: 100 },
+		},
 		entry: post,
 		eventId: (id) => id,
 		me: true,
@@ -45,28 +58,54 @@ const CASES: ModeCase[] = [
 	{
 		event: 'search',
 		parameters: { authentication: CREDENTIAL_TYPES.appOnly, query: 'autumn sale' },
-		read: { path: '/2/tweets/search/recent', sinceId: true, tokenParam: 'next_token', bounds: { min: 10, max: 100 } },
+		read: {
+			path: '/2/tweets/search/recent',
+			sinceId: true,
+			tokenParam: 'next_token',
+			bounds: { min: 10, max: 100 },
+		},
 		entry: post,
 		eventId: (id) => id,
 	},
 	{
 		event: 'followers',
-		parameters: { authentication: CREDENTIAL_TYPES.appOnly, user: { __rl: true, mode: 'id', value: USER } },
-		read: { path: `/2/users/${USER}/followers`, sinceId: false, tokenParam: 'pagination_token', bounds: { min: 1, max: 1000 } },
+		parameters: {
+			authentication: CREDENTIAL_TYPES.appOnly,
+			user: { __rl: true, mode: 'id', value: USER },
+		},
+		read: {
+			path: `/2/users/${USER}/followers`,
+			sinceId: false,
+			tokenParam: 'pagination_token',
+			bounds: { min: 1, max: 1000 },
+		},
 		entry: (id) => ({ id, name: `User ${id}`, username: `u${id.slice(-6)}` }),
 		eventId: (id) => `follow:${id}:${USER}`,
 	},
 	{
 		event: 'likedPosts',
-		parameters: { authentication: CREDENTIAL_TYPES.hmac, user: { __rl: true, mode: 'id', value: USER } },
-		read: { path: `/2/users/${USER}/liked_tweets`, sinceId: false, tokenParam: 'pagination_token', bounds: { min: 5, max: 100 } },
+		parameters: {
+			authentication: CREDENTIAL_TYPES.hmac,
+			user: { __rl: true, mode: 'id', value: USER },
+		},
+		read: {
+			path: `/2/users/${USER}/liked_tweets`,
+			sinceId: false,
+			tokenParam: 'pagination_token',
+			bounds: { min: 5, max: 100 },
+		},
 		entry: post,
 		eventId: (id) => `favorite:${USER}:${id}`,
 	},
 	{
 		event: 'bookmarks',
 		parameters: { authentication: CREDENTIAL_TYPES.pkce },
-		read: { path: `/2/users/${ME}/bookmarks`, sinceId: false, tokenParam: 'pagination_token', bounds: { min: 1, max: 100 } },
+		read: {
+			path: `/2/users/${ME}/bookmarks`,
+			sinceId: false,
+			tokenParam: 'pagination_token',
+			bounds: { min: 1, max: 100 },
+		},
 		entry: post,
 		eventId: (id) => `bookmark:${ME}:${id}`,
 		me: true,
@@ -74,8 +113,19 @@ const CASES: ModeCase[] = [
 	{
 		event: 'directMessages',
 		parameters: { authentication: CREDENTIAL_TYPES.pkce },
-		read: { path: '/2/dm_events', sinceId: false, tokenParam: 'pagination_token', bounds: { min: 1, max: 100 } },
-		entry: (id) => ({ id, event_type: 'MessageCreate', text: `dm ${id}`, sender_id: USER, dm_conversation_id: `${ME}-${USER}` }),
+		read: {
+			path: '/2/dm_events',
+			sinceId: false,
+			tokenParam: 'pagination_token',
+			bounds: { min: 1, max: 100 },
+		},
+		entry: (id) => ({
+			id,
+			event_type: 'MessageCreate',
+			text: `dm ${id}`,
+			sender_id: USER,
+			dm_conversation_id: `${ME}-${USER}`,
+		}),
 		eventId: (id) => id,
 		me: true,
 	},
@@ -89,7 +139,11 @@ describe.each(CASES)('Poll Trigger mode $event', (mode) => {
 	let served: Served;
 	let staticData: IDataObject;
 	const run = async (parameters: IDataObject = {}, runMode: 'trigger' | 'manual' = 'trigger') => {
-		const built = pollContext({ event: mode.event, ...mode.parameters, ...parameters }, staticData, runMode);
+		const built = pollContext(
+			{ event: mode.event, ...mode.parameters, ...parameters },
+			staticData,
+			runMode,
+		);
 		const result = await poll.call(built.context);
 		return { result, built };
 	};
@@ -107,7 +161,11 @@ describe.each(CASES)('Poll Trigger mode $event', (mode) => {
 		served = { entries: [], pageLimit: 100, queries: [] };
 		staticData = {};
 		serve(mode.read, served);
-		if (mode.me) nock(BASE).persist().get('/2/users/me').reply(200, { data: { id: ME, username: 'me' } });
+		if (mode.me)
+			nock(BASE)
+				.persist()
+				.get('/2/users/me')
+				.reply(200, { data: { id: ME, username: 'me' } });
 	});
 
 	it('first poll emits nothing and stores the position; the next emits only newer items, oldest first', async () => {
@@ -150,7 +208,9 @@ describe.each(CASES)('Poll Trigger mode $event', (mode) => {
 		const newer = add(7);
 		const { result, built } = await run({ maxItems: 4 });
 		expect(ids(result)).toEqual(newer.slice(-4).map(mode.eventId));
-		expect(built.logs.some((l) => l.level === 'warn' && l.message.includes('older ones skipped'))).toBe(true);
+		expect(
+			built.logs.some((l) => l.level === 'warn' && l.message.includes('older ones skipped')),
+		).toBe(true);
 		const sizes = served.queries.slice(1).map((q) => Number(q.max_results));
 		expect(sizes.every((n) => n <= Math.max(4, mode.read.bounds.min))).toBe(true);
 		expect(await (await run({ maxItems: 4 })).result).toBeNull();

@@ -13,12 +13,25 @@ beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
 afterAll(() => nock.enableNetConnect());
 
-const POST = { id: '1800000000000000010', text: 'autumn sale', author_id: '42', created_at: '2026-01-01T00:00:00.000Z' };
-const INCLUDES = { users: [{ id: '42', username: 'author', name: 'Author' }, { id: '99', username: 'other', name: 'Other' }] };
+const POST = {
+	id: '1800000000000000010',
+	text: 'autumn sale',
+	author_id: '42',
+	created_at: '2026-01-01T00:00:00.000Z',
+};
+const INCLUDES = {
+	users: [
+		{ id: '42', username: 'author', name: 'Author' },
+		{ id: '99', username: 'other', name: 'Other' },
+	],
+};
 
 async function twoPolls(parameters: IDataObject, path: string, body: IDataObject) {
 	const staticData: IDataObject = {};
-	nock(BASE).get(path).query(true).reply(200, { meta: { result_count: 0 } });
+	nock(BASE)
+		.get(path)
+		.query(true)
+		.reply(200, { meta: { result_count: 0 } });
 	nock(BASE).get(path).query(true).reply(200, body);
 	await poll.call(pollContext(parameters, staticData).context);
 	const result = await poll.call(pollContext(parameters, staticData).context);
@@ -31,9 +44,16 @@ describe('Platform Poll Trigger', () => {
 		expect(description.polling).toBe(true);
 		expect(description.name).toBe('platformPostsTrigger');
 		expect(description.inputs).toEqual([]);
-		expect(description.properties.find((p) => p.name === 'authentication')?.default).toBe('platformBearerApi');
+		expect(description.properties.find((p) => p.name === 'authentication')?.default).toBe(
+			'platformBearerApi',
+		);
 		expect((description.credentials ?? []).map((c) => c.name).sort()).toEqual(
-			['platformBearerApi', 'platformOAuth1Api', 'platformOAuth1ConnectApi', 'platformOAuth2Api'].sort(),
+			[
+				'platformBearerApi',
+				'platformOAuth1Api',
+				'platformOAuth1ConnectApi',
+				'platformOAuth2Api',
+			].sort(),
 		);
 		const maxItems = description.properties.find((p) => p.name === 'maxItems');
 		expect(maxItems?.default).toBe(100);
@@ -42,13 +62,33 @@ describe('Platform Poll Trigger', () => {
 
 	it("emits a user's posts in the webhook trigger's post.create shape", async () => {
 		const [item] = await twoPolls(
-			{ event: 'userPosts', authentication: CREDENTIAL_TYPES.appOnly, user: { __rl: true, mode: 'id', value: '42' } },
+			{
+				event: 'userPosts',
+				authentication: CREDENTIAL_TYPES.appOnly,
+				user: { __rl: true, mode: 'id', value: '42' },
+			},
 			'/2/users/42/tweets',
 			{ data: [POST], includes: INCLUDES, meta: { result_count: 1 } },
 		);
-		const [webhook] = normalizeDelivery({ data: { event_uuid: 'x', event_type: 'post.create', filter: { user_id: '42' }, payload: POST, includes: INCLUDES } }, new Date());
+		const [webhook] = normalizeDelivery(
+			{
+				data: {
+					event_uuid: 'x',
+					event_type: 'post.create',
+					filter: { user_id: '42' },
+					payload: POST,
+					includes: INCLUDES,
+				},
+			},
+			new Date(),
+		);
 		expect(Object.keys(item.json).sort()).toEqual(Object.keys(webhook).sort());
-		expect(item.json).toMatchObject({ event_type: 'post.create', event_id: POST.id, filter: { user_id: '42' }, payload: POST });
+		expect(item.json).toMatchObject({
+			event_type: 'post.create',
+			event_id: POST.id,
+			filter: { user_id: '42' },
+			payload: POST,
+		});
 		// Only the objects this post refers to.
 		expect(item.json.includes).toEqual({ users: [INCLUDES.users[0]] });
 	});
@@ -59,9 +99,18 @@ describe('Platform Poll Trigger', () => {
 			'/2/tweets/search/recent',
 			{ data: [POST], includes: INCLUDES, meta: { result_count: 1 } },
 		);
-		const stream = normalizeStreamDelivery({ data: POST, includes: INCLUDES, matching_rules: [] }, new Date())!;
+		const stream = normalizeStreamDelivery(
+			{ data: POST, includes: INCLUDES, matching_rules: [] },
+			new Date(),
+		)!;
 		for (const key of Object.keys(stream)) expect(item.json).toHaveProperty(key);
-		expect(item.json).toMatchObject({ event_type: 'post.match', event_id: POST.id, post: POST, query: 'autumn sale', tags: [] });
+		expect(item.json).toMatchObject({
+			event_type: 'post.match',
+			event_id: POST.id,
+			post: POST,
+			query: 'autumn sale',
+			tags: [],
+		});
 	});
 
 	it('sends the query, recency order, fields and the exclusions; a username is looked up once and kept', async () => {
@@ -74,7 +123,10 @@ describe('Platform Poll Trigger', () => {
 			includeReposts: true,
 			options: { postFields: 'created_at', expansions: '', userFields: '' },
 		};
-		const lookup = nock(BASE).get('/2/users/by/username/author').once().reply(200, { data: { id: '42', username: 'author' } });
+		const lookup = nock(BASE)
+			.get('/2/users/by/username/author')
+			.once()
+			.reply(200, { data: { id: '42', username: 'author' } });
 		// First poll: the smallest page, to learn the position; then pages up to Max Items per Poll.
 		for (const size of ['5', '100']) {
 			nock(BASE)
@@ -87,27 +139,65 @@ describe('Platform Poll Trigger', () => {
 		await poll.call(pollContext(parameters, staticData).context);
 		expect(lookup.isDone()).toBe(true);
 		expect(staticData.subject).toEqual({ ref: 'username:author', id: '42' });
-		expect(first.requests.every((r) => r.headers.authorization === `Bearer ${TEST_SECRETS.bearerToken}`)).toBe(true);
+		expect(
+			first.requests.every((r) => r.headers.authorization === `Bearer ${TEST_SECRETS.bearerToken}`),
+		).toBe(true);
 	});
 
 	it('starts again from a fresh position when the query changes', async () => {
 		const staticData: IDataObject = {};
-		nock(BASE).get('/2/tweets/search/recent').query((q) => q.query === 'one' && q.sort_order === 'recency').reply(200, { data: [POST], meta: { result_count: 1 } });
-		nock(BASE).get('/2/tweets/search/recent').query((q) => q.query === 'two' && q.since_id === undefined).reply(200, { data: [{ ...POST, id: '1800000000000000005' }], meta: { result_count: 1 } });
-		expect(await poll.call(pollContext({ event: 'search', authentication: CREDENTIAL_TYPES.appOnly, query: 'one' }, staticData).context)).toBeNull();
-		expect(await poll.call(pollContext({ event: 'search', authentication: CREDENTIAL_TYPES.appOnly, query: 'two' }, staticData).context)).toBeNull();
+		nock(BASE)
+			.get('/2/tweets/search/recent')
+			.query((q) => q.query === 'one' && q.sort_order === 'recency')
+			.reply(200, { data: [POST], meta: { result_count: 1 } });
+		nock(BASE)
+			.get('/2/tweets/search/recent')
+			.query((q) => q.query === 'two' && q.since_id === undefined)
+			.reply(200, { data: [{ ...POST, id: '1800000000000000005' }], meta: { result_count: 1 } });
+		expect(
+			await poll.call(
+				pollContext(
+					{ event: 'search', authentication: CREDENTIAL_TYPES.appOnly, query: 'one' },
+					staticData,
+				).context,
+			),
+		).toBeNull();
+		expect(
+			await poll.call(
+				pollContext(
+					{ event: 'search', authentication: CREDENTIAL_TYPES.appOnly, query: 'two' },
+					staticData,
+				).context,
+			),
+		).toBeNull();
 		expect(staticData.newestId).toBe('1800000000000000005');
 	});
 
 	it('refuses a search without a query, and user-context modes with the app-only bearer, before any request', async () => {
-		const empty = pollContext({ event: 'search', authentication: CREDENTIAL_TYPES.appOnly, query: '  ' }, {});
+		const empty = pollContext(
+			{ event: 'search', authentication: CREDENTIAL_TYPES.appOnly, query: '  ' },
+			{},
+		);
 		await expect(poll.call(empty.context)).rejects.toThrow('Query: a search query is required');
-		const long = pollContext({ event: 'search', authentication: CREDENTIAL_TYPES.appOnly, query: 'x'.repeat(513) }, {});
+		const long = pollContext(
+			{ event: 'search', authentication: CREDENTIAL_TYPES.appOnly, query: 'x'.repeat(513) },
+			{},
+		);
 		await expect(poll.call(long.context)).rejects.toThrow('Query: at most 512 characters');
-		const cap = pollContext({ event: 'search', authentication: CREDENTIAL_TYPES.appOnly, query: 'x', maxItems: 0 }, {});
+		const cap = pollContext(
+			{ event: 'search', authentication: CREDENTIAL_TYPES.appOnly, query: 'x', maxItems: 0 },
+			{},
+		);
 		await expect(poll.call(cap.context)).rejects.toThrow('Max Items per Poll');
 		for (const event of ['mentions', 'likedPosts', 'bookmarks', 'directMessages']) {
-			const built = pollContext({ event, authentication: CREDENTIAL_TYPES.appOnly, user: { __rl: true, mode: 'id', value: '42' } }, {});
+			const built = pollContext(
+				{
+					event,
+					authentication: CREDENTIAL_TYPES.appOnly,
+					user: { __rl: true, mode: 'id', value: '42' },
+				},
+				{},
+			);
 			await expect(poll.call(built.context)).rejects.toThrow('needs a user-context credential');
 			expect(built.requests).toHaveLength(0);
 		}
@@ -115,28 +205,48 @@ describe('Platform Poll Trigger', () => {
 	});
 
 	it('fails the poll with the usual readable message on errors other than rate limits, keeping the position', async () => {
-		const staticData: IDataObject = { key: JSON.stringify(['search', '', 'x', []]), newestId: '1800000000000000001' };
+		const staticData: IDataObject = {
+			key: JSON.stringify(['search', '', 'x', []]),
+			newestId: '1800000000000000001',
+		};
 		nock(BASE).get('/2/tweets/search/recent').query(true).reply(403, {
 			title: 'Client Forbidden',
 			type: 'https://api.test.local/2/problems/client-forbidden',
 			detail: 'This app is not attached to a project.',
 			reason: 'client-not-enrolled',
 		});
-		await expect(poll.call(pollContext({ event: 'search', authentication: CREDENTIAL_TYPES.appOnly, query: 'x' }, staticData).context)).rejects.toThrow(
-			'The app is not allowed to make this request (client-not-enrolled)',
-		);
+		await expect(
+			poll.call(
+				pollContext(
+					{ event: 'search', authentication: CREDENTIAL_TYPES.appOnly, query: 'x' },
+					staticData,
+				).context,
+			),
+		).rejects.toThrow('The app is not allowed to make this request (client-not-enrolled)');
 		expect(staticData.newestId).toBe('1800000000000000001');
 	});
 
 	it('classifies direct messages as sent or received from the authenticated user', async () => {
-		nock(BASE).persist().get('/2/users/me').reply(200, { data: { id: '7' } });
-		const items = await twoPolls({ event: 'directMessages', authentication: CREDENTIAL_TYPES.pkce }, '/2/dm_events', {
-			data: [
-				{ id: '1800000000000000020', event_type: 'MessageCreate', text: 'hi', sender_id: '7' },
-				{ id: '1800000000000000019', event_type: 'MessageCreate', text: 'hello', sender_id: '42' },
-			],
-			meta: { result_count: 2 },
-		});
+		nock(BASE)
+			.persist()
+			.get('/2/users/me')
+			.reply(200, { data: { id: '7' } });
+		const items = await twoPolls(
+			{ event: 'directMessages', authentication: CREDENTIAL_TYPES.pkce },
+			'/2/dm_events',
+			{
+				data: [
+					{ id: '1800000000000000020', event_type: 'MessageCreate', text: 'hi', sender_id: '7' },
+					{
+						id: '1800000000000000019',
+						event_type: 'MessageCreate',
+						text: 'hello',
+						sender_id: '42',
+					},
+				],
+				meta: { result_count: 2 },
+			},
+		);
 		expect(items.map((i) => i.json.event_type)).toEqual(['dm.received', 'dm.sent']);
 		expect((items[0].json.payload as IDataObject).direct_message_events).toHaveLength(1);
 	});

@@ -10,7 +10,12 @@ const { createSandbox } = require('../../sandbox/server');
 const oauth1 = require('../../sandbox/lib/oauth1');
 const { FAIL_MARKER } = require('../../sandbox/routes/media');
 
-type Sandbox = { url: string; keys: Record<string, string>; db: { media: Map<string, Record<string, unknown>> }; close(): Promise<void> };
+type Sandbox = {
+	url: string;
+	keys: Record<string, string>;
+	db: { media: Map<string, Record<string, unknown>> };
+	close(): Promise<void>;
+};
 let sb: Sandbox;
 
 beforeAll(async () => {
@@ -22,14 +27,32 @@ afterAll(async () => {
 
 async function call(method: string, path: string, body?: unknown) {
 	const url = sb.url + path;
-	const headers: Record<string, string> = { authorization: oauth1.authorizationHeader({ method, url: url.split('?')[0] === url ? url : url, form: undefined }, sb.keys) };
+	const headers: Record<string, string> = {
+		authorization: oauth1.authorizationHeader(
+			{ method, url: url.split('?')[0] === url ? url : url, form: undefined },
+			sb.keys,
+		),
+	};
 	if (body !== undefined) headers['content-type'] = 'application/json';
-	const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-	return { status: res.status, body: (await res.json().catch(() => undefined)) as { data?: Record<string, unknown>; detail?: string; errors?: unknown } };
+	const res = await fetch(url, {
+		method,
+		headers,
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	return {
+		status: res.status,
+		body: (await res.json().catch(() => undefined)) as {
+			data?: Record<string, unknown>;
+			detail?: string;
+			errors?: unknown;
+		},
+	};
 }
 
-const init = (media_type: string, total_bytes: number, media_category?: string) => call('POST', '/2/media/upload/initialize', { media_type, total_bytes, media_category });
-const append = (id: string, bytes: Buffer, segment_index: number) => call('POST', `/2/media/upload/${id}/append`, { media: bytes.toString('base64'), segment_index });
+const init = (media_type: string, total_bytes: number, media_category?: string) =>
+	call('POST', '/2/media/upload/initialize', { media_type, total_bytes, media_category });
+const append = (id: string, bytes: Buffer, segment_index: number) =>
+	call('POST', `/2/media/upload/${id}/append`, { media: bytes.toString('base64'), segment_index });
 
 function mp4(seconds: number): Buffer {
 	const box = (type: string, body: Buffer) => {
@@ -58,7 +81,10 @@ describe('sandbox media upload rules', () => {
 		const { id, finalize } = await upload('image/png', bytes, 'tweet_image');
 		expect(finalize.status).toBe(200);
 		expect(finalize.body.data).toMatchObject({ id, media_key: `3_${id}` });
-		expect(sb.db.media.get(id)).toMatchObject({ state: 'succeeded', sha256: createHash('sha256').update(bytes).digest('hex') });
+		expect(sb.db.media.get(id)).toMatchObject({
+			state: 'succeeded',
+			sha256: createHash('sha256').update(bytes).digest('hex'),
+		});
 	});
 
 	it('refuses an unknown category', async () => {
@@ -109,21 +135,33 @@ describe('sandbox media upload rules', () => {
 	it('processes a video pending → in_progress → succeeded', async () => {
 		const { id, finalize } = await upload('video/mp4', mp4(20), 'amplify_video');
 		expect((finalize.body.data?.processing_info as { state: string }).state).toBe('pending');
-		expect(((await status(id)).body.data?.processing_info as { state: string }).state).toBe('in_progress');
-		expect(((await status(id)).body.data?.processing_info as { state: string }).state).toBe('succeeded');
+		expect(((await status(id)).body.data?.processing_info as { state: string }).state).toBe(
+			'in_progress',
+		);
+		expect(((await status(id)).body.data?.processing_info as { state: string }).state).toBe(
+			'succeeded',
+		);
 	});
 
 	it('fails processing of a video too long for its category, and keeps its key out of the media library', async () => {
 		const { id } = await upload('video/mp4', mp4(141), 'tweet_video');
-		const info = (await status(id)).body.data?.processing_info as { state: string; error: { message: string } };
+		const info = (await status(id)).body.data?.processing_info as {
+			state: string;
+			error: { message: string };
+		};
 		expect(info.state).toBe('failed');
 		expect(info.error.message).toMatch(/too long/);
-		const library = await call('POST', `/12/accounts/${sb.keys.adsAccountId ?? 'x'}/media_library?media_key=13_${id}`);
+		const library = await call(
+			'POST',
+			`/12/accounts/${sb.keys.adsAccountId ?? 'x'}/media_library?media_key=13_${id}`,
+		);
 		expect(library.status).toBeGreaterThanOrEqual(400);
 	});
 
 	it('fails processing of bytes carrying the failure marker', async () => {
 		const { id } = await upload('video/mp4', Buffer.from(`xx${FAIL_MARKER}xx`), 'tweet_video');
-		expect(((await status(id)).body.data?.processing_info as { state: string }).state).toBe('failed');
+		expect(((await status(id)).body.data?.processing_info as { state: string }).state).toBe(
+			'failed',
+		);
 	});
 });

@@ -10,19 +10,39 @@ afterAll(() => nock.enableNetConnect());
 
 function minted(token: string) {
 	const credentials = defaultCredentials();
-	Object.assign(credentials.platformBearerApi, { origin: 'minted', consumerKey: 'ck', mintedToken: token });
+	Object.assign(credentials.platformBearerApi, {
+		origin: 'minted',
+		consumerKey: 'ck',
+		mintedToken: token,
+	});
 	return createContext({ credentials, parameters: { authentication: CREDENTIAL_TYPES.appOnly } });
 }
 
-const request = { method: 'GET' as const, path: '/2/webhooks', credentialType: CREDENTIAL_TYPES.appOnly };
+const request = {
+	method: 'GET' as const,
+	path: '/2/webhooks',
+	credentialType: CREDENTIAL_TYPES.appOnly,
+};
 
 describe('app-only bearer minted by the credential', () => {
 	it('mints a new token once when the service refuses the cached one, and repeats the request', async () => {
 		nock(BASE)
-			.get('/2/webhooks').matchHeader('authorization', 'Bearer old-token').reply(401, { title: 'Unauthorized', status: 401, detail: 'Unauthorized', type: 'about:blank' })
-			.get('/2/webhooks').matchHeader('authorization', 'Bearer old-token').reply(401, { title: 'Unauthorized', status: 401, type: 'about:blank' })
-			.post('/oauth2/token', 'grant_type=client_credentials').reply(200, { token_type: 'bearer', access_token: 'new-token' })
-			.get('/2/webhooks').matchHeader('authorization', 'Bearer new-token').reply(200, { data: [{ id: '1' }] });
+			.get('/2/webhooks')
+			.matchHeader('authorization', 'Bearer old-token')
+			.reply(401, {
+				title: 'Unauthorized',
+				status: 401,
+				detail: 'Unauthorized',
+				type: 'about:blank',
+			})
+			.get('/2/webhooks')
+			.matchHeader('authorization', 'Bearer old-token')
+			.reply(401, { title: 'Unauthorized', status: 401, type: 'about:blank' })
+			.post('/oauth2/token', 'grant_type=client_credentials')
+			.reply(200, { token_type: 'bearer', access_token: 'new-token' })
+			.get('/2/webhooks')
+			.matchHeader('authorization', 'Bearer new-token')
+			.reply(200, { data: [{ id: '1' }] });
 		const built = minted('old-token');
 		const body = await platformRequest.call(built.context, request);
 		expect((body as IDataObject).data).toEqual([{ id: '1' }]);
@@ -31,8 +51,16 @@ describe('app-only bearer minted by the credential', () => {
 
 	it('fails with the service error when the new token is refused as well, without the token in the message', async () => {
 		nock(BASE)
-			.get('/2/webhooks').times(3).reply(401, { title: 'Unauthorized', status: 401, detail: 'Unauthorized', type: 'about:blank' })
-			.post('/oauth2/token').reply(200, { token_type: 'bearer', access_token: 'second-token' });
+			.get('/2/webhooks')
+			.times(3)
+			.reply(401, {
+				title: 'Unauthorized',
+				status: 401,
+				detail: 'Unauthorized',
+				type: 'about:blank',
+			})
+			.post('/oauth2/token')
+			.reply(200, { token_type: 'bearer', access_token: 'second-token' });
 		const built = minted('old-token');
 		const error = await platformRequest.call(built.context, request).then(
 			() => undefined,
@@ -43,7 +71,9 @@ describe('app-only bearer minted by the credential', () => {
 	});
 
 	it('does not ask again for a pasted token', async () => {
-		nock(BASE).get('/2/webhooks').reply(401, { title: 'Unauthorized', status: 401, type: 'about:blank' });
+		nock(BASE)
+			.get('/2/webhooks')
+			.reply(401, { title: 'Unauthorized', status: 401, type: 'about:blank' });
 		const built = createContext({ parameters: { authentication: CREDENTIAL_TYPES.appOnly } });
 		await platformRequest.call(built.context, request).catch(() => undefined);
 		expect(built.requests).toHaveLength(1);

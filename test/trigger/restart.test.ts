@@ -13,15 +13,30 @@ afterAll(() => nock.enableNetConnect());
 const STARTED = Date.parse('2026-11-22T12:00:00Z');
 const NOW = new Date('2026-11-22T12:05:30Z');
 
-function context(staticData: IDataObject, body?: IDataObject, query: IDataObject = {}, workflowId?: string) {
+function context(
+	staticData: IDataObject,
+	body?: IDataObject,
+	query: IDataObject = {},
+	workflowId?: string,
+) {
 	const raw = Buffer.from(JSON.stringify(body ?? {}));
-	return webhookContext({ raw, headers: { 'x-platform-webhooks-signature': sign(raw) }, query, staticData, workflowId });
+	return webhookContext({
+		raw,
+		headers: { 'x-platform-webhooks-signature': sign(raw) },
+		query,
+		staticData,
+		workflowId,
+	});
 }
 
-const event = (id: string) => ({ data: { event_uuid: id, event_type: 'post.create', payload: { id: '9' } } });
+const event = (id: string) => ({
+	data: { event_uuid: id, event_type: 'post.create', payload: { id: '9' } },
+});
 
 /** Resolves with the body of the next replay request the node sends. */
-function replayRequested(reply: () => nock.Interceptor['reply'] extends (...a: infer A) => unknown ? A : never) {
+function replayRequested(
+	reply: () => nock.Interceptor['reply'] extends (...a: infer A) => unknown ? A : never,
+) {
 	let resolve!: (body: IDataObject) => void;
 	const seen = new Promise<IDataObject>((r) => (resolve = r));
 	nock(BASE)
@@ -48,9 +63,18 @@ describe('recovery after an n8n restart (no webhook method runs then)', () => {
 		// Answered by the node before the run starts, so that n8n saves the static data first.
 		expect(out.noWebhookResponse).toBe(true);
 		expect(first.captured).toEqual({ status: 200, body: { ok: true, events: 1 } });
-		expect(await replay).toEqual({ webhook_id: '111', from_date: '202611221140', to_date: '202611221205' });
+		expect(await replay).toEqual({
+			webhook_id: '111',
+			from_date: '202611221140',
+			to_date: '202611221205',
+		});
 		// The same trigger in the same process: no second replay, whatever its static data says.
-		const second = context({ webhookId: '111', lastReceivedAt: '2026-11-22T11:40:10Z' }, event('2'), {}, 'wf-restart-1');
+		const second = context(
+			{ webhookId: '111', lastReceivedAt: '2026-11-22T11:40:10Z' },
+			event('2'),
+			{},
+			'wf-restart-1',
+		);
 		await receiveDelivery(second.context, new Date('2026-11-22T12:06:00Z'), STARTED);
 		await sleep(0);
 		expect(second.requests).toHaveLength(0);
@@ -69,7 +93,9 @@ describe('recovery after an n8n restart (no webhook method runs then)', () => {
 		const built = context(staticData, undefined, { crc_token: 'abcdefghijklmnopqrstuvwx' });
 		await answerCrc(built.context, NOW, STARTED);
 		expect(built.captured.status).toBe(200);
-		expect(String((built.captured.body as IDataObject | undefined)?.response_token)).toMatch(/^sha256=/);
+		expect(String((built.captured.body as IDataObject | undefined)?.response_token)).toMatch(
+			/^sha256=/,
+		);
 		expect((await replay).webhook_id).toBe('111');
 	});
 
@@ -77,18 +103,25 @@ describe('recovery after an n8n restart (no webhook method runs then)', () => {
 		for (const kind of ['crc', 'delivery'] as const) {
 			const built =
 				kind === 'crc'
-					? context({ webhookId: '111', lastReceivedAt: '2026-11-22T10:00:00Z' }, undefined, { crc_token: 'abcdefghijklmnopqrstuvwx' })
+					? context({ webhookId: '111', lastReceivedAt: '2026-11-22T10:00:00Z' }, undefined, {
+							crc_token: 'abcdefghijklmnopqrstuvwx',
+						})
 					: context({ webhookId: '111', lastReceivedAt: '2026-11-22T10:00:00Z' }, event('held'));
 			// The service holds the replay request until the test lets it fail.
 			let fail!: (e: Error) => void;
 			const held = new Promise<never>((_, reject) => (fail = reject));
 			const asked: string[] = [];
-			(built.context as unknown as { helpers: IDataObject }).helpers.httpRequestWithAuthentication = async (_t: string, o: { url: string }) => {
-				asked.push(o.url);
-				return await held;
-			};
+			(built.context as unknown as { helpers: IDataObject }).helpers.httpRequestWithAuthentication =
+				async (_t: string, o: { url: string }) => {
+					asked.push(o.url);
+					return await held;
+				};
 			let finished = false;
-			const call = (kind === 'crc' ? answerCrc(built.context, NOW, STARTED) : receiveDelivery(built.context, NOW, STARTED)).then((r) => {
+			const call = (
+				kind === 'crc'
+					? answerCrc(built.context, NOW, STARTED)
+					: receiveDelivery(built.context, NOW, STARTED)
+			).then((r) => {
 				finished = true;
 				return r;
 			});
@@ -100,12 +133,18 @@ describe('recovery after an n8n restart (no webhook method runs then)', () => {
 			fail(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
 			const out = await call;
 			if (kind === 'delivery') expect(out.workflowData?.[0]).toHaveLength(1);
-			expect(built.logs.some((l) => l.level === 'error' && /Replay Webhook/.test(l.message))).toBe(true);
+			expect(built.logs.some((l) => l.level === 'error' && /Replay Webhook/.test(l.message))).toBe(
+				true,
+			);
 		}
 	});
 
 	it('a refused replay is logged with what to do, and the delivery still runs', async () => {
-		nock(BASE).post('/2/webhooks/replay').reply(400, { title: 'Invalid Request', detail: 'from_date is too old', type: 'about:blank' });
+		nock(BASE).post('/2/webhooks/replay').reply(400, {
+			title: 'Invalid Request',
+			detail: 'from_date is too old',
+			type: 'about:blank',
+		});
 		const built = context({ webhookId: '111', lastReceivedAt: '2026-11-22T11:00:00Z' }, event('1'));
 		const out = await receiveDelivery(built.context, NOW, STARTED);
 		expect(out.workflowData?.[0]).toHaveLength(1);
@@ -119,11 +158,22 @@ describe('recovery after an n8n restart (no webhook method runs then)', () => {
 		// The reset is within the transport's default wait: only an explicit "no wait" returns at once
 		// (the test's own 5 s limit would be exceeded otherwise).
 		const reset = String(Math.floor(Date.now() / 1000) + 20);
-		nock(BASE).post('/2/webhooks/replay').reply(429, { title: 'Too Many Requests', type: 'about:blank' }, { 'x-rate-limit-reset': reset });
-		const built = context({ webhookId: '111', lastReceivedAt: '2026-11-22T11:00:00Z' }, event('rl'));
+		nock(BASE)
+			.post('/2/webhooks/replay')
+			.reply(
+				429,
+				{ title: 'Too Many Requests', type: 'about:blank' },
+				{ 'x-rate-limit-reset': reset },
+			);
+		const built = context(
+			{ webhookId: '111', lastReceivedAt: '2026-11-22T11:00:00Z' },
+			event('rl'),
+		);
 		const out = await receiveDelivery(built.context, NOW, STARTED);
 		expect(out.workflowData?.[0]).toHaveLength(1);
-		expect(built.logs.some((l) => l.level === 'error' && /Replay Webhook/.test(l.message))).toBe(true);
+		expect(built.logs.some((l) => l.level === 'error' && /Replay Webhook/.test(l.message))).toBe(
+			true,
+		);
 	}, 5000);
 
 	it('knows when this process started', () => {

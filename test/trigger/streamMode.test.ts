@@ -47,11 +47,18 @@ describe('Platform Trigger in stream mode', () => {
 
 	it('create registers the webhook, adds the rules and links; no activity subscription', async () => {
 		nock(BASE)
-			.get('/2/webhooks').reply(200, { data: [] })
-			.post('/2/webhooks', { url: URL_ }).reply(200, { data: { id: '111', url: URL_, valid: true } })
-			.post(RULES).query({ dry_run: 'true' }).reply(200, {})
-			.post(RULES).reply(201, { data: [{ id: '71', value: 'autumn sale', tag: 'sale' }] })
-			.post('/2/tweets/search/webhooks/111').query({ 'tweet.fields': 'created_at' }).reply(200, { data: { provisioned: true } });
+			.get('/2/webhooks')
+			.reply(200, { data: [] })
+			.post('/2/webhooks', { url: URL_ })
+			.reply(200, { data: { id: '111', url: URL_, valid: true } })
+			.post(RULES)
+			.query({ dry_run: 'true' })
+			.reply(200, {})
+			.post(RULES)
+			.reply(201, { data: [{ id: '71', value: 'autumn sale', tag: 'sale' }] })
+			.post('/2/tweets/search/webhooks/111')
+			.query({ 'tweet.fields': 'created_at' })
+			.reply(200, { data: { provisioned: true } });
 		const built = hook();
 		expect(await create(built.context)).toBe(true);
 		expect(built.staticData).toMatchObject({ webhookId: '111', ruleIds: ['71'] });
@@ -60,24 +67,36 @@ describe('Platform Trigger in stream mode', () => {
 
 	it('checkExists is true with our webhook and rules present, false when the rules are gone', async () => {
 		nock(BASE)
-			.get('/2/webhooks').reply(200, { data: [{ id: '111', url: URL_, valid: true }] })
-			.get(RULES).query({ ids: '71' }).reply(200, { data: [{ id: '71' }] })
-			.get('/2/tweets/search/webhooks').reply(200, { data: { links: [{ webhook_id: '111' }] } });
+			.get('/2/webhooks')
+			.reply(200, { data: [{ id: '111', url: URL_, valid: true }] })
+			.get(RULES)
+			.query({ ids: '71' })
+			.reply(200, { data: [{ id: '71' }] })
+			.get('/2/tweets/search/webhooks')
+			.reply(200, { data: { links: [{ webhook_id: '111' }] } });
 		expect(await checkExists(hook({ webhookId: '111', ruleIds: ['71'] }).context)).toBe(true);
 		nock(BASE)
-			.get('/2/webhooks').reply(200, { data: [{ id: '111', url: URL_, valid: true }] })
-			.get(RULES).query({ ids: '71' }).reply(200, { meta: { result_count: 0 } });
+			.get('/2/webhooks')
+			.reply(200, { data: [{ id: '111', url: URL_, valid: true }] })
+			.get(RULES)
+			.query({ ids: '71' })
+			.reply(200, { meta: { result_count: 0 } });
 		expect(await checkExists(hook({ webhookId: '111', ruleIds: ['71'] }).context)).toBe(false);
 	});
 
 	it('remove unlinks, deletes only our rules and the webhook, and clears the state', async () => {
 		const ruleBodies: IDataObject[] = [];
 		nock(BASE)
-			.get('/2/tweets/search/webhooks').reply(200, { data: { links: [{ webhook_id: '111' }] } })
-			.delete('/2/tweets/search/webhooks/111').reply(200, { data: { deleted: true } })
-			.post(RULES, (b) => (ruleBodies.push(b), true)).reply(200, {})
-			.get('/2/webhooks').reply(200, { data: [{ id: '111', url: URL_ }] })
-			.delete('/2/webhooks/111').reply(200, { data: { deleted: true } });
+			.get('/2/tweets/search/webhooks')
+			.reply(200, { data: { links: [{ webhook_id: '111' }] } })
+			.delete('/2/tweets/search/webhooks/111')
+			.reply(200, { data: { deleted: true } })
+			.post(RULES, (b) => (ruleBodies.push(b), true))
+			.reply(200, {})
+			.get('/2/webhooks')
+			.reply(200, { data: [{ id: '111', url: URL_ }] })
+			.delete('/2/webhooks/111')
+			.reply(200, { data: { deleted: true } });
 		const built = hook({ webhookId: '111', ruleIds: ['71'] });
 		expect(await remove(built.context)).toBe(true);
 		expect(ruleBodies).toEqual([{ delete: { ids: ['71'] } }]);
@@ -86,10 +105,19 @@ describe('Platform Trigger in stream mode', () => {
 
 	it('a matching post runs once, with its tags; the same post again does not', async () => {
 		const staticData: IDataObject = {};
-		const body = { data: { id: '555', text: 'autumn sale!' }, includes: {}, matching_rules: [{ id: '71', tag: 'sale' }] };
+		const body = {
+			data: { id: '555', text: 'autumn sale!' },
+			includes: {},
+			matching_rules: [{ id: '71', tag: 'sale' }],
+		};
 		const first = await receiveDelivery(delivery(body, staticData));
 		expect(first.workflowData?.[0]).toHaveLength(1);
-		expect(first.workflowData?.[0][0].json).toMatchObject({ event_type: 'post.match', event_id: '555', tags: ['sale'], post: { id: '555' } });
+		expect(first.workflowData?.[0][0].json).toMatchObject({
+			event_type: 'post.match',
+			event_id: '555',
+			tags: ['sale'],
+			post: { id: '555' },
+		});
 		const again = await receiveDelivery(delivery(body, staticData));
 		expect(again.workflowData).toBeUndefined();
 	});
@@ -97,7 +125,9 @@ describe('Platform Trigger in stream mode', () => {
 	it('an activity envelope is not emitted in stream mode, a replay status is', async () => {
 		const activity = { data: { event_uuid: '1', event_type: 'post.create', payload: { id: '9' } } };
 		expect((await receiveDelivery(delivery(activity, {}))).workflowData).toBeUndefined();
-		const status = { replay_job_status: { webhook_id: '111', job_state: 'Complete', job_id: 'j1' } };
+		const status = {
+			replay_job_status: { webhook_id: '111', job_state: 'Complete', job_id: 'j1' },
+		};
 		const out = await receiveDelivery(delivery(status, {}));
 		expect(out.workflowData?.[0][0].json.event_type).toBe('replay.complete');
 	});

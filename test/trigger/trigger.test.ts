@@ -4,7 +4,12 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { normalizeDelivery } from '../../nodes/PlatformTrigger/events';
-import { checkExists, create, recoverMissedEvents, remove } from '../../nodes/PlatformTrigger/lifecycle';
+import {
+	checkExists,
+	create,
+	recoverMissedEvents,
+	remove,
+} from '../../nodes/PlatformTrigger/lifecycle';
 import { answerCrc, receiveDelivery } from '../../nodes/PlatformTrigger/receive';
 import { crcResponseToken, verifySignature } from '../../nodes/PlatformTrigger/signature';
 import type { TriggerState } from '../../nodes/PlatformTrigger/state';
@@ -19,10 +24,16 @@ beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
 afterAll(() => nock.enableNetConnect());
 
-
 function hookContext(parameters: IDataObject = {}, staticData: IDataObject = {}) {
 	return createContext({
-		parameters: { events: ['post.create', 'post.delete'], user: '12', keyword: '', direction: '', options: {}, ...parameters },
+		parameters: {
+			events: ['post.create', 'post.delete'],
+			user: '12',
+			keyword: '',
+			direction: '',
+			options: {},
+			...parameters,
+		},
 		staticData,
 		extra: {
 			getNodeWebhookUrl: () => URL_,
@@ -31,11 +42,14 @@ function hookContext(parameters: IDataObject = {}, staticData: IDataObject = {})
 	});
 }
 
-
 describe('CRC', () => {
 	it.each([
 		['test', 'test=1&other_test=2', 'sha256=25Cu3iwbbiqBTwQRzcKJZwisjf736V2Q8UaTlkfLSoc='],
-		['test', '{"test_number":1,"test_string":"two"}', 'sha256=YWHphPn/JFq43jkF0y4/w8R/SelmLjvpunhVFY8JhlI='],
+		[
+			'test',
+			'{"test_number":1,"test_string":"two"}',
+			'sha256=YWHphPn/JFq43jkF0y4/w8R/SelmLjvpunhVFY8JhlI=',
+		],
 	])('reproduces the published vector (key %s)', (key, message, expected) => {
 		expect(crcResponseToken(key, message)).toBe(expected);
 	});
@@ -46,7 +60,9 @@ describe('CRC', () => {
 		const result = await answerCrc(context);
 		expect(result).toEqual({ noWebhookResponse: true });
 		expect(captured.status).toBe(200);
-		expect(captured.body).toEqual({ response_token: `sha256=${createHmac('sha256', SECRET).update(token).digest('base64')}` });
+		expect(captured.body).toEqual({
+			response_token: `sha256=${createHmac('sha256', SECRET).update(token).digest('base64')}`,
+		});
 	});
 
 	it.each([
@@ -56,14 +72,19 @@ describe('CRC', () => {
 		['too short', 'abc'],
 		['with spaces', 'abcdefghijklmnop qrs'],
 	])('answers 400 to a %s token and signs nothing', async (_label, token) => {
-		const { context, captured } = webhookContext({ query: token === undefined ? {} : { crc_token: token } });
+		const { context, captured } = webhookContext({
+			query: token === undefined ? {} : { crc_token: token },
+		});
 		await answerCrc(context);
 		expect(captured.status).toBe(400);
 		expect(JSON.stringify(captured.body)).not.toContain('sha256=');
 	});
 
 	it('never answers with a wrong token when the secret is missing', async () => {
-		const { context, captured } = webhookContext({ query: { crc_token: 'AbCdEfGhIjKlMnOpQr_123' }, secret: '' });
+		const { context, captured } = webhookContext({
+			query: { crc_token: 'AbCdEfGhIjKlMnOpQr_123' },
+			secret: '',
+		});
 		await answerCrc(context);
 		expect(captured.status).toBe(500);
 		expect(JSON.stringify(captured.body)).not.toContain('response_token');
@@ -72,12 +93,21 @@ describe('CRC', () => {
 
 describe('deliveries: signature and bad input', () => {
 	const envelope = JSON.stringify({
-		data: { event_uuid: '-4711', event_type: 'post.create', filter: { user_id: '1' }, tag: 't', payload: { id: '9', text: 'hi' } },
+		data: {
+			event_uuid: '-4711',
+			event_type: 'post.create',
+			filter: { user_id: '1' },
+			tag: 't',
+			payload: { id: '9', text: 'hi' },
+		},
 	});
 
 	it('runs once for a correctly signed event', async () => {
 		const raw = Buffer.from(envelope);
-		const { context } = webhookContext({ raw, headers: { 'x-platform-webhooks-signature': sign(raw) } });
+		const { context } = webhookContext({
+			raw,
+			headers: { 'x-platform-webhooks-signature': sign(raw) },
+		});
 		const result = await receiveDelivery(context, new Date('2026-11-22T10:00:00Z'));
 		expect(result.workflowData?.[0]).toHaveLength(1);
 		expect(result.workflowData?.[0][0].json).toMatchObject({
@@ -102,7 +132,10 @@ describe('deliveries: signature and bad input', () => {
 		['a body changed after signing', Buffer.from(envelope.replace('hi', 'ho')), good],
 	];
 	it.each(bad)('answers 401 and starts nothing for %s', async (_label, body, signature) => {
-		const { context, captured } = webhookContext({ raw: body, headers: signature ? { 'x-platform-webhooks-signature': signature } : {} });
+		const { context, captured } = webhookContext({
+			raw: body,
+			headers: signature ? { 'x-platform-webhooks-signature': signature } : {},
+		});
 		const result = await receiveDelivery(context);
 		expect(captured.status).toBe(401);
 		expect(result.workflowData).toBeUndefined();
@@ -114,7 +147,10 @@ describe('deliveries: signature and bad input', () => {
 		['an empty body', Buffer.alloc(0), 400],
 		['a 5 MB body', Buffer.alloc(5 * 1024 * 1024, 0x20), 413],
 	])('answers %s with a valid signature without a run', async (_label, body, status) => {
-		const { context, captured } = webhookContext({ raw: body, headers: { 'x-platform-webhooks-signature': sign(body) } });
+		const { context, captured } = webhookContext({
+			raw: body,
+			headers: { 'x-platform-webhooks-signature': sign(body) },
+		});
 		const result = await receiveDelivery(context);
 		expect(captured.status).toBe(status);
 		expect(result.workflowData).toBeUndefined();
@@ -130,9 +166,13 @@ describe('deliveries: signature and bad input', () => {
 	});
 
 	it('drops event types that were not selected unless all were chosen', async () => {
-		const body = Buffer.from(JSON.stringify({ data: { event_uuid: '1', event_type: 'spaces.start', payload: {} } }));
+		const body = Buffer.from(
+			JSON.stringify({ data: { event_uuid: '1', event_type: 'spaces.start', payload: {} } }),
+		);
 		const headers = { 'x-platform-webhooks-signature': sign(body) };
-		expect((await receiveDelivery(webhookContext({ raw: body, headers }).context)).workflowData).toBeUndefined();
+		expect(
+			(await receiveDelivery(webhookContext({ raw: body, headers }).context)).workflowData,
+		).toBeUndefined();
 		const all = webhookContext({ raw: body, headers, parameters: { events: ['*'], options: {} } });
 		expect((await receiveDelivery(all.context)).workflowData?.[0]).toHaveLength(1);
 	});
@@ -148,12 +188,25 @@ describe('deliveries: signature and bad input', () => {
 	});
 
 	it('emits or drops replay job status deliveries by option', async () => {
-		const body = Buffer.from(JSON.stringify({ replay_job_status: { webhook_id: '1', job_state: 'Complete', job_state_description: 'done', job_id: '77' } }));
+		const body = Buffer.from(
+			JSON.stringify({
+				replay_job_status: {
+					webhook_id: '1',
+					job_state: 'Complete',
+					job_state_description: 'done',
+					job_id: '77',
+				},
+			}),
+		);
 		const headers = { 'x-platform-webhooks-signature': sign(body) };
 		const emitted = await receiveDelivery(webhookContext({ raw: body, headers }).context);
 		expect(emitted.workflowData?.[0][0].json.event_type).toBe('replay.complete');
 		const dropped = await receiveDelivery(
-			webhookContext({ raw: body, headers, parameters: { events: ['*'], options: { replayStatus: 'drop' } } }).context,
+			webhookContext({
+				raw: body,
+				headers,
+				parameters: { events: ['*'], options: { replayStatus: 'drop' } },
+			}).context,
 		);
 		expect(dropped.workflowData).toBeUndefined();
 	});
@@ -172,7 +225,10 @@ describe('event normalisation', () => {
 		['profile.update.screenname', 'profile.update.screenname'],
 		['PostCreate', 'post.create'],
 	])('maps %s to %s', (given, expected) => {
-		const [event] = normalizeDelivery({ data: { event_uuid: '1', event_type: given, payload: { before: 'a', after: 'b' } } }, at);
+		const [event] = normalizeDelivery(
+			{ data: { event_uuid: '1', event_type: given, payload: { before: 'a', after: 'b' } } },
+			at,
+		);
 		expect(event.event_type).toBe(expected);
 	});
 
@@ -183,9 +239,16 @@ describe('event normalisation', () => {
 				tweet_create_events: [{ id_str: '1' }, { id_str: '2' }],
 				tweet_delete_events: [{ status: { id: '3', user_id: '42' }, timestamp_ms: '1' }],
 				favorite_events: [{ id: 'f1', favorited_status: { id_str: '1' } }],
-				follow_events: [{ type: 'follow', created_timestamp: '1', source: { id: '5' }, target: { id: '42' } }, { type: 'unfollow', created_timestamp: '2', source: { id: '6' }, target: { id: '42' } }],
-				block_events: [{ type: 'block', created_timestamp: '1', source: { id: '42' }, target: { id: '7' } }],
-				mute_events: [{ type: 'mute', created_timestamp: '1', source: { id: '42' }, target: { id: '8' } }],
+				follow_events: [
+					{ type: 'follow', created_timestamp: '1', source: { id: '5' }, target: { id: '42' } },
+					{ type: 'unfollow', created_timestamp: '2', source: { id: '6' }, target: { id: '42' } },
+				],
+				block_events: [
+					{ type: 'block', created_timestamp: '1', source: { id: '42' }, target: { id: '7' } },
+				],
+				mute_events: [
+					{ type: 'mute', created_timestamp: '1', source: { id: '42' }, target: { id: '8' } },
+				],
 				direct_message_events: [{ type: 'message_create', id: 'dm1' }],
 				direct_message_indicate_typing_events: [{ created_timestamp: '1', sender_id: '5' }],
 				direct_message_mark_read_events: [{ created_timestamp: '1', sender_id: '5' }],
@@ -193,14 +256,27 @@ describe('event normalisation', () => {
 			at,
 		);
 		expect(events.map((e) => e.event_type)).toEqual([
-			'post.create', 'post.create', 'post.delete', 'favorite', 'follow', 'unfollow', 'block', 'mute', 'dm.message', 'dm.indicate_typing', 'dm.read',
+			'post.create',
+			'post.create',
+			'post.delete',
+			'favorite',
+			'follow',
+			'unfollow',
+			'block',
+			'mute',
+			'dm.message',
+			'dm.indicate_typing',
+			'dm.read',
 		]);
 		expect(new Set(events.map((e) => e.event_id)).size).toBe(events.length);
 		expect(events[0].filter).toEqual({ user_id: '42' });
 	});
 
 	it('handles user_event.revoke without for_user_id', () => {
-		const [event] = normalizeDelivery({ user_event: { revoke: { date_time: 'x', source: { user_id: '1' } } } }, at);
+		const [event] = normalizeDelivery(
+			{ user_event: { revoke: { date_time: 'x', source: { user_id: '1' } } } },
+			at,
+		);
 		expect(event.event_type).toBe('user.revoke');
 		expect(event.filter).toBeNull();
 	});
@@ -214,7 +290,8 @@ describe('dedupe memory is bounded', () => {
 	it('keeps at most 2,000 ids and forgets ids older than 26 hours', () => {
 		const state: TriggerState = {};
 		const t0 = Date.parse('2026-01-01T00:00:00Z');
-		const seenBefore = (id: string, at: number) => !claimNewIds('bounded:node', state, [id], at).has(id);
+		const seenBefore = (id: string, at: number) =>
+			!claimNewIds('bounded:node', state, [id], at).has(id);
 		for (let i = 0; i < 2500; i++) seenBefore(`id-${i}`, t0 + i);
 		expect(Object.keys(state.seen ?? {})).toHaveLength(DEDUPE_MAX_IDS);
 		expect(Object.keys(state.seen ?? {})[0]).toBe('id-500');
@@ -225,14 +302,19 @@ describe('dedupe memory is bounded', () => {
 });
 
 describe('exactly once per event id, whatever the timing', () => {
-	const body = (id: string) => Buffer.from(JSON.stringify({ data: { event_uuid: id, event_type: 'post.create', payload: { id: '9' } } }));
+	const body = (id: string) =>
+		Buffer.from(
+			JSON.stringify({ data: { event_uuid: id, event_type: 'post.create', payload: { id: '9' } } }),
+		);
 
 	it('five copies handled at the same moment, each with its own copy of the static data, run once', async () => {
 		// n8n loads the static data per request and saves it after the answer: every copy reads the
 		// same old record. Only the process's own record can tell them apart.
 		const raw = body('-42');
 		const headers = { 'x-platform-webhooks-signature': sign(raw) };
-		const copies = Array.from({ length: 5 }, () => webhookContext({ raw, headers, staticData: {}, workflowId: 'wf-concurrent' }));
+		const copies = Array.from({ length: 5 }, () =>
+			webhookContext({ raw, headers, staticData: {}, workflowId: 'wf-concurrent' }),
+		);
 		const results = await Promise.all(copies.map((c) => receiveDelivery(c.context)));
 		expect(results.filter((r) => r.workflowData).length).toBe(1);
 		for (const c of copies) expect(c.captured.status ?? 200).toBe(200);
@@ -243,13 +325,15 @@ describe('exactly once per event id, whatever the timing', () => {
 		const headers = { 'x-platform-webhooks-signature': sign(raw) };
 		const runs: number[] = [];
 		for (let i = 0; i < 3; i++) {
-			const out = await receiveDelivery(webhookContext({ raw, headers, staticData: {}, workflowId: 'wf-b2b' }).context);
+			const out = await receiveDelivery(
+				webhookContext({ raw, headers, staticData: {}, workflowId: 'wf-b2b' }).context,
+			);
 			runs.push(out.workflowData?.[0].length ?? 0);
 		}
 		expect(runs).toEqual([1, 0, 0]);
 	});
 
-	it('another trigger (workflow) is not affected by this one\'s record', async () => {
+	it("another trigger (workflow) is not affected by this one's record", async () => {
 		const raw = body('44');
 		const headers = { 'x-platform-webhooks-signature': sign(raw) };
 		const a = await receiveDelivery(webhookContext({ raw, headers, workflowId: 'wf-a' }).context);
@@ -261,83 +345,152 @@ describe('exactly once per event id, whatever the timing', () => {
 		const raw = body('45');
 		const headers = { 'x-platform-webhooks-signature': sign(raw) };
 		const staticData: IDataObject = {};
-		await receiveDelivery(webhookContext({ raw, headers, staticData, workflowId: 'wf-old-process' }).context);
+		await receiveDelivery(
+			webhookContext({ raw, headers, staticData, workflowId: 'wf-old-process' }).context,
+		);
 		expect(Object.keys((staticData as TriggerState).seen ?? {})).toContain('45');
-		const restarted = await receiveDelivery(webhookContext({ raw, headers, staticData, workflowId: 'wf-new-process' }).context);
+		const restarted = await receiveDelivery(
+			webhookContext({ raw, headers, staticData, workflowId: 'wf-new-process' }).context,
+		);
 		expect(restarted.workflowData).toBeUndefined();
 	});
 
 	it('a forged copy does not claim the id of the real event', async () => {
 		const raw = body('46');
 		const forged = await receiveDelivery(
-			webhookContext({ raw, headers: { 'x-platform-webhooks-signature': sign(raw, 'not-the-secret') }, workflowId: 'wf-forged' }).context,
+			webhookContext({
+				raw,
+				headers: { 'x-platform-webhooks-signature': sign(raw, 'not-the-secret') },
+				workflowId: 'wf-forged',
+			}).context,
 		);
 		expect(forged.workflowData).toBeUndefined();
-		const real = await receiveDelivery(webhookContext({ raw, headers: { 'x-platform-webhooks-signature': sign(raw) }, workflowId: 'wf-forged' }).context);
+		const real = await receiveDelivery(
+			webhookContext({
+				raw,
+				headers: { 'x-platform-webhooks-signature': sign(raw) },
+				workflowId: 'wf-forged',
+			}).context,
+		);
 		expect(real.workflowData?.[0]).toHaveLength(1);
 	});
 });
 
 describe('replay window arithmetic', () => {
 	it('uses minute granularity', () => {
-		expect(replayWindow(new Date('2026-11-22T10:15:42Z'), new Date('2026-11-22T11:02:10Z'))).toEqual({
+		expect(
+			replayWindow(new Date('2026-11-22T10:15:42Z'), new Date('2026-11-22T11:02:10Z')),
+		).toEqual({
 			from_date: '202611221015',
 			to_date: '202611221102',
 		});
 	});
 	it('caps the start at 24 hours back', () => {
-		expect(replayWindow(new Date('2026-11-19T00:00:00Z'), new Date('2026-11-22T11:02:10Z'))).toEqual({
+		expect(
+			replayWindow(new Date('2026-11-19T00:00:00Z'), new Date('2026-11-22T11:02:10Z')),
+		).toEqual({
 			from_date: '202611211103',
 			to_date: '202611221102',
 		});
 	});
 	it('replays the one minute when the restart falls in the minute of the last delivery', () => {
-		expect(replayWindow(new Date('2026-11-22T11:02:05Z'), new Date('2026-11-22T11:02:50Z'))).toEqual({
+		expect(
+			replayWindow(new Date('2026-11-22T11:02:05Z'), new Date('2026-11-22T11:02:50Z')),
+		).toEqual({
 			from_date: '202611221102',
 			to_date: '202611221102',
 		});
 	});
 	it('asks for nothing when the last delivery lies after now', () => {
-		expect(replayWindow(new Date('2026-11-22T11:05:05Z'), new Date('2026-11-22T11:02:50Z'))).toBeUndefined();
+		expect(
+			replayWindow(new Date('2026-11-22T11:05:05Z'), new Date('2026-11-22T11:02:50Z')),
+		).toBeUndefined();
 	});
 });
 
 describe('lifecycle', () => {
 	it('create: registers the webhook, looks up @username, subscribes per event type with a tag', async () => {
 		const subscriptions: IDataObject[] = [];
-		nock(BASE).get('/2/webhooks').reply(200, { data: [], meta: { result_count: 0 } });
-		nock(BASE).post('/2/webhooks', { url: URL_ }).reply(200, { data: { id: '111', url: URL_, valid: true } });
-		nock(BASE).get('/2/users/by/username/jack').reply(200, { data: { id: '12', username: 'jack' } });
+		nock(BASE)
+			.get('/2/webhooks')
+			.reply(200, { data: [], meta: { result_count: 0 } });
+		nock(BASE)
+			.post('/2/webhooks', { url: URL_ })
+			.reply(200, { data: { id: '111', url: URL_, valid: true } });
+		nock(BASE)
+			.get('/2/users/by/username/jack')
+			.reply(200, { data: { id: '12', username: 'jack' } });
 		nock(BASE)
 			.post('/2/activity/subscriptions', (b) => {
 				subscriptions.push(b);
 				return true;
 			})
 			.times(2)
-			.reply(200, (_uri, b) => ({ data: { subscription: { subscription_id: `s-${(b as IDataObject).event_type}` } } }));
+			.reply(200, (_uri, b) => ({
+				data: { subscription: { subscription_id: `s-${(b as IDataObject).event_type}` } },
+			}));
 		const { context, staticData, requests } = hookContext({ user: '@jack', keyword: 'launch' });
 		expect(await create(context)).toBe(true);
-		expect(staticData).toMatchObject({ webhookId: '111', subscriptionIds: ['s-post.create', 's-post.delete'] });
+		expect(staticData).toMatchObject({
+			webhookId: '111',
+			subscriptionIds: ['s-post.create', 's-post.delete'],
+		});
 		expect(subscriptions).toEqual([
-			{ event_type: 'post.create', filter: { user_id: '12', keyword: 'launch' }, tag: 'n8n:wf1:node-1', webhook_id: '111' },
-			{ event_type: 'post.delete', filter: { user_id: '12', keyword: 'launch' }, tag: 'n8n:wf1:node-1', webhook_id: '111' },
+			{
+				event_type: 'post.create',
+				filter: { user_id: '12', keyword: 'launch' },
+				tag: 'n8n:wf1:node-1',
+				webhook_id: '111',
+			},
+			{
+				event_type: 'post.delete',
+				filter: { user_id: '12', keyword: 'launch' },
+				tag: 'n8n:wf1:node-1',
+				webhook_id: '111',
+			},
 		]);
-		expect(requests.every((r) => r.headers.authorization === `Bearer ${TEST_SECRETS.bearerToken}`)).toBe(true);
+		expect(
+			requests.every((r) => r.headers.authorization === `Bearer ${TEST_SECRETS.bearerToken}`),
+		).toBe(true);
 	});
 
 	it('create: adopts an existing webhook with our exact URL instead of duplicating it', async () => {
-		nock(BASE).get('/2/webhooks').reply(200, { data: [{ id: '5', url: 'https://other/x', valid: true }, { id: '6', url: URL_, valid: false }] });
-		nock(BASE).put('/2/webhooks/6').reply(200, { data: { valid: true } });
-		nock(BASE).post('/2/activity/subscriptions').times(2).reply(200, { data: { subscription_id: 's' } });
+		nock(BASE)
+			.get('/2/webhooks')
+			.reply(200, {
+				data: [
+					{ id: '5', url: 'https://other/x', valid: true },
+					{ id: '6', url: URL_, valid: false },
+				],
+			});
+		nock(BASE)
+			.put('/2/webhooks/6')
+			.reply(200, { data: { valid: true } });
+		nock(BASE)
+			.post('/2/activity/subscriptions')
+			.times(2)
+			.reply(200, { data: { subscription_id: 's' } });
 		const { context, staticData, requests } = hookContext({ user: '12' });
 		await create(context);
 		expect(staticData.webhookId).toBe('6');
-		expect(requests.filter((r) => r.method === 'POST' && r.url.endsWith('/2/webhooks'))).toHaveLength(0);
+		expect(
+			requests.filter((r) => r.method === 'POST' && r.url.endsWith('/2/webhooks')),
+		).toHaveLength(0);
 	});
 
 	it.each([
-		['URL refused', { errors: [{ message: 'UrlValidationFailed' }] }, /refused the webhook URL/, /WEBHOOK_URL/],
-		['limit exceeded', { errors: [{ message: 'WebhookLimitExceeded' }] }, /webhook limit/, /Delete a webhook/],
+		[
+			'URL refused',
+			{ errors: [{ message: 'UrlValidationFailed' }] },
+			/refused the webhook URL/,
+			/WEBHOOK_URL/,
+		],
+		[
+			'limit exceeded',
+			{ errors: [{ message: 'WebhookLimitExceeded' }] },
+			/webhook limit/,
+			/Delete a webhook/,
+		],
 	])('create: %s says what to do', async (_label, body, message, description) => {
 		nock(BASE).get('/2/webhooks').reply(200, { data: [] });
 		nock(BASE).post('/2/webhooks').reply(400, body);
@@ -355,8 +508,12 @@ describe('lifecycle', () => {
 	});
 
 	it('checkExists: finds our webhook and re-validates it when invalid', async () => {
-		nock(BASE).get('/2/webhooks').reply(200, { data: [{ id: '111', url: URL_, valid: false }] });
-		const put = nock(BASE).put('/2/webhooks/111').reply(200, { data: { valid: true } });
+		nock(BASE)
+			.get('/2/webhooks')
+			.reply(200, { data: [{ id: '111', url: URL_, valid: false }] });
+		const put = nock(BASE)
+			.put('/2/webhooks/111')
+			.reply(200, { data: { valid: true } });
 		const { context } = hookContext({}, { webhookId: '111', subscriptionIds: ['s1'] });
 		expect(await checkExists(context)).toBe(true);
 		expect(put.isDone()).toBe(true);
@@ -370,11 +527,18 @@ describe('lifecycle', () => {
 
 	it('delete: removes our subscriptions and the webhook and clears static data', async () => {
 		const scope = nock(BASE)
-			.delete('/2/activity/subscriptions/s1').reply(200, { data: { deleted: true } })
-			.delete('/2/activity/subscriptions/s2').reply(200, { data: { deleted: true } })
-			.get('/2/webhooks').reply(200, { data: [{ id: '111', url: URL_ }] })
-			.delete('/2/webhooks/111').reply(200, { data: { deleted: true } });
-		const { context, staticData } = hookContext({}, { webhookId: '111', subscriptionIds: ['s1', 's2'], lastReceivedAt: 'x' });
+			.delete('/2/activity/subscriptions/s1')
+			.reply(200, { data: { deleted: true } })
+			.delete('/2/activity/subscriptions/s2')
+			.reply(200, { data: { deleted: true } })
+			.get('/2/webhooks')
+			.reply(200, { data: [{ id: '111', url: URL_ }] })
+			.delete('/2/webhooks/111')
+			.reply(200, { data: { deleted: true } });
+		const { context, staticData } = hookContext(
+			{},
+			{ webhookId: '111', subscriptionIds: ['s1', 's2'], lastReceivedAt: 'x' },
+		);
 		expect(await remove(context)).toBe(true);
 		expect(scope.isDone()).toBe(true);
 		expect(staticData).toEqual({});
@@ -389,17 +553,25 @@ describe('lifecycle', () => {
 			})
 			.reply(200, { data: { job_id: 'j1', created_at: 'x' } });
 		const now = new Date('2026-11-22T12:00:30Z');
-		const { context } = hookContext({}, { webhookId: '111', lastReceivedAt: '2026-11-22T09:30:10Z' });
+		const { context } = hookContext(
+			{},
+			{ webhookId: '111', lastReceivedAt: '2026-11-22T09:30:10Z' },
+		);
 		expect(await recoverMissedEvents(context, now)).toBe('j1');
 		expect(sent).toEqual({ webhook_id: '111', from_date: '202611220930', to_date: '202611221200' });
 
-		nock(BASE).post('/2/webhooks/replay').reply(409, { type: 'https://api.x.com/2/problems/conflict', title: 'Conflict' });
+		nock(BASE)
+			.post('/2/webhooks/replay')
+			.reply(409, { type: 'https://api.x.com/2/problems/conflict', title: 'Conflict' });
 		const again = hookContext({}, { webhookId: '111', lastReceivedAt: '2026-11-22T09:30:10Z' });
 		await expect(recoverMissedEvents(again.context, now)).resolves.toBeUndefined();
 	});
 
 	it('recovery: off by option', async () => {
-		const { context, requests } = hookContext({ options: { recoverMissedEvents: false } }, { webhookId: '111', lastReceivedAt: '2026-11-22T09:30:10Z' });
+		const { context, requests } = hookContext(
+			{ options: { recoverMissedEvents: false } },
+			{ webhookId: '111', lastReceivedAt: '2026-11-22T09:30:10Z' },
+		);
 		expect(await recoverMissedEvents(context)).toBeUndefined();
 		expect(requests).toHaveLength(0);
 	});

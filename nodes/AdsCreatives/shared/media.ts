@@ -1,9 +1,12 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { single } from '../../shared/ads';
+
+import type { OperationContext } from '../../shared/router';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { MediaKind } from '../../shared/media';
 import { checkMedia, uploadMedia } from '../../shared/media';
-import { accountPath, adsRequest, single } from '../common';
+import { accountPath } from '../account';
 
 /**
  * Media keys from binary input for the creatives operations: the file is uploaded with the ads
@@ -30,7 +33,11 @@ export async function readMediaBinary(
 ): Promise<PendingMedia> {
 	const name = property.trim();
 	if (!name) {
-		throw new NodeOperationError(ctx.getNode(), `Invalid input in item ${itemIndex + 1}: ${field}: give the name of an input binary field`, { itemIndex });
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Invalid input in item ${itemIndex + 1}: ${field}: give the name of an input binary field`,
+			{ itemIndex },
+		);
 	}
 	const binary = ctx.helpers.assertBinaryData(itemIndex, name);
 	const data = await ctx.helpers.getBinaryDataBuffer(itemIndex, name);
@@ -40,7 +47,7 @@ export async function readMediaBinary(
 
 /** Uploads a checked binary, adds it to the media library and returns its media key and library object. */
 export async function addToLibrary(
-	ctx: IExecuteFunctions,
+	ctx: OperationContext,
 	itemIndex: number,
 	pending: PendingMedia,
 	libraryFields: IDataObject = {},
@@ -50,20 +57,35 @@ export async function addToLibrary(
 		field: `${pending.field} "${pending.property}"`,
 	});
 	if (!uploaded.media_key) {
-		throw new NodeOperationError(ctx.getNode(), `The upload of ${pending.field} in item ${itemIndex + 1} returned no media key`, {
-			itemIndex,
-			description: `Media ID ${uploaded.id}.`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The upload of ${pending.field} in item ${itemIndex + 1} returned no media key`,
+			{
+				itemIndex,
+				description: `Media ID ${uploaded.id}.`,
+			},
+		);
 	}
 	const qs: IDataObject = { media_key: uploaded.media_key, ...libraryFields };
-	if (qs.file_name === undefined && pending.binary.fileName) qs.file_name = pending.binary.fileName.slice(0, 255);
-	const library = single(await adsRequest(ctx, itemIndex, { method: 'POST', path: accountPath(ctx, itemIndex, '/media_library'), qs }));
-	return { media_key: uploaded.media_key, id: uploaded.id, library: { ...(library ?? {}), media_id: uploaded.id } };
+	if (qs.file_name === undefined && pending.binary.fileName)
+		qs.file_name = pending.binary.fileName.slice(0, 255);
+	const library = single(
+		await ctx.request({
+			method: 'POST',
+			path: accountPath(ctx, itemIndex, '/media_library'),
+			qs,
+		}),
+	);
+	return {
+		media_key: uploaded.media_key,
+		id: uploaded.id,
+		library: { ...(library ?? {}), media_id: uploaded.id },
+	};
 }
 
 /** Checks, uploads and adds one binary property; returns the media key. */
 export async function libraryKeyFromBinary(
-	ctx: IExecuteFunctions,
+	ctx: OperationContext,
 	itemIndex: number,
 	property: string,
 	field: string,
@@ -76,7 +98,7 @@ export async function libraryKeyFromBinary(
 /** A "Media Source" selector: a media key of the library, or a binary property to upload. */
 export function mediaSourceProperty(
 	name: string,
-	displayOptions: INodeProperties['displayOptions'],
+	displayOptions?: INodeProperties['displayOptions'],
 	extra: Array<{ name: string; value: string; description?: string }> = [],
 ): INodeProperties {
 	return {
@@ -87,11 +109,16 @@ export function mediaSourceProperty(
 		displayOptions,
 		options: [
 			...extra,
-			{ name: 'Media Key', value: 'mediaKey', description: "Media already in the account's media library" },
+			{
+				name: 'Media Key',
+				value: 'mediaKey',
+				description: "Media already in the account's media library",
+			},
 			{
 				name: 'Binary File',
 				value: 'binary',
-				description: "A file of the input item: uploaded (videos as ad videos), added to the account's media library, and used",
+				description:
+					"A file of the input item: uploaded (videos as ad videos), added to the account's media library, and used",
 			},
 		],
 	};

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { splitList } from '../../shared/lists';
 import { z } from 'zod';
 
-import { cardUri, objectName, postMediaKeys, splitList, userId } from './fields';
+import { cardUri, objectName, postMediaKeys, userId } from './fields';
 
 /**
  * What draft posts, scheduled posts and posts made through the ad account share: as_user_id, text
@@ -18,7 +19,10 @@ export const postFields = {
 	name: objectName.optional(),
 };
 
-export function needsTextOrMedia(post: { text?: string; media_keys?: string[] }, ctx: z.RefinementCtx) {
+export function needsTextOrMedia(
+	post: { text?: string; media_keys?: string[] },
+	ctx: z.RefinementCtx,
+) {
 	if (!post.text && !post.media_keys?.length) {
 		ctx.addIssue({ code: 'custom', path: ['text'], message: 'is required when there is no media' });
 	}
@@ -35,7 +39,9 @@ export const POST_LABELS: Record<string, string> = {
 	'': 'Update Fields',
 };
 
-export function asUserIdProperty(displayOptions: INodeProperties['displayOptions']): INodeProperties {
+export function asUserIdProperty(
+	displayOptions?: INodeProperties['displayOptions'],
+): INodeProperties {
 	return {
 		displayName: 'Post As (User ID)',
 		name: 'asUserId',
@@ -44,11 +50,12 @@ export function asUserIdProperty(displayOptions: INodeProperties['displayOptions
 		required: true,
 		placeholder: '756201191646691328',
 		displayOptions,
-		description: 'ID of the account the post is published as: a promotable user of the ad account (the service calls it as_user_id)',
+		description:
+			'ID of the account the post is published as: a promotable user of the ad account (the service calls it as_user_id)',
 	};
 }
 
-export function textProperty(displayOptions: INodeProperties['displayOptions']): INodeProperties {
+export function textProperty(displayOptions?: INodeProperties['displayOptions']): INodeProperties {
 	return {
 		displayName: 'Text',
 		name: 'text',
@@ -63,15 +70,48 @@ export function textProperty(displayOptions: INodeProperties['displayOptions']):
 /** Options of the Additional Fields collection for these post fields. */
 export function postOptions(): INodeProperties[] {
 	return [
-		{ displayName: 'Card', name: 'card_uri', type: 'string', default: '', placeholder: 'card://1234567890', description: 'A card of the ad account to attach, given by its card URI (card://…)' },
-		{ displayName: 'Media', name: 'media_keys', type: 'string', default: '', placeholder: '3_1234567890, 3_1234567891', description: 'Media of the media library to attach: up to 4 images, or 1 GIF, or 1 video, given by their comma-separated media keys' },
-		{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'A name to find the post by (at most 80 characters)' },
-		{ displayName: 'Promoted Only', name: 'nullcast', type: 'boolean', default: true, description: "Whether the post appears only as an ad, not on the account's timeline or to its followers (the service calls this nullcast)" },
+		{
+			displayName: 'Card',
+			name: 'card_uri',
+			type: 'string',
+			default: '',
+			placeholder: 'card://1234567890',
+			description: 'A card of the ad account to attach, given by its card URI (card://…)',
+		},
+		{
+			displayName: 'Media',
+			name: 'media_keys',
+			type: 'string',
+			default: '',
+			placeholder: '3_1234567890, 3_1234567891',
+			description:
+				'Media of the media library to attach: up to 4 images, or 1 GIF, or 1 video, given by their comma-separated media keys',
+		},
+		{
+			displayName: 'Name',
+			name: 'name',
+			type: 'string',
+			default: '',
+			description: 'A name to find the post by (at most 80 characters)',
+		},
+		{
+			displayName: 'Promoted Only',
+			name: 'nullcast',
+			type: 'boolean',
+			default: true,
+			description:
+				"Whether the post appears only as an ad, not on the account's timeline or to its followers (the service calls this nullcast)",
+		},
 	];
 }
 
 /** Reads the post fields of one item into API names (not yet validated; unset ones left out). */
-export function readPost(ctx: IExecuteFunctions, itemIndex: number, fields: IDataObject, top: { asUserId?: boolean; text?: boolean }): IDataObject {
+export function readPost(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	fields: IDataObject,
+	top: { asUserId?: boolean; text?: boolean },
+): IDataObject {
 	const out: IDataObject = {};
 	if (top.asUserId) out.as_user_id = String(ctx.getNodeParameter('asUserId', itemIndex, '')).trim();
 	const text = top.text ? (ctx.getNodeParameter('text', itemIndex, '') as string) : fields.text;
@@ -79,7 +119,7 @@ export function readPost(ctx: IExecuteFunctions, itemIndex: number, fields: IDat
 	if (fields.as_user_id) out.as_user_id = String(fields.as_user_id).trim();
 	if (fields.card_uri) out.card_uri = String(fields.card_uri).trim();
 	const keys = splitList(fields.media_keys);
-	if (keys) out.media_keys = keys;
+	if (keys.length) out.media_keys = keys;
 	if (fields.nullcast !== undefined) out.nullcast = Boolean(fields.nullcast);
 	if (fields.name) out.name = String(fields.name);
 	return out;

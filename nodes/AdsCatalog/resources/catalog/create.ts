@@ -1,12 +1,12 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+import { ADS_API_VERSION } from '../../../shared/ads';
+import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
-import { asNodeError } from '../../../shared/transport';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
+import { asNodeError, errorInfo } from '../../../shared/errors';
+import { unwrapData } from '../../../shared/transport';
 import { validateInput } from '../../../shared/validation';
-import { adsData, adsRequest, API_VERSION, optionsCollection } from '../../common';
 
 const schema = z.object({
 	name: z.string().trim().min(1, 'must not be empty').max(255, 'is too long'),
@@ -17,10 +17,14 @@ const schema = z.object({
 		.optional(),
 });
 
-/** Whether a refusal of the create says that the user already has a catalog. */
-function looksLikeOnePerUser(error: NodeApiError): boolean {
-	const text = `${error.message} ${error.description ?? ''} ${JSON.stringify(error.context ?? {})}`;
-	return /only one|one (product )?catalog|already (has|exists)|DUPLICATE/i.test(text);
+/**
+ * Whether a refusal of the create says that the user already has a catalog: the service answers
+ * DUPLICATE, or INVALID_PARAMETER naming user_id (the owner, which already has its one catalog; its
+ * format is checked before the request).
+ */
+export function isCatalogTaken(error: unknown): boolean {
+	const { code, parameter } = errorInfo(error);
+	return code === 'DUPLICATE' || (code === 'INVALID_PARAMETER' && parameter === 'user_id');
 }
 
 export const create: ItemOperation = {
@@ -37,7 +41,6 @@ export const create: ItemOperation = {
 			type: 'string',
 			default: '',
 			required: true,
-			displayOptions: showFor('catalog', 'create'),
 			description: 'Name of the new catalog',
 		},
 		{
@@ -46,18 +49,16 @@ export const create: ItemOperation = {
 			type: 'string',
 			default: '',
 			placeholder: '1000000001',
-			displayOptions: showFor('catalog', 'create'),
 			description: 'The user who owns the catalog. Leave empty for the authenticated user.',
 		},
-		optionsCollection('catalog', 'create'),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
+	async execute(ctx: OperationContext, itemIndex: number) {
 		const input = validateInput(
-			this.getNode(),
+			ctx.getNode(),
 			schema,
 			{
-				name: this.getNodeParameter('name', itemIndex, ''),
-				user_id: String(this.getNodeParameter('userId', itemIndex, '') ?? '').trim() || undefined,
+				name: ctx.getNodeParameter('name', itemIndex, ''),
+				user_id: String(ctx.getNodeParameter('userId', itemIndex, '') ?? '').trim() || undefined,
 			},
 			itemIndex,
 			{ name: 'Name', user_id: 'User ID' },
@@ -65,22 +66,27 @@ export const create: ItemOperation = {
 		const qs: IDataObject = { name: input.name };
 		if (input.user_id) qs.user_id = input.user_id;
 		try {
-			const body = await adsRequest.call(this, itemIndex, {
+			const body = await ctx.request({
 				method: 'POST',
-				path: `${API_VERSION}/product_catalogs`,
+				path: `${ADS_API_VERSION}/product_catalogs`,
 				qs,
-				unsafeFailureHint: 'The catalog may have been created: list the catalogs (Catalog > Get Many) before trying again.',
+				unsafeFailureHint:
+					'The catalog may have been created: list the catalogs (Catalog > Get Many) before trying again.',
 			});
-			return adsData<IDataObject>(body);
+			return unwrapData<IDataObject>(body);
 		} catch (error) {
-			if (error instanceof NodeApiError && ['400', '403', '409'].includes(String(error.httpCode)) && looksLikeOnePerUser(error)) {
-				throw new NodeOperationError(this.getNode(), 'This user already has a product catalog: the service allows only one per user', {
-					itemIndex,
-					description:
-						'Use the existing catalog (Catalog > Get Many shows it), or delete it first (Catalog > Delete, which also deletes its products, product sets and feeds).',
-				});
+			if (isCatalogTaken(error)) {
+				throw new NodeOperationError(
+					ctx.getNode(),
+					'This user already has a product catalog: the service allows only one per user',
+					{
+						itemIndex,
+						description:
+							'Use the existing catalog (Catalog > Get Many shows it), or delete it first (Catalog > Delete, which also deletes its products, product sets and feeds).',
+					},
+				);
 			}
-			throw asNodeError(this, error, itemIndex);
+			throw asNodeError(ctx, error, itemIndex);
 		}
 	},
 };

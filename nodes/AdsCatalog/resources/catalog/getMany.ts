@@ -1,10 +1,8 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+import { ADS_API_VERSION } from '../../../shared/ads';
 
 import { limitProperty, returnAllProperty } from '../../../shared/descriptions';
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
-import { paginate } from '../../../shared/transport';
-import { API_VERSION, optionsCollection, readOptions } from '../../common';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 
 export const getMany: ItemOperation = {
 	option: {
@@ -20,27 +18,20 @@ export const getMany: ItemOperation = {
 			type: 'string',
 			default: '',
 			placeholder: '1000000001',
-			displayOptions: showFor('catalog', 'getMany'),
 			description: 'The user whose catalogs to list. Leave empty for the authenticated user.',
 		},
-		returnAllProperty({ resource: ['catalog'], operation: ['getMany'] }),
-		limitProperty({ resource: ['catalog'], operation: ['getMany'] }),
-		optionsCollection('catalog', 'getMany'),
+		returnAllProperty(),
+		limitProperty(),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const userId = String(this.getNodeParameter('userId', itemIndex, '') ?? '').trim();
-		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-		const limit = this.getNodeParameter('limit', itemIndex, 50) as number;
-		const options = readOptions(this, itemIndex);
-		return await paginate.call(
-			this,
+	async execute(ctx: OperationContext, itemIndex: number) {
+		const userId = String(ctx.getNodeParameter('userId', itemIndex, '') ?? '').trim();
+		const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
+		const limit = ctx.getNodeParameter('limit', itemIndex, 50) as number;
+		return await ctx.paginate(
 			{
 				method: 'GET',
-				path: `${API_VERSION}/product_catalogs`,
-				api: 'ads',
+				path: `${ADS_API_VERSION}/product_catalogs`,
 				qs: userId ? ({ user_id: userId } as IDataObject) : undefined,
-				itemIndex,
-				maxRateLimitWait: options.maxRateLimitWait as number | undefined,
 			},
 			{ returnAll, limit, style: 'ads' },
 		);

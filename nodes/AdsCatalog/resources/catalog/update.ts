@@ -1,12 +1,14 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+import { unwrapData } from '../../../shared/transport';
 import { z } from 'zod';
 
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { validateInput } from '../../../shared/validation';
-import { adsData, adsRequest, catalogIdOf, catalogLocator, catalogPath, optionsCollection } from '../../common';
+import { catalogIdOf, catalogLocator, catalogPath } from '../../common';
 
-const schema = z.object({ name: z.string().trim().min(1, 'must not be empty').max(255, 'is too long') });
+const schema = z.object({
+	name: z.string().trim().min(1, 'must not be empty').max(255, 'is too long'),
+});
 
 export const update: ItemOperation = {
 	option: {
@@ -16,24 +18,32 @@ export const update: ItemOperation = {
 		action: 'Update a catalog',
 	},
 	properties: [
-		catalogLocator('catalog', 'update'),
+		catalogLocator(),
 		{
 			displayName: 'Name',
 			name: 'name',
 			type: 'string',
 			default: '',
 			required: true,
-			displayOptions: showFor('catalog', 'update'),
 			description: 'The new name of the catalog',
 		},
-		optionsCollection('catalog', 'update'),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const catalogId = catalogIdOf(this, itemIndex);
-		const { name } = validateInput(this.getNode(), schema, { name: this.getNodeParameter('name', itemIndex, '') }, itemIndex, {
-			name: 'Name',
+	async execute(ctx: OperationContext, itemIndex: number) {
+		const catalogId = catalogIdOf(ctx, itemIndex);
+		const { name } = validateInput(
+			ctx.getNode(),
+			schema,
+			{ name: ctx.getNodeParameter('name', itemIndex, '') },
+			itemIndex,
+			{
+				name: 'Name',
+			},
+		);
+		const body = await ctx.request({
+			method: 'PUT',
+			path: catalogPath(catalogId),
+			qs: { name },
 		});
-		const body = await adsRequest.call(this, itemIndex, { method: 'PUT', path: catalogPath(catalogId), qs: { name } });
-		return adsData<IDataObject>(body);
+		return unwrapData<IDataObject>(body);
 	},
 };

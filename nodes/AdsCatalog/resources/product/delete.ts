@@ -1,41 +1,40 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { splitList } from '../../../shared/lists';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { BatchOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
-import type { PlatformContext, PlatformRequest } from '../../../shared/transport';
-import { asNodeError, platformRequest } from '../../../shared/transport';
-import { adsData, catalogIdOf, catalogLocator, catalogPath, optionsCollection, readOptions } from '../../common';
+import type { BatchContext, BatchOperation } from '../../../shared/router';
+import { asNodeError } from '../../../shared/errors';
+import { unwrapData } from '../../../shared/transport';
+import { catalogIdOf, catalogPath } from '../../common';
 
-/** Keys per DELETE request (the spec names no limit; the PUT batch size is used). */
-export const DELETE_BATCH_SIZE = 25;
-
-const show = (extra: IDataObject = {}) => showFor('product', 'delete', extra);
-
-function keysFrom(value: unknown): string[] {
-	if (value === undefined || value === null) return [];
-	const list = Array.isArray(value) ? value : String(value).split(/[\s,;]+/);
-	return list.map((v) => String(v ?? '').trim()).filter((v) => v !== '');
-}
+/** Keys per DELETE request: the service states no limit, so the PUT batch size (25) is used. */
+const DELETE_BATCH_SIZE = 25;
 
 export const deleteProducts: BatchOperation = {
 	option: {
 		name: 'Delete',
 		value: 'delete',
-		description: 'Permanently delete products by their product keys, in batches; one result per key',
+		description:
+			'Permanently delete products by their product keys, in batches; one result per key',
 		action: 'Delete products',
 	},
 	properties: [
-		catalogLocator('product', 'delete'),
 		{
 			displayName: 'Product Keys From',
 			name: 'keySource',
 			type: 'options',
 			noDataExpression: true,
-			displayOptions: show(),
 			options: [
-				{ name: 'Input Items', value: 'items', description: 'A field of each input item holds a product key (or a list of keys)' },
-				{ name: 'List', value: 'list', description: 'Enter the product keys, separated by commas or new lines' },
+				{
+					name: 'Input Items',
+					value: 'items',
+					description: 'A field of each input item holds a product key (or a list of keys)',
+				},
+				{
+					name: 'List',
+					value: 'list',
+					description: 'Enter the product keys, separated by commas or new lines',
+				},
 			],
 			default: 'items',
 		},
@@ -44,7 +43,7 @@ export const deleteProducts: BatchOperation = {
 			name: 'keyField',
 			type: 'string',
 			default: 'product_key',
-			displayOptions: show({ keySource: ['items'] }),
+			displayOptions: { show: { keySource: ['items'] } },
 			description: 'The input field with the product key, as output by Product > Push or Get Many',
 		},
 		{
@@ -54,32 +53,39 @@ export const deleteProducts: BatchOperation = {
 			typeOptions: { rows: 3 },
 			default: '',
 			required: true,
-			displayOptions: show({ keySource: ['list'] }),
+			displayOptions: { show: { keySource: ['list'] } },
 			description: 'Service-generated product keys, separated by commas or new lines',
 		},
-		optionsCollection('product', 'delete'),
 	],
 
-	async executeBatch(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	async executeBatch(
+		ctx: BatchContext,
+		items: INodeExecutionData[],
+	): Promise<INodeExecutionData[]> {
 		if (items.length === 0) return [];
-		const catalogId = catalogIdOf(this, 0);
-		const source = this.getNodeParameter('keySource', 0, 'items') as string;
-		const options = readOptions(this, 0);
+		const catalogId = catalogIdOf(ctx, 0);
+		const source = ctx.getNodeParameter('keySource', 0, 'items') as string;
 		// key → the input item it came from (first occurrence); each key is deleted once.
 		const origin = new Map<string, number>();
 		if (source === 'list') {
-			for (const key of keysFrom(this.getNodeParameter('productKeys', 0, ''))) if (!origin.has(key)) origin.set(key, 0);
+			for (const key of splitList(ctx.getNodeParameter('productKeys', 0, '')))
+				if (!origin.has(key)) origin.set(key, 0);
 		} else {
-			const field = String(this.getNodeParameter('keyField', 0, 'product_key') || 'product_key');
+			const field = String(ctx.getNodeParameter('keyField', 0, 'product_key') || 'product_key');
 			items.forEach((item, i) => {
-				for (const key of keysFrom(item.json?.[field])) if (!origin.has(key)) origin.set(key, i);
+				for (const key of splitList(item.json?.[field])) if (!origin.has(key)) origin.set(key, i);
 			});
 		}
 		if (origin.size === 0) {
 			throw new NodeOperationError(
-				this.getNode(),
-				source === 'list' ? 'No product keys were entered' : 'No input item has a product key in the chosen field',
-				{ description: 'Product keys are service-generated; Product > Get Many and Product > Push output them as product_key.' },
+				ctx.getNode(),
+				source === 'list'
+					? 'No product keys were entered'
+					: 'No input item has a product key in the chosen field',
+				{
+					description:
+						'Product keys are service-generated; Product > Get Many and Product > Push output them as product_key.',
+				},
 			);
 		}
 		const keys = [...origin.keys()];
@@ -88,16 +94,13 @@ export const deleteProducts: BatchOperation = {
 			const batch = keys.slice(start, start + DELETE_BATCH_SIZE);
 			let body: IDataObject;
 			try {
-				body = await platformRequest.call<PlatformContext, [PlatformRequest], Promise<IDataObject>>(this, {
+				body = await ctx.forItem(origin.get(batch[0]) ?? 0).request({
 					method: 'DELETE',
 					path: catalogPath(catalogId, '/products'),
-					api: 'ads',
 					body: { product_keys: batch },
-					itemIndex: origin.get(batch[0]),
-					maxRateLimitWait: options.maxRateLimitWait as number | undefined,
 				});
 			} catch (error) {
-				if (!this.continueOnFail()) throw asNodeError(this, error, origin.get(batch[0]));
+				if (!ctx.continueOnFail()) throw asNodeError(ctx, error, origin.get(batch[0]));
 				for (const key of batch) {
 					output.push({
 						json: { product_key: key, deleted: false, error: (error as Error).message },
@@ -106,7 +109,7 @@ export const deleteProducts: BatchOperation = {
 				}
 				continue;
 			}
-			const list = adsData<IDataObject>(body)?.delete_products;
+			const list = unwrapData<IDataObject>(body)?.delete_products;
 			const results = Array.isArray(list) ? (list as IDataObject[]) : [];
 			const byKey = new Map(results.map((r) => [String(r.product_key), r]));
 			for (const key of batch) {
@@ -118,7 +121,12 @@ export const deleteProducts: BatchOperation = {
 							failed_product_key: r.failed_product_key ?? null,
 							message: r.message ?? null,
 						}
-					: { product_key: key, deleted: false, failed_product_key: key, message: 'The service returned no result for this key' };
+					: {
+							product_key: key,
+							deleted: false,
+							failed_product_key: key,
+							message: 'The service returned no result for this key',
+						};
 				output.push({ json, pairedItem: { item: origin.get(key) ?? 0 } });
 			}
 		}

@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { splitList } from '../../../shared/lists';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { priceProblem } from '../../productSchema';
@@ -16,22 +17,35 @@ export const FILTER_ATTRIBUTES = [
 	'custom_label_4',
 ] as const;
 
-export const FILTER_OPERATORS = ['GREATER_THAN', 'EQUAL_TO', 'LESS_THAN', 'MATCH', 'NOT_CONTAINS', 'CONTAINS'] as const;
+export const FILTER_OPERATORS = [
+	'GREATER_THAN',
+	'EQUAL_TO',
+	'LESS_THAN',
+	'MATCH',
+	'NOT_CONTAINS',
+	'CONTAINS',
+] as const;
 
-/** Product keys from a comma / new-line separated text or an array (from an expression). */
+/** Product keys from a comma / new-line separated text or an array (from an expression), once each. */
 export function productKeysFrom(value: unknown): string[] {
-	if (value === undefined || value === null) return [];
-	const list = Array.isArray(value) ? value : String(value).split(/[\s,;]+/);
-	return [...new Set(list.map((v) => String(v ?? '').trim()).filter((v) => v !== ''))];
+	return [...new Set(splitList(value))];
 }
 
 /** Checks the filter builder's rows: known attribute and operator, a value, price values in price format. */
-export function checkFilters(ctx: IExecuteFunctions, rows: IDataObject[], itemIndex: number): IDataObject[] {
+export function checkFilters(
+	ctx: IExecuteFunctions,
+	rows: IDataObject[],
+	itemIndex: number,
+): IDataObject[] {
 	if (!rows.length) {
-		throw new NodeOperationError(ctx.getNode(), `A FILTERED product set needs at least one filter (item ${itemIndex + 1})`, {
-			itemIndex,
-			description: 'Add a filter: attribute, operator and value.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`A FILTERED product set needs at least one filter (item ${itemIndex + 1})`,
+			{
+				itemIndex,
+				description: 'Add a filter: attribute, operator and value.',
+			},
+		);
 	}
 	return rows.map((row, n) => {
 		const where = `Filter ${n + 1} in item ${itemIndex + 1}`;
@@ -50,13 +64,21 @@ export function checkFilters(ctx: IExecuteFunctions, rows: IDataObject[], itemIn
 				description: `Use one of ${FILTER_OPERATORS.join(', ')}.`,
 			});
 		}
-		if (!value) throw new NodeOperationError(ctx.getNode(), `${where}: the value is empty`, { itemIndex });
+		if (!value)
+			throw new NodeOperationError(ctx.getNode(), `${where}: the value is empty`, { itemIndex });
 		if (attribute === 'price' || attribute === 'sale_price') {
 			const problem = priceProblem(value);
-			if (problem) throw new NodeOperationError(ctx.getNode(), `${where} (${attribute}): ${problem}`, { itemIndex });
+			if (problem)
+				throw new NodeOperationError(ctx.getNode(), `${where} (${attribute}): ${problem}`, {
+					itemIndex,
+				});
 		}
 		if (attribute === 'inventory' && !/^\d+$/.test(value)) {
-			throw new NodeOperationError(ctx.getNode(), `${where} (inventory): "${value}" is not a whole number`, { itemIndex });
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`${where} (inventory): "${value}" is not a whole number`,
+				{ itemIndex },
+			);
 		}
 		return { attribute, operator, value };
 	});

@@ -1,16 +1,17 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+import { unwrapData } from '../../../shared/transport';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
-import { adsData, adsRequest, catalogIdOf, catalogLocator, catalogPath, optionsCollection, readOptions } from '../../common';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
+import { catalogIdOf, catalogPath } from '../../common';
 import { checkFilters, FILTER_ATTRIBUTES, FILTER_OPERATORS, productKeysFrom } from './common';
 
-const show = (extra: IDataObject = {}) => showFor('productSet', 'create', extra);
 const label = (value: string) =>
 	value
 		.split('_')
-		.map((w) => (w === 'partnera' ? 'Partner' : w.charAt(0).toUpperCase() + w.slice(1).toLowerCase()))
+		.map((w) =>
+			w === 'partnera' ? 'Partner' : w.charAt(0).toUpperCase() + w.slice(1).toLowerCase(),
+		)
 		.join(' ');
 
 export const create: ItemOperation = {
@@ -22,14 +23,12 @@ export const create: ItemOperation = {
 		action: 'Create a product set',
 	},
 	properties: [
-		catalogLocator('productSet', 'create'),
 		{
 			displayName: 'Name',
 			name: 'name',
 			type: 'string',
 			default: '',
 			required: true,
-			displayOptions: show(),
 		},
 		{
 			displayName: 'Type',
@@ -38,10 +37,13 @@ export const create: ItemOperation = {
 			noDataExpression: true,
 			options: [
 				{ name: 'Manual', value: 'MANUAL', description: 'The products whose keys you list' },
-				{ name: 'Filtered', value: 'FILTERED', description: 'The products that match the filters (cannot be updated later)' },
+				{
+					name: 'Filtered',
+					value: 'FILTERED',
+					description: 'The products that match the filters (cannot be updated later)',
+				},
 			],
 			default: 'MANUAL',
-			displayOptions: show(),
 		},
 		{
 			displayName: 'Product Keys',
@@ -49,8 +51,9 @@ export const create: ItemOperation = {
 			type: 'string',
 			default: '',
 			required: true,
-			displayOptions: show({ setType: ['MANUAL'] }),
-			description: 'Product keys (from Product > Push or Get Many), separated by commas or new lines',
+			displayOptions: { show: { setType: ['MANUAL'] } },
+			description:
+				'Product keys (from Product > Push or Get Many), separated by commas or new lines',
 		},
 		{
 			displayName: 'Filters',
@@ -59,7 +62,7 @@ export const create: ItemOperation = {
 			typeOptions: { multipleValues: true },
 			placeholder: 'Add Filter',
 			default: {},
-			displayOptions: show({ setType: ['FILTERED'] }),
+			displayOptions: { show: { setType: ['FILTERED'] } },
 			options: [
 				{
 					displayName: 'Filter',
@@ -96,54 +99,63 @@ export const create: ItemOperation = {
 			name: 'setDescription',
 			type: 'string',
 			default: '',
-			displayOptions: show(),
 			description: 'Optional description of the set',
 		},
-		optionsCollection('productSet', 'create', [
-			{
-				displayName: 'Wait for Processing',
-				name: 'waitForProcessing',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to wait (up to 60 seconds) until a FILTERED set has left processing_status PROCESSING, and return it as DONE or FAILED',
-			},
-		]),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const catalogId = catalogIdOf(this, itemIndex);
-		const name = String(this.getNodeParameter('name', itemIndex, '') ?? '').trim();
-		if (!name) throw new NodeOperationError(this.getNode(), `Name in item ${itemIndex + 1} must not be empty`, { itemIndex });
-		const type = this.getNodeParameter('setType', itemIndex, 'MANUAL') as string;
-		const description = String(this.getNodeParameter('setDescription', itemIndex, '') ?? '').trim();
+	options: [
+		{
+			displayName: 'Wait for Processing',
+			name: 'waitForProcessing',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to wait (up to 60 seconds) until a FILTERED set has left processing_status PROCESSING, and return it as DONE or FAILED',
+		},
+	],
+	async execute(ctx: OperationContext, itemIndex: number) {
+		const catalogId = catalogIdOf(ctx, itemIndex);
+		const name = String(ctx.getNodeParameter('name', itemIndex, '') ?? '').trim();
+		if (!name)
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Name in item ${itemIndex + 1} must not be empty`,
+				{ itemIndex },
+			);
+		const type = ctx.getNodeParameter('setType', itemIndex, 'MANUAL') as string;
+		const description = String(ctx.getNodeParameter('setDescription', itemIndex, '') ?? '').trim();
 		const body: IDataObject = { name, type };
 		if (description) body.description = description;
 		if (type === 'MANUAL') {
-			const keys = productKeysFrom(this.getNodeParameter('productKeys', itemIndex, ''));
+			const keys = productKeysFrom(ctx.getNodeParameter('productKeys', itemIndex, ''));
 			if (!keys.length) {
-				throw new NodeOperationError(this.getNode(), `A MANUAL product set needs product keys (item ${itemIndex + 1})`, {
-					itemIndex,
-					description: 'Enter the product keys of the products the set holds.',
-				});
+				throw new NodeOperationError(
+					ctx.getNode(),
+					`A MANUAL product set needs product keys (item ${itemIndex + 1})`,
+					{
+						itemIndex,
+						description: 'Enter the product keys of the products the set holds.',
+					},
+				);
 			}
 			body.product_keys = keys;
 		} else {
-			const rows = ((this.getNodeParameter('filters', itemIndex, {}) as IDataObject).filter ?? []) as IDataObject[];
-			body.filters = checkFilters(this, rows, itemIndex);
+			const rows = ((ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject).filter ??
+				[]) as IDataObject[];
+			body.filters = checkFilters(ctx, rows, itemIndex);
 		}
-		const response = await adsRequest.call(this, itemIndex, {
+		const response = await ctx.request({
 			method: 'POST',
 			path: catalogPath(catalogId, '/product_sets'),
 			body,
 			unsafeFailureHint: 'The set may have been created: check the catalog before trying again.',
 		});
-		let set = adsData<IDataObject>(response);
-		const options = readOptions(this, itemIndex);
+		let set = unwrapData<IDataObject>(response);
+		const options = ctx.options;
 		if (options.waitForProcessing && set?.processing_status === 'PROCESSING' && set.id) {
 			for (let attempt = 0; attempt < 30 && set.processing_status === 'PROCESSING'; attempt++) {
 				await sleep(2000);
-				set = adsData<IDataObject>(
-					await adsRequest.call(this, itemIndex, {
+				set = unwrapData<IDataObject>(
+					await ctx.request({
 						method: 'GET',
 						path: catalogPath(catalogId, `/product_sets/${encodeURIComponent(String(set.id))}`),
 					}),

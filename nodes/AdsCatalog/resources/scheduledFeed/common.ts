@@ -3,7 +3,15 @@ import { z } from 'zod';
 
 export const FEED_FORMATS = ['CSV', 'TSV', 'XML'] as const;
 export const FREQUENCIES = ['HOURLY', 'DAILY', 'WEEKLY'] as const;
-export const WEEKDAYS = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'] as const;
+export const WEEKDAYS = [
+	'MONDAY',
+	'TUESDAY',
+	'WEDNESDAY',
+	'THURSDAY',
+	'FRIDAY',
+	'SATURDAY',
+	'SUNDAY',
+] as const;
 export const HOURS = ['1', '2', '3', '4', '6', '8', '12'] as const;
 
 const title = (v: string) => v.charAt(0) + v.slice(1).toLowerCase();
@@ -12,7 +20,9 @@ const title = (v: string) => v.charAt(0) + v.slice(1).toLowerCase();
 export function isIanaTimeZone(value: string): boolean {
 	if (!/^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/.test(value)) return false;
 	try {
-		return Boolean(new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone);
+		return Boolean(
+			new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone,
+		);
 	} catch {
 		return false;
 	}
@@ -36,20 +46,42 @@ const startTime = z
 const timeZone = z
 	.string()
 	.trim()
-	.refine(isIanaTimeZone, (v) => ({ message: `"${v}" is not an IANA time zone name (like Europe/Berlin or America/New_York)` }));
+	.refine(isIanaTimeZone, (v) => ({
+		message: `"${v}" is not an IANA time zone name (like Europe/Berlin or America/New_York)`,
+	}));
 
-function repeatRule(frequency: string | undefined, repeat: string | undefined, ctx: z.RefinementCtx) {
+function repeatRule(
+	frequency: string | undefined,
+	repeat: string | undefined,
+	ctx: z.RefinementCtx,
+) {
 	if (frequency === 'DAILY' && repeat) {
-		ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['repeat'], message: 'must be empty for DAILY feeds' });
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			path: ['repeat'],
+			message: 'must be empty for DAILY feeds',
+		});
 	}
 	if (frequency === 'WEEKLY' && !(WEEKDAYS as readonly string[]).includes(repeat ?? '')) {
-		ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['repeat'], message: `WEEKLY feeds need a weekday (${WEEKDAYS.join(', ')})` });
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			path: ['repeat'],
+			message: `WEEKLY feeds need a weekday (${WEEKDAYS.join(', ')})`,
+		});
 	}
 	if (frequency === 'HOURLY' && !(HOURS as readonly string[]).includes(repeat ?? '')) {
-		ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['repeat'], message: `HOURLY feeds need one of ${HOURS.join(', ')} hours` });
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			path: ['repeat'],
+			message: `HOURLY feeds need one of ${HOURS.join(', ')} hours`,
+		});
 	}
 	if (!frequency && repeat && ![...WEEKDAYS, ...HOURS].includes(repeat as never)) {
-		ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['repeat'], message: `must be a weekday or one of ${HOURS.join(', ')} hours` });
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			path: ['repeat'],
+			message: `must be a weekday or one of ${HOURS.join(', ')} hours`,
+		});
 	}
 }
 
@@ -76,7 +108,10 @@ export const updateSchema = z
 	.superRefine((f, ctx) => {
 		if (f.frequency || f.repeat) repeatRule(f.frequency, f.repeat, ctx);
 		if (!Object.values(f).some((v) => v !== undefined)) {
-			ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'nothing to update: add a field to Update Fields' });
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				message: 'nothing to update: add a field to Update Fields',
+			});
 		}
 	});
 
@@ -103,7 +138,10 @@ export function repeatFrom(frequency: unknown, fields: IDataObject): string | un
 export const formatOptions = FEED_FORMATS.map((v) => ({ name: v, value: v }));
 export const frequencyOptions = FREQUENCIES.map((v) => ({ name: title(v), value: v }));
 export const weekdayOptions = WEEKDAYS.map((v) => ({ name: title(v), value: v }));
-export const hourOptions = HOURS.map((v) => ({ name: `Every ${v} Hour${v === '1' ? '' : 's'}`, value: v }));
+export const hourOptions = HOURS.map((v) => ({
+	name: `Every ${v} Hour${v === '1' ? '' : 's'}`,
+	value: v,
+}));
 
 export const startTimeProperty: Omit<INodeProperties, 'displayOptions'> = {
 	displayName: 'Start Time',

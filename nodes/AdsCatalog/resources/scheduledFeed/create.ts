@@ -1,9 +1,9 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+import { unwrapData } from '../../../shared/transport';
 
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { validateInput } from '../../../shared/validation';
-import { adsData, adsRequest, catalogIdOf, catalogLocator, catalogPath, optionsCollection } from '../../common';
+import { catalogIdOf, catalogPath } from '../../common';
 import {
 	createSchema,
 	formatOptions,
@@ -15,8 +15,6 @@ import {
 	weekdayOptions,
 } from './common';
 
-const show = (extra: IDataObject = {}) => showFor('scheduledFeed', 'create', extra);
-
 export const create: ItemOperation = {
 	option: {
 		name: 'Create',
@@ -26,7 +24,6 @@ export const create: ItemOperation = {
 		action: 'Create a scheduled feed',
 	},
 	properties: [
-		catalogLocator('scheduledFeed', 'create'),
 		{
 			displayName: 'Feed URL',
 			name: 'feedUrl',
@@ -34,7 +31,6 @@ export const create: ItemOperation = {
 			default: '',
 			required: true,
 			placeholder: 'https://shop.example/feeds/products.csv',
-			displayOptions: show(),
 			description: 'The hosted product file (up to 8 GB)',
 		},
 		{
@@ -43,7 +39,6 @@ export const create: ItemOperation = {
 			type: 'options',
 			options: formatOptions,
 			default: 'CSV',
-			displayOptions: show(),
 		},
 		{
 			displayName: 'Frequency',
@@ -51,7 +46,6 @@ export const create: ItemOperation = {
 			type: 'options',
 			options: frequencyOptions,
 			default: 'DAILY',
-			displayOptions: show(),
 		},
 		{
 			displayName: 'Weekday',
@@ -59,7 +53,7 @@ export const create: ItemOperation = {
 			type: 'options',
 			options: weekdayOptions,
 			default: 'MONDAY',
-			displayOptions: show({ frequency: ['WEEKLY'] }),
+			displayOptions: { show: { frequency: ['WEEKLY'] } },
 			description: 'The day of the week the feed is fetched',
 		},
 		{
@@ -68,44 +62,44 @@ export const create: ItemOperation = {
 			type: 'options',
 			options: hourOptions,
 			default: '1',
-			displayOptions: show({ frequency: ['HOURLY'] }),
+			displayOptions: { show: { frequency: ['HOURLY'] } },
 			description: 'How many hours between two fetches',
 		},
-		{ ...startTimeProperty, displayOptions: show() },
-		{ ...timeZoneProperty, displayOptions: show() },
-		optionsCollection('scheduledFeed', 'create'),
+		startTimeProperty,
+		timeZoneProperty,
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const catalogId = catalogIdOf(this, itemIndex);
-		const frequency = this.getNodeParameter('frequency', itemIndex, 'DAILY') as string;
+	async execute(ctx: OperationContext, itemIndex: number) {
+		const catalogId = catalogIdOf(ctx, itemIndex);
+		const frequency = ctx.getNodeParameter('frequency', itemIndex, 'DAILY') as string;
 		const repeat =
 			frequency === 'WEEKLY'
-				? (this.getNodeParameter('weekday', itemIndex, '') as string)
+				? (ctx.getNodeParameter('weekday', itemIndex, '') as string)
 				: frequency === 'HOURLY'
-					? String(this.getNodeParameter('everyHours', itemIndex, ''))
+					? String(ctx.getNodeParameter('everyHours', itemIndex, ''))
 					: undefined;
 		const feed = validateInput(
-			this.getNode(),
+			ctx.getNode(),
 			createSchema,
 			{
-				feed_url: this.getNodeParameter('feedUrl', itemIndex, ''),
-				feed_format: this.getNodeParameter('feedFormat', itemIndex, ''),
+				feed_url: ctx.getNodeParameter('feedUrl', itemIndex, ''),
+				feed_format: ctx.getNodeParameter('feedFormat', itemIndex, ''),
 				frequency,
 				repeat: repeat || undefined,
-				start_time: this.getNodeParameter('startTime', itemIndex, ''),
-				time_zone: this.getNodeParameter('timeZone', itemIndex, ''),
+				start_time: ctx.getNodeParameter('startTime', itemIndex, ''),
+				time_zone: ctx.getNodeParameter('timeZone', itemIndex, ''),
 			},
 			itemIndex,
 			LABELS,
 		);
 		const qs: IDataObject = { ...feed };
 		if (qs.repeat === undefined) delete qs.repeat;
-		const body = await adsRequest.call(this, itemIndex, {
+		const body = await ctx.request({
 			method: 'POST',
 			path: catalogPath(catalogId, '/scheduled_feeds'),
 			qs,
-			unsafeFailureHint: 'The feed may have been created: list the scheduled feeds before trying again.',
+			unsafeFailureHint:
+				'The feed may have been created: list the scheduled feeds before trying again.',
 		});
-		return adsData<IDataObject>(body);
+		return unwrapData<IDataObject>(body);
 	},
 };

@@ -1,9 +1,9 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+import { unwrapData } from '../../../shared/transport';
 
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { validateInput } from '../../../shared/validation';
-import { adsData, adsRequest, catalogIdOf, catalogLocator, catalogPath, idParameter, optionsCollection } from '../../common';
+import { catalogIdOf, catalogPath, feedIdOf, feedIdProperty } from '../../common';
 import {
 	formatOptions,
 	frequencyOptions,
@@ -24,42 +24,58 @@ export const update: ItemOperation = {
 		action: 'Update a scheduled feed',
 	},
 	properties: [
-		catalogLocator('scheduledFeed', 'update'),
-		{
-			displayName: 'Scheduled Feed ID',
-			name: 'feedId',
-			type: 'string',
-			default: '',
-			required: true,
-			displayOptions: showFor('scheduledFeed', 'update'),
-			description: 'The ID of the feed (Scheduled Feed > Get Many shows it)',
-		},
+		feedIdProperty,
 		{
 			displayName: 'Update Fields',
 			name: 'updateFields',
 			type: 'collection',
 			placeholder: 'Add Field',
 			default: {},
-			displayOptions: showFor('scheduledFeed', 'update'),
 			options: [
-				{ displayName: 'Every (Hours)', name: 'everyHours', type: 'options', options: hourOptions, default: '1', description: 'For HOURLY feeds: hours between two fetches' },
-				{ displayName: 'Feed Format', name: 'feedFormat', type: 'options', options: formatOptions, default: 'CSV' },
+				{
+					displayName: 'Every (Hours)',
+					name: 'everyHours',
+					type: 'options',
+					options: hourOptions,
+					default: '1',
+					description: 'For HOURLY feeds: hours between two fetches',
+				},
+				{
+					displayName: 'Feed Format',
+					name: 'feedFormat',
+					type: 'options',
+					options: formatOptions,
+					default: 'CSV',
+				},
 				{ displayName: 'Feed URL', name: 'feedUrl', type: 'string', default: '' },
-				{ displayName: 'Frequency', name: 'frequency', type: 'options', options: frequencyOptions, default: 'DAILY', description: 'WEEKLY needs Weekday, HOURLY needs Every (Hours), DAILY neither' },
+				{
+					displayName: 'Frequency',
+					name: 'frequency',
+					type: 'options',
+					options: frequencyOptions,
+					default: 'DAILY',
+					description: 'WEEKLY needs Weekday, HOURLY needs Every (Hours), DAILY neither',
+				},
 				{ ...startTimeProperty },
 				{ ...timeZoneProperty },
-				{ displayName: 'Weekday', name: 'weekday', type: 'options', options: weekdayOptions, default: 'MONDAY', description: 'For WEEKLY feeds: the day of the week' },
+				{
+					displayName: 'Weekday',
+					name: 'weekday',
+					type: 'options',
+					options: weekdayOptions,
+					default: 'MONDAY',
+					description: 'For WEEKLY feeds: the day of the week',
+				},
 			],
 		},
-		optionsCollection('scheduledFeed', 'update'),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const catalogId = catalogIdOf(this, itemIndex);
-		const feedId = idParameter(this, 'feedId', 'Scheduled Feed ID', itemIndex);
-		const fields = (this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject) ?? {};
+	async execute(ctx: OperationContext, itemIndex: number) {
+		const catalogId = catalogIdOf(ctx, itemIndex);
+		const feedId = feedIdOf(ctx, itemIndex);
+		const fields = (ctx.getNodeParameter('updateFields', itemIndex, {}) as IDataObject) ?? {};
 		const frequency = fields.frequency as string | undefined;
 		const input = validateInput(
-			this.getNode(),
+			ctx.getNode(),
 			updateSchema,
 			{
 				feed_url: fields.feedUrl,
@@ -74,11 +90,11 @@ export const update: ItemOperation = {
 		);
 		const qs: IDataObject = {};
 		for (const [k, v] of Object.entries(input)) if (v !== undefined) qs[k] = v;
-		const body = await adsRequest.call(this, itemIndex, {
+		const body = await ctx.request({
 			method: 'PUT',
 			path: catalogPath(catalogId, `/scheduled_feeds/${encodeURIComponent(feedId)}`),
 			qs,
 		});
-		return adsData<IDataObject>(body);
+		return unwrapData<IDataObject>(body);
 	},
 };

@@ -1,3 +1,4 @@
-import { KINDS, deleteOperation } from '../../common';
+import { KINDS } from '../../kinds';
+import { deleteOperation } from '../../operations';
 
 export const deleteAccountMedia = deleteOperation(KINDS.accountMedia);

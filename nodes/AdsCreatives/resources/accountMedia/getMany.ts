@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { KINDS, idList, listOperation } from '../../common';
+import { KINDS } from '../../kinds';
+import { listOperation } from '../../operations';
+import { idList } from '../../shared/fields';
 
 export const CREATIVE_TYPES = [
 	'BANNER',
@@ -19,7 +21,13 @@ export const getMany = listOperation(KINDS.accountMedia, {
 	sortBy: true,
 	withTotalCount: true,
 	filters: [
-		{ displayName: 'Account Media IDs', name: 'accountMediaIds', type: 'string', default: '', description: 'Comma-separated, up to 200' },
+		{
+			displayName: 'Account Media IDs',
+			name: 'accountMediaIds',
+			type: 'string',
+			default: '',
+			description: 'Comma-separated, up to 200',
+		},
 		{
 			displayName: 'Creative Types',
 			name: 'creativeTypes',

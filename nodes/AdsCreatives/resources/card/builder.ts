@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { splitList } from '../../../shared/lists';
+
+import type { OperationContext } from '../../../shared/router';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { showFor } from '../../../shared/router';
-import { splitList } from '../../shared/fields';
 import { addToLibrary, mediaSourceProperty, readMediaBinary } from '../../shared/media';
 
 /**
@@ -11,7 +12,9 @@ import { addToLibrary, mediaSourceProperty, readMediaBinary } from '../../shared
  */
 
 const OPS = ['create', 'update'];
-const builder = (extra: IDataObject = {}) => showFor('card', OPS, { mode: ['builder'], ...extra });
+const builder = (extra: IDataObject = {}) => ({
+	show: { operation: OPS, mode: ['builder'], ...extra },
+});
 
 export const modeProperties: INodeProperties[] = [
 	{
@@ -19,10 +22,19 @@ export const modeProperties: INodeProperties[] = [
 		name: 'mode',
 		type: 'options',
 		default: 'builder',
-		displayOptions: showFor('card', 'create'),
+		// Both Mode fields come with Create, so that Update shows its own before the shared builder fields.
+		displayOptions: { show: { operation: ['create'] } },
 		options: [
-			{ name: 'Builder', value: 'builder', description: 'One media component plus details or a button' },
-			{ name: 'Raw JSON (Components or Slides)', value: 'json', description: 'For multi-destination carousels and power users' },
+			{
+				name: 'Builder',
+				value: 'builder',
+				description: 'One media component plus details or a button',
+			},
+			{
+				name: 'Raw JSON (Components or Slides)',
+				value: 'json',
+				description: 'For multi-destination carousels and power users',
+			},
 		],
 	},
 	{
@@ -30,7 +42,7 @@ export const modeProperties: INodeProperties[] = [
 		name: 'mode',
 		type: 'options',
 		default: 'keep',
-		displayOptions: showFor('card', 'update'),
+		displayOptions: { show: { operation: ['update'] } },
 		options: [
 			{ name: 'Keep', value: 'keep', description: 'Leave the components as they are' },
 			{ name: 'Replace With Builder', value: 'builder' },
@@ -60,7 +72,8 @@ export const builderProperties: INodeProperties[] = [
 		required: true,
 		displayOptions: builder({ mediaSource: ['mediaKey'] }),
 		placeholder: '3_1234567890',
-		description: "Media of the account's media library, given by media key: one for a single image or video, 2-6 comma-separated for a swipeable carousel",
+		description:
+			"Media of the account's media library, given by media key: one for a single image or video, 2-6 comma-separated for a swipeable carousel",
 	},
 	{
 		displayName: 'Input Binary Fields',
@@ -84,7 +97,13 @@ export const builderProperties: INodeProperties[] = [
 			{ name: 'Button (App Destination)', value: 'BUTTON' },
 		],
 	},
-	{ displayName: 'Title', name: 'title', type: 'string', default: '', displayOptions: builder({ action: ['DETAILS'] }) },
+	{
+		displayName: 'Title',
+		name: 'title',
+		type: 'string',
+		default: '',
+		displayOptions: builder({ action: ['DETAILS'] }),
+	},
 	{
 		displayName: 'Website URL',
 		name: 'websiteUrl',
@@ -111,12 +130,37 @@ export const builderProperties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		displayOptions: builder({ action: ['BUTTON'] }),
-		description: 'Country code and at least one store app ID; each deep link only with its store app ID',
+		description:
+			'Country code and at least one store app ID; each deep link only with its store app ID',
 		options: [
-			{ displayName: 'Country Code', name: 'country_code', type: 'string', default: '', placeholder: 'US', description: 'ISO 3166-1 alpha-2' },
-			{ displayName: 'Store A App ID', name: 'partneraplay_app_id', type: 'string', default: '', description: 'Package name in the first mobile app store' },
-			{ displayName: 'Store A Deep Link', name: 'partneraplay_deep_link', type: 'string', default: '' },
-			{ displayName: 'Store B App ID', name: 'partnerb_app_store_identifier', type: 'string', default: '', description: 'Identifier in the second mobile app store' },
+			{
+				displayName: 'Country Code',
+				name: 'country_code',
+				type: 'string',
+				default: '',
+				placeholder: 'US',
+				description: 'ISO 3166-1 alpha-2',
+			},
+			{
+				displayName: 'Store A App ID',
+				name: 'partneraplay_app_id',
+				type: 'string',
+				default: '',
+				description: 'Package name in the first mobile app store',
+			},
+			{
+				displayName: 'Store A Deep Link',
+				name: 'partneraplay_deep_link',
+				type: 'string',
+				default: '',
+			},
+			{
+				displayName: 'Store B App ID',
+				name: 'partnerb_app_store_identifier',
+				type: 'string',
+				default: '',
+				description: 'Identifier in the second mobile app store',
+			},
 			{ displayName: 'Store B Deep Link', name: 'partnerb_deep_link', type: 'string', default: '' },
 		],
 	},
@@ -125,18 +169,24 @@ export const builderProperties: INodeProperties[] = [
 		name: 'cardJson',
 		type: 'json',
 		default: '{\n  "components": []\n}',
-		displayOptions: showFor('card', OPS, { mode: ['json'] }),
-		description: 'An object with "components" (array) or "slides" (array of arrays), validated like the builder',
+		displayOptions: { show: { operation: OPS, mode: ['json'] } },
+		description:
+			'An object with "components" (array) or "slides" (array of arrays), validated like the builder',
 	},
 ];
 
 /** The binary properties the builder's media comes from; empty when it takes media keys. */
 export function cardBinaryProperties(ctx: IExecuteFunctions, itemIndex: number): string[] {
 	const mode = ctx.getNodeParameter('mode', itemIndex, 'builder') as string;
-	if (mode !== 'builder' || ctx.getNodeParameter('mediaSource', itemIndex, 'mediaKey') !== 'binary') return [];
-	const properties = splitList(ctx.getNodeParameter('mediaBinaryProperties', itemIndex, '')) ?? [];
+	if (mode !== 'builder' || ctx.getNodeParameter('mediaSource', itemIndex, 'mediaKey') !== 'binary')
+		return [];
+	const properties = splitList(ctx.getNodeParameter('mediaBinaryProperties', itemIndex, ''));
 	if (!properties.length) {
-		throw new NodeOperationError(ctx.getNode(), `Invalid input in item ${itemIndex + 1}: Input Binary Fields: give at least one input binary field`, { itemIndex });
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Invalid input in item ${itemIndex + 1}: Input Binary Fields: give at least one input binary field`,
+			{ itemIndex },
+		);
 	}
 	return properties;
 }
@@ -146,18 +196,31 @@ const placeholderKeys = (count: number) => Array.from({ length: count }, (_, i) 
 
 function builtComponents(ctx: IExecuteFunctions, itemIndex: number): IDataObject[] {
 	const binaries = cardBinaryProperties(ctx, itemIndex);
-	const keys = binaries.length ? placeholderKeys(binaries.length) : (splitList(ctx.getNodeParameter('mediaKeys', itemIndex, '')) ?? []);
+	const keys = binaries.length
+		? placeholderKeys(binaries.length)
+		: splitList(ctx.getNodeParameter('mediaKeys', itemIndex, ''));
 	const mediaType = ctx.getNodeParameter('mediaType', itemIndex, 'MEDIA') as string;
 	// A MEDIA component with several keys is passed on as one string, so validation names it.
 	const media: IDataObject =
-		mediaType === 'MEDIA' ? { type: 'MEDIA', media_key: keys.join(',') } : { type: 'SWIPEABLE_MEDIA', media_keys: keys };
+		mediaType === 'MEDIA'
+			? { type: 'MEDIA', media_key: keys.join(',') }
+			: { type: 'SWIPEABLE_MEDIA', media_keys: keys };
 	const action = ctx.getNodeParameter('action', itemIndex, 'DETAILS') as string;
 	if (action === 'DETAILS') {
 		const url = ctx.getNodeParameter('websiteUrl', itemIndex, '') as string;
-		return [media, { type: 'DETAILS', title: ctx.getNodeParameter('title', itemIndex, ''), destination: { type: 'WEBSITE', url } }];
+		return [
+			media,
+			{
+				type: 'DETAILS',
+				title: ctx.getNodeParameter('title', itemIndex, ''),
+				destination: { type: 'WEBSITE', url },
+			},
+		];
 	}
 	const app = Object.fromEntries(
-		Object.entries(ctx.getNodeParameter('app', itemIndex, {}) as IDataObject).filter(([, v]) => v !== '' && v !== undefined),
+		Object.entries(ctx.getNodeParameter('app', itemIndex, {}) as IDataObject).filter(
+			([, v]) => v !== '' && v !== undefined,
+		),
 	);
 	const label = { type: 'ENUM', value: ctx.getNodeParameter('label', itemIndex) };
 	return [media, { type: 'BUTTON', label, destination: { type: 'APP', ...app } }];
@@ -174,11 +237,19 @@ export function cardContent(ctx: IExecuteFunctions, itemIndex: number): IDataObj
 		try {
 			parsed = JSON.parse(raw);
 		} catch {
-			throw new NodeOperationError(ctx.getNode(), `Invalid input in item ${itemIndex + 1}: Card JSON is not valid JSON`, { itemIndex });
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Invalid input in item ${itemIndex + 1}: Card JSON is not valid JSON`,
+				{ itemIndex },
+			);
 		}
 	}
 	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-		throw new NodeOperationError(ctx.getNode(), `Invalid input in item ${itemIndex + 1}: Card JSON must be an object with "components" or "slides"`, { itemIndex });
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Invalid input in item ${itemIndex + 1}: Card JSON must be an object with "components" or "slides"`,
+			{ itemIndex },
+		);
 	}
 	return parsed as IDataObject;
 }
@@ -188,14 +259,16 @@ export function cardContent(ctx: IExecuteFunctions, itemIndex: number): IDataObj
  * puts the media keys into the validated card's media component.
  */
 export async function useUploadedMedia(
-	ctx: IExecuteFunctions,
+	ctx: OperationContext,
 	itemIndex: number,
 	card: IDataObject,
 	properties: string[],
 ): Promise<IDataObject[]> {
 	const pending = [];
 	for (const property of properties) {
-		pending.push(await readMediaBinary(ctx, itemIndex, property, 'Input Binary Fields', ['image', 'video']));
+		pending.push(
+			await readMediaBinary(ctx, itemIndex, property, 'Input Binary Fields', ['image', 'video']),
+		);
 	}
 	const added = [];
 	for (const file of pending) added.push(await addToLibrary(ctx, itemIndex, file));

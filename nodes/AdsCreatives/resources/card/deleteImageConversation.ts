@@ -1,10 +1,9 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
-import { optionsCollection } from '../../../shared/descriptions';
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
-import { accountPath, adsRequest, objectId, single } from '../../common';
-import type { CreativeKind } from '../../common';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
+import { single } from '../../../shared/ads';
+import { deletedResult } from '../../../shared/router';
+import { accountPath } from '../../account';
+import { objectId } from '../../kinds';
+import type { CreativeKind } from '../../kinds';
 
 const IMAGE_CONVERSATION: CreativeKind = {
 	resource: 'card',
@@ -33,23 +32,27 @@ export const deleteImageConversation: ItemOperation = {
 			type: 'resourceLocator',
 			default: { mode: 'id', value: '' },
 			required: true,
-			displayOptions: showFor('card', 'deleteImageConversation'),
-			description: 'A legacy card: the service lists it only through Get Many by URI, so it is given by ID',
+			description:
+				'A legacy card: the service lists it only through Get Many by URI, so it is given by ID',
 			modes: [
 				{
 					displayName: 'By ID',
 					name: 'id',
 					type: 'string',
 					placeholder: '4i0ya',
-					validation: [{ type: 'regex', properties: { regex: IMAGE_CONVERSATION.idRegex, errorMessage: 'Not a card ID' } }],
+					validation: [
+						{
+							type: 'regex',
+							properties: { regex: IMAGE_CONVERSATION.idRegex, errorMessage: 'Not a card ID' },
+						},
+					],
 				},
 			],
 		},
-		optionsCollection('card', 'deleteImageConversation'),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const id = objectId(this, itemIndex, IMAGE_CONVERSATION);
-		const path = accountPath(this, itemIndex, `/cards/image_conversation/${id}`);
-		return single(await adsRequest(this, itemIndex, { method: 'DELETE', path }));
+	async execute(ctx: OperationContext, itemIndex: number) {
+		const id = objectId(ctx, itemIndex, IMAGE_CONVERSATION);
+		const path = accountPath(ctx, itemIndex, `/cards/image_conversation/${id}`);
+		return deletedResult(id, single(await ctx.request({ method: 'DELETE', path })));
 	},
 };

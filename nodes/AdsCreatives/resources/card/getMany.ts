@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { KINDS, idList, listOperation } from '../../common';
+import { KINDS } from '../../kinds';
+import { listOperation } from '../../operations';
+import { idList } from '../../shared/fields';
 import { namePrefix } from '../../shared/filters';
 
 export const CARD_TYPES = [
@@ -25,7 +27,13 @@ export const getMany = listOperation(
 		withDeleted: true,
 		sortBy: true,
 		filters: [
-			{ displayName: 'Card IDs', name: 'cardIds', type: 'string', default: '', description: 'Comma-separated, up to 200' },
+			{
+				displayName: 'Card IDs',
+				name: 'cardIds',
+				type: 'string',
+				default: '',
+				description: 'Comma-separated, up to 200',
+			},
 			{
 				displayName: 'Card Types',
 				name: 'cardTypes',
@@ -33,8 +41,21 @@ export const getMany = listOperation(
 				default: [],
 				options: CARD_TYPES.map((t) => ({ name: t, value: t })),
 			},
-			{ displayName: 'Card URIs', name: 'cardUris', type: 'string', default: '', placeholder: 'card://1234567890', description: 'Comma-separated, up to 200' },
-			{ displayName: 'Include Legacy Cards', name: 'includeLegacyCards', type: 'boolean', default: false, description: 'Whether to include cards of the legacy types' },
+			{
+				displayName: 'Card URIs',
+				name: 'cardUris',
+				type: 'string',
+				default: '',
+				placeholder: 'card://1234567890',
+				description: 'Comma-separated, up to 200',
+			},
+			{
+				displayName: 'Include Legacy Cards',
+				name: 'includeLegacyCards',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to include cards of the legacy types',
+			},
 			namePrefix.property,
 		],
 		readFilters(ctx: IExecuteFunctions, itemIndex: number, f: IDataObject) {

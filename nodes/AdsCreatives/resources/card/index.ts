@@ -1,5 +1,5 @@
 import type { Resource } from '../../../shared/router';
-import { accountLocator } from '../../common';
+import { accountLocator } from '../../account';
 import { create } from './create';
 import { deleteCard } from './delete';
 import { deleteImageConversation } from './deleteImageConversation';
@@ -12,5 +12,13 @@ export const card: Resource = {
 	option: { name: 'Card', value: 'card' },
 	defaultOperation: 'create',
 	properties: [accountLocator('card')],
-	operations: { create, get, getMany, getByUris, update, delete: deleteCard, deleteImageConversation },
+	operations: {
+		create,
+		get,
+		getMany,
+		getByUris,
+		update,
+		delete: deleteCard,
+		deleteImageConversation,
+	},
 };

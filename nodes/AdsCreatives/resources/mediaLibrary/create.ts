@@ -1,27 +1,26 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+import { single } from '../../../shared/ads';
 
-import { optionsCollection } from '../../../shared/descriptions';
 import { maxProcessingWaitOption } from '../../../shared/media';
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { validateInput } from '../../../shared/validation';
-import { accountPath, adsRequest, compact, single } from '../../common';
-import { mediaKey } from '../../shared/fields';
+import { accountPath } from '../../account';
+import { compact, mediaKey } from '../../shared/fields';
 import { addToLibrary, mediaSourceProperty, readMediaBinary } from '../../shared/media';
 import { LABELS, fieldOptions, libraryFields } from './schema';
 
-const show = showFor('mediaLibrary', 'create');
 const schema = libraryFields.extend({ media_key: mediaKey });
 
 export const create: ItemOperation = {
 	option: {
 		name: 'Add',
 		value: 'create',
-		description: 'Add media to the media library: upload a binary file and add it in one step, or add an uploaded media key',
+		description:
+			'Add media to the media library: upload a binary file and add it in one step, or add an uploaded media key',
 		action: 'Add media to the media library',
 	},
 	properties: [
-		mediaSourceProperty('source', show),
+		mediaSourceProperty('source'),
 		{
 			displayName: 'Media Key',
 			name: 'mediaKey',
@@ -29,8 +28,9 @@ export const create: ItemOperation = {
 			default: '',
 			required: true,
 			placeholder: '3_1151345051455284224',
-			displayOptions: showFor('mediaLibrary', 'create', { source: ['mediaKey'] }),
-			description: 'The media_key of an upload made with a media category (Platform Posts → Media → Upload, Purpose "Ad Video or Ad Image")',
+			displayOptions: { show: { source: ['mediaKey'] } },
+			description:
+				'The media_key of an upload made with a media category (Platform Posts → Media → Upload, Purpose "Ad Video or Ad Image")',
 		},
 		{
 			displayName: 'Input Binary Field',
@@ -38,22 +38,49 @@ export const create: ItemOperation = {
 			type: 'string',
 			default: 'data',
 			required: true,
-			displayOptions: showFor('mediaLibrary', 'create', { source: ['binary'] }),
-			description: 'The input binary field holding the image, GIF or video. Videos are uploaded as ad videos (amplify_video), which also makes them preroll account media.',
+			displayOptions: { show: { source: ['binary'] } },
+			description:
+				'The input binary field holding the image, GIF or video. Videos are uploaded as ad videos (amplify_video), which also makes them preroll account media.',
 		},
-		{ displayName: 'Additional Fields', name: 'additionalFields', type: 'collection', placeholder: 'Add Field', default: {}, displayOptions: show, options: fieldOptions },
-		optionsCollection('mediaLibrary', 'create', [maxProcessingWaitOption]),
+		{
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			options: fieldOptions,
+		},
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-		if (this.getNodeParameter('source', itemIndex, 'mediaKey') === 'binary') {
-			const qs = validateInput(this.getNode(), libraryFields, compact({ ...fields }), itemIndex, LABELS);
-			const property = String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data') ?? '');
-			const pending = await readMediaBinary(this, itemIndex, property, 'Input Binary Field', ['image', 'gif', 'video']);
-			return (await addToLibrary(this, itemIndex, pending, qs)).library;
+	options: [maxProcessingWaitOption],
+	async execute(ctx: OperationContext, itemIndex: number) {
+		const fields = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+		if (ctx.getNodeParameter('source', itemIndex, 'mediaKey') === 'binary') {
+			const qs = validateInput(
+				ctx.getNode(),
+				libraryFields,
+				compact({ ...fields }),
+				itemIndex,
+				LABELS,
+			);
+			const property = String(ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data') ?? '');
+			const pending = await readMediaBinary(ctx, itemIndex, property, 'Input Binary Field', [
+				'image',
+				'gif',
+				'video',
+			]);
+			return (await addToLibrary(ctx, itemIndex, pending, qs)).library;
 		}
-		const input = compact({ ...fields, media_key: String(this.getNodeParameter('mediaKey', itemIndex, '')).trim() });
-		const qs = validateInput(this.getNode(), schema, input, itemIndex, LABELS);
-		return single(await adsRequest(this, itemIndex, { method: 'POST', path: accountPath(this, itemIndex, '/media_library'), qs }));
+		const input = compact({
+			...fields,
+			media_key: String(ctx.getNodeParameter('mediaKey', itemIndex, '')).trim(),
+		});
+		const qs = validateInput(ctx.getNode(), schema, input, itemIndex, LABELS);
+		return single(
+			await ctx.request({
+				method: 'POST',
+				path: accountPath(ctx, itemIndex, '/media_library'),
+				qs,
+			}),
+		);
 	},
 };

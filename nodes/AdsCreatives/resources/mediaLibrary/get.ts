@@ -1,3 +1,4 @@
-import { KINDS, getOperation } from '../../common';
+import { KINDS } from '../../kinds';
+import { getOperation } from '../../operations';
 
 export const get = getOperation(KINDS.mediaLibrary);

@@ -26,9 +26,40 @@ export const LABELS: Record<string, string> = {
 };
 
 export const fieldOptions: INodeProperties[] = [
-	{ displayName: 'Description', name: 'description', type: 'string', default: '', description: 'Videos only, at most 200 characters; shown in a post only with its video description' },
-	{ displayName: 'File Name', name: 'file_name', type: 'string', default: '', description: 'At most 255 characters' },
-	{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'At most 100 characters (the UI shows "Untitled" when unset)' },
-	{ displayName: 'Poster Media Key', name: 'poster_media_key', type: 'string', default: '', description: 'Videos only: poster image; the first frame when unset' },
-	{ displayName: 'Title', name: 'title', type: 'string', default: '', description: 'Videos only, at most 70 characters' },
+	{
+		displayName: 'Description',
+		name: 'description',
+		type: 'string',
+		default: '',
+		description:
+			'Videos only, at most 200 characters; shown in a post only with its video description',
+	},
+	{
+		displayName: 'File Name',
+		name: 'file_name',
+		type: 'string',
+		default: '',
+		description: 'At most 255 characters',
+	},
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		description: 'At most 100 characters (the UI shows "Untitled" when unset)',
+	},
+	{
+		displayName: 'Poster Media Key',
+		name: 'poster_media_key',
+		type: 'string',
+		default: '',
+		description: 'Videos only: poster image; the first frame when unset',
+	},
+	{
+		displayName: 'Title',
+		name: 'title',
+		type: 'string',
+		default: '',
+		description: 'Videos only, at most 70 characters',
+	},
 ];

@@ -1,18 +1,17 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
+import { single } from '../../../shared/ads';
 import { z } from 'zod';
 
-import { optionsCollection } from '../../../shared/descriptions';
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { validateInput } from '../../../shared/validation';
-import { accountPath, adsRequest, compact, single } from '../../common';
+import { accountPath } from '../../account';
+import { compact, mediaKey, objectName } from '../../shared/fields';
 import { maxProcessingWaitOption } from '../../../shared/media';
-import { mediaKey, objectName } from '../../shared/fields';
 import { libraryKeyFromBinary, mediaSourceProperty } from '../../shared/media';
 
 const choice = z.string().max(25, 'at most 25 characters');
 
-export const pollCardSchema = z
+const pollCardSchema = z
 	.object({
 		name: objectName.min(1, 'is required'),
 		duration_in_minutes: z
@@ -42,10 +41,15 @@ const LABELS = {
 	media_key: 'Media Key',
 };
 
-const show = showFor('pollCard', 'create');
-
 const properties: INodeProperties[] = [
-	{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true, displayOptions: show, description: 'At most 80 characters' },
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		required: true,
+		description: 'At most 80 characters',
+	},
 	{
 		displayName: 'Duration (Minutes)',
 		name: 'durationInMinutes',
@@ -53,22 +57,49 @@ const properties: INodeProperties[] = [
 		default: 1440,
 		required: true,
 		typeOptions: { minValue: 5, maxValue: 10080 },
-		displayOptions: show,
-		description: 'How long the poll stays open, counted from card creation: 5 to 10,080 minutes (7 days)',
+		description:
+			'How long the poll stays open, counted from card creation: 5 to 10,080 minutes (7 days)',
 	},
-	{ displayName: 'First Choice', name: 'firstChoice', type: 'string', default: '', required: true, displayOptions: show, description: 'At most 25 characters' },
-	{ displayName: 'Second Choice', name: 'secondChoice', type: 'string', default: '', required: true, displayOptions: show, description: 'At most 25 characters' },
-	{ displayName: 'Third Choice', name: 'thirdChoice', type: 'string', default: '', displayOptions: show, description: 'Optional, at most 25 characters' },
-	{ displayName: 'Fourth Choice', name: 'fourthChoice', type: 'string', default: '', displayOptions: show, description: 'Optional, only with a third choice' },
-	mediaSourceProperty('mediaSource', show),
+	{
+		displayName: 'First Choice',
+		name: 'firstChoice',
+		type: 'string',
+		default: '',
+		required: true,
+		description: 'At most 25 characters',
+	},
+	{
+		displayName: 'Second Choice',
+		name: 'secondChoice',
+		type: 'string',
+		default: '',
+		required: true,
+		description: 'At most 25 characters',
+	},
+	{
+		displayName: 'Third Choice',
+		name: 'thirdChoice',
+		type: 'string',
+		default: '',
+		description: 'Optional, at most 25 characters',
+	},
+	{
+		displayName: 'Fourth Choice',
+		name: 'fourthChoice',
+		type: 'string',
+		default: '',
+		description: 'Optional, only with a third choice',
+	},
+	mediaSourceProperty('mediaSource'),
 	{
 		displayName: 'Media Key',
 		name: 'mediaKey',
 		type: 'string',
 		default: '',
 		placeholder: '3_1234567890',
-		displayOptions: showFor('pollCard', 'create', { mediaSource: ['mediaKey'] }),
-		description: 'Optional image (at least 800 px wide, 1.91:1) or video of the media library; polls with media need the PROMOTED_MEDIA_POLLS account feature',
+		displayOptions: { show: { mediaSource: ['mediaKey'] } },
+		description:
+			'Optional image (at least 800 px wide, 1.91:1) or video of the media library; polls with media need the PROMOTED_MEDIA_POLLS account feature',
 	},
 	{
 		displayName: 'Input Binary Field',
@@ -76,34 +107,51 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: 'data',
 		required: true,
-		displayOptions: showFor('pollCard', 'create', { mediaSource: ['binary'] }),
+		displayOptions: { show: { mediaSource: ['binary'] } },
 		description:
 			"The input binary field holding the image (at least 800 px wide, 1.91:1) or video: uploaded, added to the account's media library, and shown with the poll. Needs the PROMOTED_MEDIA_POLLS account feature.",
 	},
-	optionsCollection('pollCard', 'create', [maxProcessingWaitOption]),
 ];
 
 export const create: ItemOperation = {
-	option: { name: 'Create', value: 'create', description: 'Create a poll card (it cannot be edited afterwards)', action: 'Create a poll card' },
+	option: {
+		name: 'Create',
+		value: 'create',
+		description: 'Create a poll card (it cannot be edited afterwards)',
+		action: 'Create a poll card',
+	},
 	properties,
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const fromBinary = this.getNodeParameter('mediaSource', itemIndex, 'mediaKey') === 'binary';
-		const text = (name: string) => (this.getNodeParameter(name, itemIndex, '') as string) || undefined;
+	options: [maxProcessingWaitOption],
+	async execute(ctx: OperationContext, itemIndex: number) {
+		const fromBinary = ctx.getNodeParameter('mediaSource', itemIndex, 'mediaKey') === 'binary';
+		const text = (name: string) =>
+			(ctx.getNodeParameter(name, itemIndex, '') as string) || undefined;
 		const input = compact({
 			name: text('name') ?? '',
-			duration_in_minutes: this.getNodeParameter('durationInMinutes', itemIndex, 1440) as number,
+			duration_in_minutes: ctx.getNodeParameter('durationInMinutes', itemIndex, 1440) as number,
 			first_choice: text('firstChoice') ?? '',
 			second_choice: text('secondChoice') ?? '',
 			third_choice: text('thirdChoice'),
 			fourth_choice: text('fourthChoice'),
 			media_key: fromBinary ? undefined : text('mediaKey')?.trim(),
 		});
-		const qs = validateInput(this.getNode(), pollCardSchema, input, itemIndex, LABELS);
+		const qs = validateInput(ctx.getNode(), pollCardSchema, input, itemIndex, LABELS);
 		if (fromBinary) {
-			const property = String(this.getNodeParameter('mediaBinaryPropertyName', itemIndex, 'data') ?? '');
-			accountPath(this, itemIndex, '');
-			qs.media_key = await libraryKeyFromBinary(this, itemIndex, property, 'Input Binary Field', ['image', 'video']);
+			const property = String(
+				ctx.getNodeParameter('mediaBinaryPropertyName', itemIndex, 'data') ?? '',
+			);
+			accountPath(ctx, itemIndex, '');
+			qs.media_key = await libraryKeyFromBinary(ctx, itemIndex, property, 'Input Binary Field', [
+				'image',
+				'video',
+			]);
 		}
-		return single(await adsRequest(this, itemIndex, { method: 'POST', path: accountPath(this, itemIndex, '/cards/poll'), qs }));
+		return single(
+			await ctx.request({
+				method: 'POST',
+				path: accountPath(ctx, itemIndex, '/cards/poll'),
+				qs,
+			}),
+		);
 	},
 };

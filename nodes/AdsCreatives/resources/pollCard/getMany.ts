@@ -1,4 +1,5 @@
-import { KINDS, listOperation } from '../../common';
+import { KINDS } from '../../kinds';
+import { listOperation } from '../../operations';
 import { cardIdsAndPrefix } from '../../shared/filters';
 
 export const getMany = listOperation(KINDS.pollCard, {

@@ -1,5 +1,5 @@
 import type { Resource } from '../../../shared/router';
-import { accountLocator } from '../../common';
+import { accountLocator } from '../../account';
 import { create } from './create';
 import { deletePollCard } from './delete';
 import { get } from './get';

@@ -1,14 +1,10 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
 import { z } from 'zod';
+import { single } from '../../../shared/ads';
 
-import { optionsCollection } from '../../../shared/descriptions';
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { validateInput } from '../../../shared/validation';
-import { accountPath, adsRequest, single } from '../../common';
+import { accountPath } from '../../account';
 import { LABELS, callToActionProperty, ctaFields, urlProperty } from './schema';
-
-const show = showFor('prerollCta', 'create');
 
 export const create: ItemOperation = {
 	option: {
@@ -18,18 +14,30 @@ export const create: ItemOperation = {
 		action: 'Create a preroll call-to-action',
 	},
 	properties: [
-		{ displayName: 'Line Item ID', name: 'lineItemId', type: 'string', default: '', required: true, placeholder: '8v7jo', displayOptions: show },
-		{ ...callToActionProperty, required: true, displayOptions: show },
-		{ ...urlProperty, required: true, displayOptions: show },
-		optionsCollection('prerollCta', 'create'),
+		{
+			displayName: 'Line Item ID',
+			name: 'lineItemId',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: '8v7jo',
+		},
+		{ ...callToActionProperty, required: true },
+		{ ...urlProperty, required: true },
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
+	async execute(ctx: OperationContext, itemIndex: number) {
 		const input = {
-			line_item_id: String(this.getNodeParameter('lineItemId', itemIndex, '')).trim(),
-			call_to_action: this.getNodeParameter('call_to_action', itemIndex, ''),
-			call_to_action_url: String(this.getNodeParameter('call_to_action_url', itemIndex, '')).trim(),
+			line_item_id: String(ctx.getNodeParameter('lineItemId', itemIndex, '')).trim(),
+			call_to_action: ctx.getNodeParameter('call_to_action', itemIndex, ''),
+			call_to_action_url: String(ctx.getNodeParameter('call_to_action_url', itemIndex, '')).trim(),
 		};
-		const qs = validateInput(this.getNode(), z.object(ctaFields), input, itemIndex, LABELS);
-		return single(await adsRequest(this, itemIndex, { method: 'POST', path: accountPath(this, itemIndex, '/preroll_call_to_actions'), qs }));
+		const qs = validateInput(ctx.getNode(), z.object(ctaFields), input, itemIndex, LABELS);
+		return single(
+			await ctx.request({
+				method: 'POST',
+				path: accountPath(ctx, itemIndex, '/preroll_call_to_actions'),
+				qs,
+			}),
+		);
 	},
 };

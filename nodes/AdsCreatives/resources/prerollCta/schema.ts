@@ -4,9 +4,13 @@ import { z } from 'zod';
 export const CALL_TO_ACTIONS = ['GO_TO', 'SEE_MORE', 'SHOP', 'VISIT_SITE', 'WATCH_NOW'] as const;
 
 export const ctaFields = {
-	call_to_action: z.enum(CALL_TO_ACTIONS, { errorMap: () => ({ message: `must be one of ${CALL_TO_ACTIONS.join(', ')}` }) }),
+	call_to_action: z.enum(CALL_TO_ACTIONS, {
+		errorMap: () => ({ message: `must be one of ${CALL_TO_ACTIONS.join(', ')}` }),
+	}),
 	call_to_action_url: z.string().url('must be a URL'),
-	line_item_id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, 'a line item ID is a short alphanumeric string'),
+	line_item_id: z
+		.string()
+		.regex(/^[A-Za-z0-9]{1,32}$/, 'a line item ID is a short alphanumeric string'),
 };
 
 export const LABELS: Record<string, string> = {

@@ -16,7 +16,11 @@ export function scheduledPostSchema(now: Date) {
 		.strict()
 		.superRefine((post, ctx) => {
 			if (!post.text && !post.media_keys?.length) {
-				ctx.addIssue({ code: 'custom', path: ['text'], message: 'is required when there is no media' });
+				ctx.addIssue({
+					code: 'custom',
+					path: ['text'],
+					message: 'is required when there is no media',
+				});
 			}
 		});
 }

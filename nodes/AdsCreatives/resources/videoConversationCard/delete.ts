@@ -1,3 +1,6 @@
-import { KINDS, deleteOperation } from '../../common';
+import { KINDS } from '../../kinds';
+import { deleteOperation } from '../../operations';
 
-export const deleteVideoConversationCard = deleteOperation(KINDS.videoConversationCard, { hard: true });
+export const deleteVideoConversationCard = deleteOperation(KINDS.videoConversationCard, {
+	hard: true,
+});

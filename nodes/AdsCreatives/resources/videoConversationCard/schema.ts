@@ -37,14 +37,21 @@ const fields = {
 
 type Card = Partial<Record<keyof typeof fields, string>>;
 
-
 function ctaRules(card: Card, ctx: z.RefinementCtx) {
 	for (const n of ['second', 'third', 'fourth'] as const) {
 		if (card[`${n}_cta`] && !card[`${n}_cta_tweet`]) {
-			ctx.addIssue({ code: 'custom', path: [`${n}_cta_tweet`], message: `is required with the ${n} CTA` });
+			ctx.addIssue({
+				code: 'custom',
+				path: [`${n}_cta_tweet`],
+				message: `is required with the ${n} CTA`,
+			});
 		}
 		if (card[`${n}_cta_tweet`] && !card[`${n}_cta`]) {
-			ctx.addIssue({ code: 'custom', path: [`${n}_cta`], message: `is required with its post text` });
+			ctx.addIssue({
+				code: 'custom',
+				path: [`${n}_cta`],
+				message: `is required with its post text`,
+			});
 		}
 	}
 }
@@ -77,7 +84,8 @@ export const updateSchema = z
 	.partial()
 	.strict()
 	.superRefine((card, ctx) => {
-		if (!Object.keys(card).length) ctx.addIssue({ code: 'custom', path: [], message: 'nothing to update: add a field' });
+		if (!Object.keys(card).length)
+			ctx.addIssue({ code: 'custom', path: [], message: 'nothing to update: add a field' });
 		ctaRules(card, ctx);
 	});
 
@@ -111,13 +119,17 @@ const DESCRIPTIONS: Record<string, string> = {
 	third_cta: 'A hashtag, at most 20 characters',
 	fourth_cta: 'A hashtag, at most 20 characters',
 	thank_you_text: 'At most 23 characters',
-	poster_media_key: 'Poster image: its media key (e.g. 3_1234567890) or numeric media ID; the first frame of the video when unset',
+	poster_media_key:
+		'Poster image: its media key (e.g. 3_1234567890) or numeric media ID; the first frame of the video when unset',
 	unlocked_image_media_key: 'Image of the media library shown after a choice',
 	unlocked_video_media_key: 'Video of the media library shown after a choice',
 };
 
 /** A string property for an API field, named after it, labelled as in LABELS. */
-export function fieldProperty(field: string, extra: Partial<INodeProperties> = {}): INodeProperties {
+export function fieldProperty(
+	field: string,
+	extra: Partial<INodeProperties> = {},
+): INodeProperties {
 	return {
 		displayName: LABELS[field],
 		name: field,
@@ -128,5 +140,11 @@ export function fieldProperty(field: string, extra: Partial<INodeProperties> = {
 	} as INodeProperties;
 }
 
-export const REQUIRED_ON_CREATE = ['name', 'media_key', 'first_cta', 'first_cta_tweet', 'thank_you_text'];
+export const REQUIRED_ON_CREATE = [
+	'name',
+	'media_key',
+	'first_cta',
+	'first_cta_tweet',
+	'thank_you_text',
+];
 export const ALL_FIELDS = Object.keys(fields);

@@ -1,10 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { showFor } from '../../../shared/router';
 import type { PlatformRequest } from '../../../shared/transport';
 import { CREDENTIAL_TYPES, chosenCredentialType } from '../../../shared/transport';
-import { postsPaginate, postsRequest } from '../../common';
+import type { OperationContext } from '../../../shared/router';
 
 /**
  * Admin operations manage the app (webhooks, subscriptions, streaming connections, stream rules):
@@ -27,26 +26,24 @@ export function requireAppOnly(ctx: IExecuteFunctions, itemIndex: number, what: 
 type AdminRequest = Omit<PlatformRequest, 'api' | 'itemIndex' | 'credentialType'>;
 
 export async function adminRequest(
-	this: IExecuteFunctions,
+	this: OperationContext,
 	itemIndex: number,
 	what: string,
 	request: AdminRequest,
 ): Promise<IDataObject> {
 	requireAppOnly(this, itemIndex, what);
-	return await postsRequest.call(this, itemIndex, { ...request, credentialType: CREDENTIAL_TYPES.appOnly });
+	return await this.request({ ...request, credentialType: CREDENTIAL_TYPES.appOnly });
 }
 
 export async function adminPaginate(
-	this: IExecuteFunctions,
+	this: OperationContext,
 	itemIndex: number,
 	what: string,
 	request: AdminRequest,
 	maxPageSize?: number,
 ): Promise<IDataObject[]> {
 	requireAppOnly(this, itemIndex, what);
-	return await postsPaginate.call(
-		this,
-		itemIndex,
+	return await this.paginate(
 		{ ...request, credentialType: CREDENTIAL_TYPES.appOnly },
 		{
 			returnAll: this.getNodeParameter('returnAll', itemIndex, false) as boolean,
@@ -59,7 +56,12 @@ export async function adminPaginate(
 }
 
 /** A required id field (1-19 digits). */
-export function idProperty(operation: string, name: string, displayName: string, description: string): INodeProperties {
+export function idProperty(
+	operation: string,
+	name: string,
+	displayName: string,
+	description: string,
+): INodeProperties {
 	return {
 		displayName,
 		name,
@@ -67,24 +69,40 @@ export function idProperty(operation: string, name: string, displayName: string,
 		default: '',
 		required: true,
 		placeholder: '1146654567674912769',
-		displayOptions: showFor('admin', operation),
 		description,
 	};
 }
 
-export function readId(ctx: IExecuteFunctions, itemIndex: number, name: string, label: string): string {
+export function readId(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	name: string,
+	label: string,
+): string {
 	const value = String(ctx.getNodeParameter(name, itemIndex, '') ?? '').trim();
 	if (!/^\d{1,19}$/.test(value)) {
-		throw new NodeOperationError(ctx.getNode(), `Invalid input in item ${itemIndex + 1}: ${label}: "${value}" is not an ID (1-19 digits)`, {
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Invalid input in item ${itemIndex + 1}: ${label}: "${value}" is not an ID (1-19 digits)`,
+			{
+				itemIndex,
+			},
+		);
 	}
 	return value;
 }
 
 /** The list of a `data` envelope (or a bare list). */
 export function listOf(body: unknown): IDataObject[] {
-	const data = body && typeof body === 'object' && !Array.isArray(body) && 'data' in body ? (body as IDataObject).data : body;
+	const data =
+		body && typeof body === 'object' && !Array.isArray(body) && 'data' in body
+			? (body as IDataObject).data
+			: body;
 	if (Array.isArray(data)) return data as IDataObject[];
 	return data && typeof data === 'object' ? [data as IDataObject] : [];
+}
+
+/** yyyymmddhhmm in UTC, as the replay endpoint takes it. */
+export function replayStamp(date: Date): string {
+	return date.toISOString().replace(/[-T:]/g, '').slice(0, 12);
 }

@@ -1,15 +1,15 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { createSubscription as createActivitySubscription, resolveUserId } from '../../../shared/activity';
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
+import {
+	createSubscription as createActivitySubscription,
+	resolveUserId,
+} from '../../../shared/activity';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { validateInput } from '../../../shared/validation';
-import { maxWait, optionsCollection } from '../../common';
 import { BEARER_NOTE, requireAppOnly } from './common';
 
 const OP = 'createSubscription';
-const show = showFor('admin', OP);
 
 /** Public events: the ones an app-only bearer token may subscribe to (DM events need a user token). */
 const PUBLIC_EVENT_TYPES = [
@@ -25,15 +25,26 @@ const PUBLIC_EVENT_TYPES = [
 
 const schema = z
 	.object({
-		event_type: z.enum(PUBLIC_EVENT_TYPES, { errorMap: () => ({ message: `must be one of ${PUBLIC_EVENT_TYPES.join(', ')}` }) }),
+		event_type: z.enum(PUBLIC_EVENT_TYPES, {
+			errorMap: () => ({ message: `must be one of ${PUBLIC_EVENT_TYPES.join(', ')}` }),
+		}),
 		user: z.string().trim().min(1, 'is required: subscriptions filter by user'),
 		keyword: z.string().min(1).max(150, 'at most 150 characters').optional(),
 		tag: z.string().min(1).max(200, 'at most 200 characters').optional(),
-		webhook_id: z.string().regex(/^\d{1,19}$/, 'a webhook ID is 1-19 digits').optional(),
+		webhook_id: z
+			.string()
+			.regex(/^\d{1,19}$/, 'a webhook ID is 1-19 digits')
+			.optional(),
 	})
 	.strict();
 
-const LABELS = { event_type: 'Event Type', user: 'User', keyword: 'Keyword', tag: 'Tag', webhook_id: 'Webhook ID' };
+const LABELS = {
+	event_type: 'Event Type',
+	user: 'User',
+	keyword: 'Keyword',
+	tag: 'Tag',
+	webhook_id: 'Webhook ID',
+};
 
 const text = (value: unknown): string | undefined => {
 	const s = String(value ?? '').trim();
@@ -54,9 +65,9 @@ export const createSubscription: ItemOperation = {
 			type: 'options',
 			default: 'post.create',
 			required: true,
-			displayOptions: show,
 			options: PUBLIC_EVENT_TYPES.map((value) => ({ name: value, value })),
-			description: 'The event to deliver. Direct-message events need a user-context token and are subscribed by the trigger.',
+			description:
+				'The event to deliver. Direct-message events need a user-context token and are subscribed by the trigger.',
 		},
 		{
 			displayName: 'User',
@@ -65,7 +76,6 @@ export const createSubscription: ItemOperation = {
 			default: '',
 			required: true,
 			placeholder: '2244994945 or @username',
-			displayOptions: show,
 			description: 'Whose events: a user ID, or an @username (looked up first)',
 		},
 		{
@@ -73,8 +83,8 @@ export const createSubscription: ItemOperation = {
 			name: 'webhookId',
 			type: 'string',
 			default: '',
-			displayOptions: show,
-			description: 'The webhook that receives the events (from Create Webhook or List Webhooks); set it when the app has more than one webhook',
+			description:
+				'The webhook that receives the events (from Create Webhook or List Webhooks); set it when the app has more than one webhook',
 		},
 		{
 			displayName: 'Additional Fields',
@@ -82,41 +92,46 @@ export const createSubscription: ItemOperation = {
 			type: 'collection',
 			placeholder: 'Add Field',
 			default: {},
-			displayOptions: show,
 			options: [
-				{ displayName: 'Keyword', name: 'keyword', type: 'string', default: '', description: 'Only events matching this keyword (1-150 characters)' },
+				{
+					displayName: 'Keyword',
+					name: 'keyword',
+					type: 'string',
+					default: '',
+					description: 'Only events matching this keyword (1-150 characters)',
+				},
 				{
 					displayName: 'Tag',
 					name: 'tag',
 					type: 'string',
 					default: '',
-					description: 'A label (1-200 characters) delivered with each event; a Platform Trigger tags its own subscriptions n8n:&lt;workflow ID&gt;:&lt;node ID&gt;',
+					description:
+						'A label (1-200 characters) delivered with each event; a Platform Trigger tags its own subscriptions n8n:&lt;workflow ID&gt;:&lt;node ID&gt;',
 				},
 			],
 		},
-		optionsCollection('admin', OP),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		requireAppOnly(this, itemIndex, 'Creating an activity subscription');
-		const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	async execute(ctx: OperationContext, itemIndex: number) {
+		requireAppOnly(ctx, itemIndex, 'Creating an activity subscription');
+		const fields = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 		const input = validateInput(
-			this.getNode(),
+			ctx.getNode(),
 			schema,
 			{
-				event_type: this.getNodeParameter('eventType', itemIndex, ''),
-				user: String(this.getNodeParameter('user', itemIndex, '') ?? ''),
+				event_type: ctx.getNodeParameter('eventType', itemIndex, ''),
+				user: String(ctx.getNodeParameter('user', itemIndex, '') ?? ''),
 				keyword: text(fields.keyword),
 				tag: fields.tag === undefined || fields.tag === '' ? undefined : String(fields.tag),
-				webhook_id: text(this.getNodeParameter('webhookId', itemIndex, '')),
+				webhook_id: text(ctx.getNodeParameter('webhookId', itemIndex, '')),
 			},
 			itemIndex,
 			LABELS,
 		);
-		const userId = await resolveUserId(this, input.user, itemIndex);
+		const userId = await resolveUserId(ctx, input.user, itemIndex);
 		const filter: IDataObject = { user_id: userId };
 		if (input.keyword) filter.keyword = input.keyword;
-		return await createActivitySubscription.call(
-			this,
+		return await createActivitySubscription(
+			ctx.request,
 			{
 				event_type: input.event_type,
 				filter,
@@ -124,9 +139,8 @@ export const createSubscription: ItemOperation = {
 				...(input.webhook_id ? { webhook_id: input.webhook_id } : {}),
 			},
 			{
-				itemIndex,
-				maxRateLimitWait: maxWait(this, itemIndex),
-				unsafeFailureHint: 'The subscription may have been created: check with Admin > List Activity Subscriptions before running the node again.',
+				unsafeFailureHint:
+					'The subscription may have been created: check with Admin > List Activity Subscriptions before running the node again.',
 			},
 		);
 	},

@@ -1,10 +1,7 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { registerWebhook } from '../../../shared/activity';
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
-import { maxWait, optionsCollection } from '../../common';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { BEARER_NOTE, requireAppOnly } from './common';
 
 const OP = 'createWebhook';
@@ -24,29 +21,32 @@ export const createWebhook: ItemOperation = {
 			default: '',
 			required: true,
 			placeholder: 'https://n8n.example.com/webhook/1f0c.../webhook',
-			displayOptions: showFor('admin', OP),
-			description: 'Public HTTPS URL without a port, at most 200 characters (for a Platform Trigger: its production webhook URL)',
+			description:
+				'Public HTTPS URL without a port, at most 200 characters (for a Platform Trigger: its production webhook URL)',
 		},
-		optionsCollection('admin', OP),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		requireAppOnly(this, itemIndex, 'Creating a webhook');
-		const url = String(this.getNodeParameter('url', itemIndex, '') ?? '').trim();
+	async execute(ctx: OperationContext, itemIndex: number) {
+		requireAppOnly(ctx, itemIndex, 'Creating a webhook');
+		const url = String(ctx.getNodeParameter('url', itemIndex, '') ?? '').trim();
 		const invalid = (message: string) =>
-			new NodeOperationError(this.getNode(), `Invalid input in item ${itemIndex + 1}: URL: ${message}`, { itemIndex });
+			new NodeOperationError(
+				ctx.getNode(),
+				`Invalid input in item ${itemIndex + 1}: URL: ${message}`,
+				{ itemIndex },
+			);
 		let parsed: URL;
 		try {
 			parsed = new URL(url);
 		} catch {
 			throw invalid(`"${url}" is not a URL`);
 		}
-		if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw invalid('must be an https URL');
+		if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+			throw invalid('must be an https URL');
 		if (url.length > 200) throw invalid(`at most 200 characters (got ${url.length})`);
 		// Not retried (a POST): a repeated registration fails with DuplicateUrlFailed, which List Webhooks resolves.
-		return await registerWebhook.call(this, url, {
-			itemIndex,
-			maxRateLimitWait: maxWait(this, itemIndex),
-			unsafeFailureHint: 'The webhook may have been registered: check with Admin > List Webhooks before running the node again.',
+		return await registerWebhook(ctx.request, url, {
+			unsafeFailureHint:
+				'The webhook may have been registered: check with Admin > List Webhooks before running the node again.',
 		});
 	},
 };

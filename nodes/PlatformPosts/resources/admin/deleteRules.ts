@@ -1,9 +1,8 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+import { splitList } from '../../../shared/lists';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
-import { optionsCollection, splitList } from '../../common';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { adminRequest, BEARER_NOTE } from './common';
 import { ruleProblems, RULES_PATH } from './rules';
 
@@ -23,28 +22,32 @@ export const deleteRules: ItemOperation = {
 			type: 'string',
 			default: '',
 			required: true,
-			displayOptions: showFor('admin', OP),
-			description: 'The rules to delete, separated by commas, spaces or new lines (from List Stream Rules)',
+			description:
+				'The rules to delete, separated by commas, spaces or new lines (from List Stream Rules)',
 		},
-		optionsCollection('admin', OP, [
-			{
-				displayName: 'Validate Only',
-				name: 'dryRun',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to only check the deletion (dry run) without deleting anything',
-			},
-		]),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const ids = [...new Set(splitList(this.getNodeParameter('ruleIds', itemIndex, '')))];
+	options: [
+		{
+			displayName: 'Validate Only',
+			name: 'dryRun',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to only check the deletion (dry run) without deleting anything',
+		},
+	],
+	async execute(ctx: OperationContext, itemIndex: number) {
+		const ids = [...new Set(splitList(ctx.getNodeParameter('ruleIds', itemIndex, '')))];
 		const invalid = ids.find((id) => !/^\d{1,19}$/.test(id));
 		const fail = (message: string) =>
-			new NodeOperationError(this.getNode(), `Invalid input in item ${itemIndex + 1}: Rule IDs: ${message}`, { itemIndex });
+			new NodeOperationError(
+				ctx.getNode(),
+				`Invalid input in item ${itemIndex + 1}: Rule IDs: ${message}`,
+				{ itemIndex },
+			);
 		if (!ids.length) throw fail('empty');
 		if (invalid) throw fail(`"${invalid}" is not a rule ID (1-19 digits)`);
-		const dryRun = Boolean((this.getNodeParameter('options', itemIndex, {}) as IDataObject).dryRun);
-		const response = await adminRequest.call(this, itemIndex, 'Deleting stream rules', {
+		const dryRun = Boolean((ctx.getNodeParameter('options', itemIndex, {}) as IDataObject).dryRun);
+		const response = await adminRequest.call(ctx, itemIndex, 'Deleting stream rules', {
 			method: 'POST',
 			path: RULES_PATH,
 			qs: dryRun ? { dry_run: true } : undefined,

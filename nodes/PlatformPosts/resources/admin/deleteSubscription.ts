@@ -1,8 +1,8 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+import { deletedResult } from '../../../shared/router';
 
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
-import { optionsCollection } from '../../common';
 import { adminRequest, BEARER_NOTE, idProperty, readId } from './common';
 
 const OP = 'deleteSubscription';
@@ -15,15 +15,19 @@ export const deleteSubscription: ItemOperation = {
 		action: 'Delete an activity subscription',
 	},
 	properties: [
-		idProperty(OP, 'subscriptionId', 'Subscription ID', 'The subscription to delete (from List Activity Subscriptions)'),
-		optionsCollection('admin', OP),
+		idProperty(
+			OP,
+			'subscriptionId',
+			'Subscription ID',
+			'The subscription to delete (from List Activity Subscriptions)',
+		),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const id = readId(this, itemIndex, 'subscriptionId', 'Subscription ID');
-		const body = await adminRequest.call(this, itemIndex, 'Deleting an activity subscription', {
+	async execute(ctx: OperationContext, itemIndex: number) {
+		const id = readId(ctx, itemIndex, 'subscriptionId', 'Subscription ID');
+		const body = await adminRequest.call(ctx, itemIndex, 'Deleting an activity subscription', {
 			method: 'DELETE',
 			path: `/2/activity/subscriptions/${id}`,
 		});
-		return { subscription_id: id, ...(unwrapData<IDataObject>(body) ?? {}) };
+		return deletedResult(id, unwrapData<IDataObject>(body));
 	},
 };

@@ -1,8 +1,8 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+import { deletedResult } from '../../../shared/router';
 
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
-import { optionsCollection } from '../../common';
 import { adminRequest, BEARER_NOTE, idProperty, readId } from './common';
 
 const OP = 'deleteWebhook';
@@ -16,11 +16,13 @@ export const deleteWebhook: ItemOperation = {
 	},
 	properties: [
 		idProperty(OP, 'webhookId', 'Webhook ID', 'The webhook to delete (from List Webhooks)'),
-		optionsCollection('admin', OP),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const id = readId(this, itemIndex, 'webhookId', 'Webhook ID');
-		const body = await adminRequest.call(this, itemIndex, 'Deleting a webhook', { method: 'DELETE', path: `/2/webhooks/${id}` });
-		return { webhook_id: id, ...(unwrapData<IDataObject>(body) ?? {}) };
+	async execute(ctx: OperationContext, itemIndex: number) {
+		const id = readId(ctx, itemIndex, 'webhookId', 'Webhook ID');
+		const body = await adminRequest.call(ctx, itemIndex, 'Deleting a webhook', {
+			method: 'DELETE',
+			path: `/2/webhooks/${id}`,
+		});
+		return deletedResult(id, unwrapData<IDataObject>(body));
 	},
 };

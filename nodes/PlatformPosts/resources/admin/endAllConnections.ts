@@ -1,8 +1,7 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
-import { optionsCollection } from '../../common';
 import { adminRequest, BEARER_NOTE } from './common';
 
 export const endAllConnections: ItemOperation = {
@@ -12,9 +11,12 @@ export const endAllConnections: ItemOperation = {
 		description: `DESTRUCTIVE: disconnect every active streaming connection of the app, on every endpoint; clients must reconnect. ${BEARER_NOTE}.`,
 		action: 'End all streaming connections',
 	},
-	properties: [optionsCollection('admin', 'endAllConnections')],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const body = await adminRequest.call(this, itemIndex, 'Ending streaming connections', { method: 'DELETE', path: '/2/connections/all' });
+	properties: [],
+	async execute(ctx: OperationContext, itemIndex: number) {
+		const body = await adminRequest.call(ctx, itemIndex, 'Ending streaming connections', {
+			method: 'DELETE',
+			path: '/2/connections/all',
+		});
 		return unwrapData<IDataObject>(body) ?? {};
 	},
 };

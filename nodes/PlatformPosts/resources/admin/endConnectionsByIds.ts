@@ -1,10 +1,9 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+import { splitList } from '../../../shared/lists';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
-import { optionsCollection, splitList } from '../../common';
 import { adminRequest, BEARER_NOTE } from './common';
 
 const OP = 'endConnectionsByIds';
@@ -24,20 +23,22 @@ export const endConnectionsByIds: ItemOperation = {
 			type: 'string',
 			default: '',
 			required: true,
-			displayOptions: showFor('admin', OP),
 			description: 'The connections to end, separated by commas, spaces or new lines (at most 100)',
 		},
-		optionsCollection('admin', OP),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const uuids = [...new Set(splitList(this.getNodeParameter('uuids', itemIndex, '')))];
+	async execute(ctx: OperationContext, itemIndex: number) {
+		const uuids = [...new Set(splitList(ctx.getNodeParameter('uuids', itemIndex, '')))];
 		const invalid = uuids.find((u) => !/^[A-Za-z0-9-]{1,64}$/.test(u));
 		const fail = (message: string) =>
-			new NodeOperationError(this.getNode(), `Invalid input in item ${itemIndex + 1}: Connection UUIDs: ${message}`, { itemIndex });
+			new NodeOperationError(
+				ctx.getNode(),
+				`Invalid input in item ${itemIndex + 1}: Connection UUIDs: ${message}`,
+				{ itemIndex },
+			);
 		if (!uuids.length) throw fail('empty');
 		if (uuids.length > MAX) throw fail(`at most ${MAX} per request (got ${uuids.length})`);
 		if (invalid) throw fail(`"${invalid}" is not a connection UUID`);
-		const body = await adminRequest.call(this, itemIndex, 'Ending streaming connections', {
+		const body = await adminRequest.call(ctx, itemIndex, 'Ending streaming connections', {
 			method: 'DELETE',
 			path: '/2/connections',
 			body: { uuids },

@@ -1,10 +1,8 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
-import { optionsCollection } from '../../common';
 import { adminRequest, BEARER_NOTE } from './common';
 
 const OP = 'endEndpointConnections';
@@ -24,19 +22,22 @@ export const endEndpointConnections: ItemOperation = {
 			default: 'filtered_stream',
 			required: true,
 			placeholder: 'filtered_stream',
-			displayOptions: showFor('admin', OP),
-			description: 'The streaming endpoint ID, e.g. filtered_stream or sample_stream (as in List Streaming Connections)',
+			description:
+				'The streaming endpoint ID, e.g. filtered_stream or sample_stream (as in List Streaming Connections)',
 		},
-		optionsCollection('admin', OP),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const endpoint = String(this.getNodeParameter('endpoint', itemIndex, '') ?? '').trim();
+	async execute(ctx: OperationContext, itemIndex: number) {
+		const endpoint = String(ctx.getNodeParameter('endpoint', itemIndex, '') ?? '').trim();
 		if (!/^[A-Za-z0-9_]{1,64}$/.test(endpoint)) {
-			throw new NodeOperationError(this.getNode(), `Invalid input in item ${itemIndex + 1}: Endpoint: "${endpoint}" is not an endpoint ID such as filtered_stream`, {
-				itemIndex,
-			});
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Invalid input in item ${itemIndex + 1}: Endpoint: "${endpoint}" is not an endpoint ID such as filtered_stream`,
+				{
+					itemIndex,
+				},
+			);
 		}
-		const body = await adminRequest.call(this, itemIndex, 'Ending streaming connections', {
+		const body = await adminRequest.call(ctx, itemIndex, 'Ending streaming connections', {
 			method: 'DELETE',
 			path: `/2/connections/${endpoint}`,
 		});

@@ -1,13 +1,11 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+import { splitList } from '../../../shared/lists';
 
 import { limitProperty, returnAllProperty } from '../../../shared/descriptions';
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
-import { optionsCollection, splitList } from '../../common';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { adminPaginate, BEARER_NOTE } from './common';
 
 const OP = 'listConnections';
-const show = showFor('admin', OP);
 
 export const listConnections: ItemOperation = {
 	option: {
@@ -22,7 +20,6 @@ export const listConnections: ItemOperation = {
 			name: 'status',
 			type: 'options',
 			default: 'active',
-			displayOptions: show,
 			options: [
 				{ name: 'Active', value: 'active' },
 				{ name: 'All', value: 'all' },
@@ -35,17 +32,22 @@ export const listConnections: ItemOperation = {
 			type: 'string',
 			default: '',
 			placeholder: 'filtered_stream, sample_stream',
-			displayOptions: show,
-			description: 'Only connections of these streaming endpoints, comma-separated (all when empty)',
+			description:
+				'Only connections of these streaming endpoints, comma-separated (all when empty)',
 		},
-		returnAllProperty({ resource: ['admin'], operation: [OP] }),
-		limitProperty({ resource: ['admin'], operation: [OP] }, 10000),
-		optionsCollection('admin', OP),
+		returnAllProperty(),
+		limitProperty(10000),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const qs: IDataObject = { status: this.getNodeParameter('status', itemIndex, 'active') };
-		const endpoints = splitList(this.getNodeParameter('endpoints', itemIndex, ''));
+	async execute(ctx: OperationContext, itemIndex: number) {
+		const qs: IDataObject = { status: ctx.getNodeParameter('status', itemIndex, 'active') };
+		const endpoints = splitList(ctx.getNodeParameter('endpoints', itemIndex, ''));
 		if (endpoints.length) qs.endpoints = endpoints.join(',');
-		return await adminPaginate.call(this, itemIndex, 'Listing streaming connections', { method: 'GET', path: '/2/connections', qs }, 100);
+		return await adminPaginate.call(
+			ctx,
+			itemIndex,
+			'Listing streaming connections',
+			{ method: 'GET', path: '/2/connections', qs },
+			100,
+		);
 	},
 };

@@ -1,9 +1,8 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+import { splitList } from '../../../shared/lists';
 
 import { limitProperty, returnAllProperty } from '../../../shared/descriptions';
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
-import { optionsCollection, splitList } from '../../common';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { adminPaginate, BEARER_NOTE } from './common';
 import { RULES_PATH } from './rules';
 
@@ -22,17 +21,21 @@ export const listRules: ItemOperation = {
 			name: 'ruleIds',
 			type: 'string',
 			default: '',
-			displayOptions: showFor('admin', OP),
 			description: 'Only these rules, separated by commas (all when empty)',
 		},
-		returnAllProperty({ resource: ['admin'], operation: [OP] }),
-		limitProperty({ resource: ['admin'], operation: [OP] }, 100000),
-		optionsCollection('admin', OP),
+		returnAllProperty(),
+		limitProperty(100000),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
+	async execute(ctx: OperationContext, itemIndex: number) {
 		const qs: IDataObject = {};
-		const ids = splitList(this.getNodeParameter('ruleIds', itemIndex, ''));
+		const ids = splitList(ctx.getNodeParameter('ruleIds', itemIndex, ''));
 		if (ids.length) qs.ids = ids.join(',');
-		return await adminPaginate.call(this, itemIndex, 'Listing stream rules', { method: 'GET', path: RULES_PATH, qs }, 1000);
+		return await adminPaginate.call(
+			ctx,
+			itemIndex,
+			'Listing stream rules',
+			{ method: 'GET', path: RULES_PATH, qs },
+			1000,
+		);
 	},
 };

@@ -1,7 +1,4 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
-import type { ItemOperation } from '../../../shared/router';
-import { optionsCollection } from '../../common';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { adminRequest, BEARER_NOTE, listOf } from './common';
 
 export const listWebhooks: ItemOperation = {
@@ -11,8 +8,13 @@ export const listWebhooks: ItemOperation = {
 		description: `List the app's registered webhooks with their URL and whether they are valid. ${BEARER_NOTE}.`,
 		action: 'List webhooks',
 	},
-	properties: [optionsCollection('admin', 'listWebhooks')],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		return listOf(await adminRequest.call(this, itemIndex, 'Listing webhooks', { method: 'GET', path: '/2/webhooks' }));
+	properties: [],
+	async execute(ctx: OperationContext, itemIndex: number) {
+		return listOf(
+			await adminRequest.call(ctx, itemIndex, 'Listing webhooks', {
+				method: 'GET',
+				path: '/2/webhooks',
+			}),
+		);
 	},
 };

@@ -1,20 +1,12 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
-import { optionsCollection } from '../../common';
-import { adminRequest, BEARER_NOTE, idProperty, readId } from './common';
+import { adminRequest, BEARER_NOTE, idProperty, readId, replayStamp } from './common';
 
 const OP = 'replayWebhook';
-const show = showFor('admin', OP);
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** yyyymmddhhmm in UTC, as the replay endpoint takes it. */
-export function replayStamp(date: Date): string {
-	return date.toISOString().replace(/[-T:]/g, '').slice(0, 12);
-}
 
 export const replayWebhook: ItemOperation = {
 	option: {
@@ -31,8 +23,8 @@ export const replayWebhook: ItemOperation = {
 			type: 'dateTime',
 			default: '',
 			required: true,
-			displayOptions: show,
-			description: 'Start of the window (inclusive, at most 24 hours ago; minutes precision, UTC unless a zone is given)',
+			description:
+				'Start of the window (inclusive, at most 24 hours ago; minutes precision, UTC unless a zone is given)',
 		},
 		{
 			displayName: 'To',
@@ -40,17 +32,17 @@ export const replayWebhook: ItemOperation = {
 			type: 'dateTime',
 			default: '',
 			required: true,
-			displayOptions: show,
 			description: 'End of the window (minutes precision)',
 		},
-		optionsCollection('admin', OP),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const id = readId(this, itemIndex, 'webhookId', 'Webhook ID');
+	async execute(ctx: OperationContext, itemIndex: number) {
+		const id = readId(ctx, itemIndex, 'webhookId', 'Webhook ID');
 		const invalid = (message: string) =>
-			new NodeOperationError(this.getNode(), `Invalid input in item ${itemIndex + 1}: ${message}`, { itemIndex });
-		const from = new Date(String(this.getNodeParameter('from', itemIndex, '') ?? ''));
-		const to = new Date(String(this.getNodeParameter('to', itemIndex, '') ?? ''));
+			new NodeOperationError(ctx.getNode(), `Invalid input in item ${itemIndex + 1}: ${message}`, {
+				itemIndex,
+			});
+		const from = new Date(String(ctx.getNodeParameter('from', itemIndex, '') ?? ''));
+		const to = new Date(String(ctx.getNodeParameter('to', itemIndex, '') ?? ''));
 		if (Number.isNaN(from.getTime())) throw invalid('From: not a date and time');
 		if (Number.isNaN(to.getTime())) throw invalid('To: not a date and time');
 		if (from.getTime() >= to.getTime()) throw invalid('From must be before To');
@@ -58,12 +50,18 @@ export const replayWebhook: ItemOperation = {
 		if (Date.now() - from.getTime() > DAY_MS + 5 * 60 * 1000) {
 			throw invalid('From: the service replays only the past 24 hours');
 		}
-		const body = await adminRequest.call(this, itemIndex, 'Replaying webhook events', {
+		const body = await adminRequest.call(ctx, itemIndex, 'Replaying webhook events', {
 			method: 'POST',
 			path: '/2/webhooks/replay',
 			body: { webhook_id: id, from_date: replayStamp(from), to_date: replayStamp(to) },
-			unsafeFailureHint: 'A replay job may have been created: the webhook receives a replay_job_status event when it ends.',
+			unsafeFailureHint:
+				'A replay job may have been created: the webhook receives a replay_job_status event when it ends.',
 		});
-		return { webhook_id: id, from_date: replayStamp(from), to_date: replayStamp(to), ...(unwrapData<IDataObject>(body) ?? {}) };
+		return {
+			webhook_id: id,
+			from_date: replayStamp(from),
+			to_date: replayStamp(to),
+			...(unwrapData<IDataObject>(body) ?? {}),
+		};
 	},
 };

@@ -1,8 +1,7 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
-import { optionsCollection } from '../../common';
 import { adminRequest, BEARER_NOTE, idProperty, readId } from './common';
 
 const OP = 'validateWebhook';
@@ -16,11 +15,13 @@ export const validateWebhook: ItemOperation = {
 	},
 	properties: [
 		idProperty(OP, 'webhookId', 'Webhook ID', 'The webhook to check (from List Webhooks)'),
-		optionsCollection('admin', OP),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const id = readId(this, itemIndex, 'webhookId', 'Webhook ID');
-		const body = await adminRequest.call(this, itemIndex, 'Validating a webhook', { method: 'PUT', path: `/2/webhooks/${id}` });
+	async execute(ctx: OperationContext, itemIndex: number) {
+		const id = readId(ctx, itemIndex, 'webhookId', 'Webhook ID');
+		const body = await adminRequest.call(ctx, itemIndex, 'Validating a webhook', {
+			method: 'PUT',
+			path: `/2/webhooks/${id}`,
+		});
 		return { webhook_id: id, ...(unwrapData<IDataObject>(body) ?? {}) };
 	},
 };

@@ -1,19 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { showFor } from '../../../shared/router';
-
 /** The Test Mode field: the service currently takes notes and searches in test mode only. */
-export function testModeProperty(operation: string): INodeProperties {
-	return {
-		displayName: 'Test Mode',
-		name: 'testMode',
-		type: 'boolean',
-		default: true,
-		displayOptions: showFor('communityNote', operation),
-		description:
-			'Whether to work in test mode (test_mode=true). The service currently requires it: notes written in test mode are not shown publicly.',
-	};
-}
+export const testModeProperty: INodeProperties = {
+	displayName: 'Test Mode',
+	name: 'testMode',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to work in test mode (test_mode=true). The service currently requires it: notes written in test mode are not shown publicly.',
+};
 
 /** Whether the text holds an http(s) URL with a host name (a note must cite a source). */
 export function hasSourceUrl(text: string): boolean {

@@ -1,17 +1,15 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { locatorValue, postIdFrom, postLocator } from '../../../shared/locators';
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
+import { postLocator, postIdParameter } from '../../../shared/locators';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
-import { optionsCollection, postsRequest, requireUserContext } from '../../common';
+import { requireUserContext } from '../../common';
 import { hasSourceUrl, testModeProperty } from './common';
 
 const OP = 'create';
-const show = showFor('communityNote', OP);
 
-export const MISLEADING_TAGS = [
+const MISLEADING_TAGS = [
 	'disputed_claim_as_fact',
 	'factual_error',
 	'manipulated_media',
@@ -30,7 +28,7 @@ export const create: ItemOperation = {
 		action: 'Submit a community note',
 	},
 	properties: [
-		postLocator('postId', 'Post', show),
+		postLocator('postId', 'Post'),
 		{
 			displayName: 'Text',
 			name: 'text',
@@ -38,7 +36,6 @@ export const create: ItemOperation = {
 			typeOptions: { rows: 3 },
 			default: '',
 			required: true,
-			displayOptions: show,
 			description: 'The note. It must contain at least one source link (http:// or https://).',
 		},
 		{
@@ -46,9 +43,11 @@ export const create: ItemOperation = {
 			name: 'classification',
 			type: 'options',
 			default: 'misinformed_or_potentially_misleading',
-			displayOptions: show,
 			options: [
-				{ name: 'Misinformed or Potentially Misleading', value: 'misinformed_or_potentially_misleading' },
+				{
+					name: 'Misinformed or Potentially Misleading',
+					value: 'misinformed_or_potentially_misleading',
+				},
 				{ name: 'Not Misleading', value: 'not_misleading' },
 			],
 			description: 'Whether the post is misleading',
@@ -58,8 +57,15 @@ export const create: ItemOperation = {
 			name: 'misleadingTags',
 			type: 'multiOptions',
 			default: [],
-			displayOptions: showFor('communityNote', OP, { classification: ['misinformed_or_potentially_misleading'] }),
-			options: MISLEADING_TAGS.map((value) => ({ name: value.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()), value })),
+			displayOptions: {
+				show: {
+					classification: ['misinformed_or_potentially_misleading'],
+				},
+			},
+			options: MISLEADING_TAGS.map((value) => ({
+				name: value.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()),
+				value,
+			})),
 			description: 'Why the post is misleading',
 		},
 		{
@@ -67,40 +73,55 @@ export const create: ItemOperation = {
 			name: 'trustworthySources',
 			type: 'boolean',
 			default: true,
-			displayOptions: show,
 			description: 'Whether the cited sources are trustworthy',
 		},
-		testModeProperty(OP),
-		optionsCollection('communityNote', OP),
+		testModeProperty,
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		requireUserContext(this, itemIndex, 'Submitting a note');
-		const postId = locatorValue(this.getNode(), this.getNodeParameter('postId', itemIndex), 'Post', itemIndex, postIdFrom);
-		const text = String(this.getNodeParameter('text', itemIndex, '') ?? '');
+	async execute(ctx: OperationContext, itemIndex: number) {
+		requireUserContext(ctx, itemIndex, 'Submitting a note');
+		const postId = postIdParameter(ctx, 'postId', itemIndex);
+		const text = String(ctx.getNodeParameter('text', itemIndex, '') ?? '');
 		if (!hasSourceUrl(text)) {
 			throw new NodeOperationError(
-				this.getNode(),
+				ctx.getNode(),
 				`Invalid input in item ${itemIndex + 1}: Text: a community note must contain a source URL (http:// or https://)`,
-				{ itemIndex, description: 'Add a link to the source that supports the note, e.g. https://example.org/article.' },
+				{
+					itemIndex,
+					description:
+						'Add a link to the source that supports the note, e.g. https://example.org/article.',
+				},
 			);
 		}
-		const classification = this.getNodeParameter('classification', itemIndex, 'misinformed_or_potentially_misleading') as string;
+		const classification = ctx.getNodeParameter(
+			'classification',
+			itemIndex,
+			'misinformed_or_potentially_misleading',
+		) as string;
 		const info: IDataObject = {
 			text,
 			classification,
-			trustworthy_sources: this.getNodeParameter('trustworthySources', itemIndex, true) as boolean,
+			trustworthy_sources: ctx.getNodeParameter('trustworthySources', itemIndex, true) as boolean,
 		};
 		if (classification === 'misinformed_or_potentially_misleading') {
-			info.misleading_tags = this.getNodeParameter('misleadingTags', itemIndex, []) as string[];
+			info.misleading_tags = ctx.getNodeParameter('misleadingTags', itemIndex, []) as string[];
 		}
-		const response = await postsRequest.call(this, itemIndex, {
+		const response = await ctx.request({
 			method: 'POST',
 			path: '/2/notes',
-			body: { test_mode: this.getNodeParameter('testMode', itemIndex, true) as boolean, post_id: postId, info },
-			unsafeFailureHint: 'The note may have been submitted: check Get Many Written before submitting it again.',
+			body: {
+				test_mode: ctx.getNodeParameter('testMode', itemIndex, true) as boolean,
+				post_id: postId,
+				info,
+			},
+			unsafeFailureHint:
+				'The note may have been submitted: check Get Many Written before submitting it again.',
 		});
 		const data = unwrapData<IDataObject>(response) ?? {};
 		const noteId = data.note_id ?? data.id;
-		return { ...data, ...(noteId !== undefined ? { note_id: String(noteId) } : {}), post_id: postId };
+		return {
+			...data,
+			...(noteId !== undefined ? { note_id: String(noteId) } : {}),
+			post_id: postId,
+		};
 	},
 };

@@ -1,8 +1,6 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
 import { limitProperty, returnAllProperty } from '../../../shared/descriptions';
-import type { ItemOperation } from '../../../shared/router';
-import { optionsCollection, postsPaginate, requireUserContext } from '../../common';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
+import { requireUserContext } from '../../common';
 import { testModeProperty } from './common';
 
 const OP = 'getEligiblePosts';
@@ -15,25 +13,18 @@ export const getEligiblePosts: ItemOperation = {
 			'List posts on which the authenticated note writer may write a community note. Needs a user-context credential of an account enrolled as a note writer.',
 		action: 'Get posts eligible for community notes',
 	},
-	properties: [
-		testModeProperty(OP),
-		returnAllProperty({ resource: ['communityNote'], operation: [OP] }),
-		limitProperty({ resource: ['communityNote'], operation: [OP] }, 1000),
-		optionsCollection('communityNote', OP),
-	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		requireUserContext(this, itemIndex, 'Listing posts eligible for notes');
-		return await postsPaginate.call(
-			this,
-			itemIndex,
+	properties: [testModeProperty, returnAllProperty(), limitProperty(1000)],
+	async execute(ctx: OperationContext, itemIndex: number) {
+		requireUserContext(ctx, itemIndex, 'Listing posts eligible for notes');
+		return await ctx.paginate(
 			{
 				method: 'GET',
 				path: '/2/notes/search/posts_eligible_for_notes',
-				qs: { test_mode: this.getNodeParameter('testMode', itemIndex, true) as boolean },
+				qs: { test_mode: ctx.getNodeParameter('testMode', itemIndex, true) as boolean },
 			},
 			{
-				returnAll: this.getNodeParameter('returnAll', itemIndex, false) as boolean,
-				limit: this.getNodeParameter('limit', itemIndex, 50) as number,
+				returnAll: ctx.getNodeParameter('returnAll', itemIndex, false) as boolean,
+				limit: ctx.getNodeParameter('limit', itemIndex, 50) as number,
 				pageSizeParam: 'max_results',
 				maxPageSize: 100,
 				tokenParam: 'pagination_token',

@@ -1,9 +1,8 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { limitProperty, returnAllProperty } from '../../../shared/descriptions';
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
-import { optionsCollection, postsPaginate, requireUserContext } from '../../common';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
+import { requireUserContext } from '../../common';
 import { testModeProperty } from './common';
 
 const OP = 'getManyWritten';
@@ -17,32 +16,30 @@ export const getManyWritten: ItemOperation = {
 		action: 'Get community notes written',
 	},
 	properties: [
-		testModeProperty(OP),
-		returnAllProperty({ resource: ['communityNote'], operation: [OP] }),
-		limitProperty({ resource: ['communityNote'], operation: [OP] }, 1000),
+		testModeProperty,
+		returnAllProperty(),
+		limitProperty(1000),
 		{
 			displayName: 'Note Fields',
 			name: 'noteFields',
 			type: 'multiOptions',
 			default: [],
-			displayOptions: showFor('communityNote', OP),
 			options: ['id', 'info', 'status', 'test_result'].map((value) => ({ name: value, value })),
 			description: 'Note fields to return (note.fields)',
 		},
-		optionsCollection('communityNote', OP),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		requireUserContext(this, itemIndex, 'Listing notes written');
-		const qs: IDataObject = { test_mode: this.getNodeParameter('testMode', itemIndex, true) as boolean };
-		const fields = this.getNodeParameter('noteFields', itemIndex, []) as string[];
+	async execute(ctx: OperationContext, itemIndex: number) {
+		requireUserContext(ctx, itemIndex, 'Listing notes written');
+		const qs: IDataObject = {
+			test_mode: ctx.getNodeParameter('testMode', itemIndex, true) as boolean,
+		};
+		const fields = ctx.getNodeParameter('noteFields', itemIndex, []) as string[];
 		if (fields.length) qs['note.fields'] = fields.join(',');
-		return await postsPaginate.call(
-			this,
-			itemIndex,
+		return await ctx.paginate(
 			{ method: 'GET', path: '/2/notes/search/notes_written', qs },
 			{
-				returnAll: this.getNodeParameter('returnAll', itemIndex, false) as boolean,
-				limit: this.getNodeParameter('limit', itemIndex, 50) as number,
+				returnAll: ctx.getNodeParameter('returnAll', itemIndex, false) as boolean,
+				limit: ctx.getNodeParameter('limit', itemIndex, 50) as number,
 				pageSizeParam: 'max_results',
 				maxPageSize: 100,
 				tokenParam: 'pagination_token',

@@ -1,13 +1,11 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { limitProperty, returnAllProperty } from '../../../shared/descriptions';
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
-import { optionsCollection, postsPaginate, requireUserContext } from '../../common';
-import { USER_FIELDS } from '../post/fields';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
+import { requireUserContext } from '../../common';
+import { USER_FIELDS } from '../../fields';
 
 const OP = 'getManyEvents';
-const show = showFor('directMessage', OP);
 
 const EVENT_FIELDS = [
 	'attachments',
@@ -30,14 +28,13 @@ export const getManyEvents: ItemOperation = {
 		action: 'Get many direct message events',
 	},
 	properties: [
-		returnAllProperty({ resource: ['directMessage'], operation: [OP] }),
-		limitProperty({ resource: ['directMessage'], operation: [OP] }, 10000),
+		returnAllProperty(),
+		limitProperty(10000),
 		{
 			displayName: 'Event Types',
 			name: 'eventTypes',
 			type: 'multiOptions',
 			default: [],
-			displayOptions: show,
 			options: [
 				{ name: 'Message Create', value: 'MessageCreate' },
 				{ name: 'Participants Join', value: 'ParticipantsJoin' },
@@ -50,7 +47,6 @@ export const getManyEvents: ItemOperation = {
 			name: 'eventFields',
 			type: 'multiOptions',
 			default: [],
-			displayOptions: show,
 			options: EVENT_FIELDS.map((value) => ({ name: value, value })),
 			description: 'Event fields to return (dm_event.fields) besides ID, event type and text',
 		},
@@ -59,7 +55,6 @@ export const getManyEvents: ItemOperation = {
 			name: 'includeSender',
 			type: 'boolean',
 			default: false,
-			displayOptions: show,
 			description: 'Whether to put the sending user beside each event (as sender)',
 		},
 		{
@@ -67,34 +62,31 @@ export const getManyEvents: ItemOperation = {
 			name: 'userFields',
 			type: 'multiOptions',
 			default: [],
-			displayOptions: showFor('directMessage', OP, { includeSender: [true] }),
+			displayOptions: { show: { includeSender: [true] } },
 			options: USER_FIELDS.map((value) => ({ name: value, value })),
 			description: 'Fields of the sender',
 		},
-		optionsCollection('directMessage', OP),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		requireUserContext(this, itemIndex, 'Reading direct messages');
+	async execute(ctx: OperationContext, itemIndex: number) {
+		requireUserContext(ctx, itemIndex, 'Reading direct messages');
 		const qs: IDataObject = {};
-		const types = this.getNodeParameter('eventTypes', itemIndex, []) as string[];
-		const fields = [...((this.getNodeParameter('eventFields', itemIndex, []) as string[]) ?? [])];
-		const includeSender = this.getNodeParameter('includeSender', itemIndex, false) as boolean;
+		const types = ctx.getNodeParameter('eventTypes', itemIndex, []) as string[];
+		const fields = [...((ctx.getNodeParameter('eventFields', itemIndex, []) as string[]) ?? [])];
+		const includeSender = ctx.getNodeParameter('includeSender', itemIndex, false) as boolean;
 		if (types.length) qs.event_types = types.join(',');
 		if (includeSender) {
 			qs.expansions = 'sender_id';
 			if (fields.length && !fields.includes('sender_id')) fields.push('sender_id');
-			const userFields = this.getNodeParameter('userFields', itemIndex, []) as string[];
+			const userFields = ctx.getNodeParameter('userFields', itemIndex, []) as string[];
 			if (userFields.length) qs['user.fields'] = userFields.join(',');
 		}
 		if (fields.length) qs['dm_event.fields'] = fields.join(',');
 		const users = new Map<string, IDataObject>();
-		const events = await postsPaginate.call(
-			this,
-			itemIndex,
+		const events = await ctx.paginate(
 			{ method: 'GET', path: '/2/dm_events', qs },
 			{
-				returnAll: this.getNodeParameter('returnAll', itemIndex, false) as boolean,
-				limit: this.getNodeParameter('limit', itemIndex, 50) as number,
+				returnAll: ctx.getNodeParameter('returnAll', itemIndex, false) as boolean,
+				limit: ctx.getNodeParameter('limit', itemIndex, 50) as number,
 				pageSizeParam: 'max_results',
 				maxPageSize: 100,
 				tokenParam: 'pagination_token',
@@ -104,6 +96,10 @@ export const getManyEvents: ItemOperation = {
 				},
 			},
 		);
-		return events.map((e) => (e.sender_id && users.has(String(e.sender_id)) ? { ...e, sender: users.get(String(e.sender_id)) } : e));
+		return events.map((e) =>
+			e.sender_id && users.has(String(e.sender_id))
+				? { ...e, sender: users.get(String(e.sender_id)) }
+				: e,
+		);
 	},
 };

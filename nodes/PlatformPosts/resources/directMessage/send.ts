@@ -1,15 +1,13 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ExecutionState, ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
-import { optionsCollection, postsRequest, requireUserContext } from '../../common';
+import { requireUserContext } from '../../common';
 import { maxProcessingWaitOption, uploadBinaryProperty } from '../../../shared/media';
-import { userLocator, userRefParameter } from '../user/get';
-import { resolveUserId } from '../user/ids';
+import { userLocator, userRefParameter } from '../../../shared/locators';
+import { resolveUserId } from '../../users';
 
-const show = showFor('directMessage', 'send');
 const MAX_TEXT = 10_000;
 
 export const send: ItemOperation = {
@@ -21,25 +19,32 @@ export const send: ItemOperation = {
 		action: 'Send a direct message',
 	},
 	properties: [
-		{ ...userLocator('participant', show), displayName: 'Recipient', description: 'Who receives the message, by username, ID or profile URL' },
+		{
+			...userLocator('participant'),
+			displayName: 'Recipient',
+			description: 'Who receives the message, by username, ID or profile URL',
+		},
 		{
 			displayName: 'Text',
 			name: 'text',
 			type: 'string',
 			typeOptions: { rows: 3 },
 			default: '',
-			displayOptions: show,
-			description: 'The message text (up to 10,000 characters). May be empty when an attachment is sent.',
+			description:
+				'The message text (up to 10,000 characters). May be empty when an attachment is sent.',
 		},
 		{
 			displayName: 'Attachment',
 			name: 'attachment',
 			type: 'options',
 			default: 'none',
-			displayOptions: show,
 			options: [
 				{ name: 'None', value: 'none' },
-				{ name: 'Binary File', value: 'binary', description: 'Upload a file from the input item, then attach it' },
+				{
+					name: 'Binary File',
+					value: 'binary',
+					description: 'Upload a file from the input item, then attach it',
+				},
 				{ name: 'Media ID', value: 'mediaId', description: 'Attach media uploaded earlier' },
 			],
 		},
@@ -49,7 +54,7 @@ export const send: ItemOperation = {
 			type: 'string',
 			default: 'data',
 			required: true,
-			displayOptions: showFor('directMessage', 'send', { attachment: ['binary'] }),
+			displayOptions: { show: { attachment: ['binary'] } },
 			description: 'The name of the input binary field holding the image, GIF or video to send',
 		},
 		{
@@ -59,41 +64,58 @@ export const send: ItemOperation = {
 			default: '',
 			required: true,
 			placeholder: '1455952740635586573',
-			displayOptions: showFor('directMessage', 'send', { attachment: ['mediaId'] }),
+			displayOptions: { show: { attachment: ['mediaId'] } },
 			description: 'The ID of media uploaded earlier (1-19 digits)',
 		},
-		optionsCollection('directMessage', 'send', [maxProcessingWaitOption]),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number, state: ExecutionState) {
-		requireUserContext(this, itemIndex, 'Sending a direct message');
-		const text = String(this.getNodeParameter('text', itemIndex, '') ?? '');
-		const attachment = this.getNodeParameter('attachment', itemIndex, 'none') as string;
+	options: [maxProcessingWaitOption],
+	async execute(ctx: OperationContext, itemIndex: number) {
+		requireUserContext(ctx, itemIndex, 'Sending a direct message');
+		const text = String(ctx.getNodeParameter('text', itemIndex, '') ?? '');
+		const attachment = ctx.getNodeParameter('attachment', itemIndex, 'none') as string;
 		const invalid = (message: string) =>
-			new NodeOperationError(this.getNode(), `Invalid input in item ${itemIndex + 1}: ${message}`, { itemIndex });
-		if (!text.trim() && attachment === 'none') throw invalid('Text: a message needs text or an attachment');
-		if (text.length > MAX_TEXT) throw invalid(`Text: at most ${MAX_TEXT} characters (got ${text.length})`);
+			new NodeOperationError(ctx.getNode(), `Invalid input in item ${itemIndex + 1}: ${message}`, {
+				itemIndex,
+			});
+		if (!text.trim() && attachment === 'none')
+			throw invalid('Text: a message needs text or an attachment');
+		if (text.length > MAX_TEXT)
+			throw invalid(`Text: at most ${MAX_TEXT} characters (got ${text.length})`);
 		let mediaId: string | undefined;
 		let mediaKey: string | undefined;
 		if (attachment === 'mediaId') {
-			mediaId = String(this.getNodeParameter('mediaId', itemIndex, '')).trim();
-			if (!/^\d{1,19}$/.test(mediaId)) throw invalid(`Media ID: "${mediaId}" is not a media ID (1-19 digits)`);
+			mediaId = String(ctx.getNodeParameter('mediaId', itemIndex, '')).trim();
+			if (!/^\d{1,19}$/.test(mediaId))
+				throw invalid(`Media ID: "${mediaId}" is not a media ID (1-19 digits)`);
 		}
-		const participant = await resolveUserId.call(this, itemIndex, state, userRefParameter(this, 'participant', itemIndex));
+		const participant = await resolveUserId.call(
+			ctx,
+			itemIndex,
+			userRefParameter(ctx, 'participant', itemIndex),
+		);
 		if (attachment === 'binary') {
-			const property = String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
-			const uploaded = await uploadBinaryProperty.call(this, itemIndex, property, { purpose: 'dm' });
+			const property = String(ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
+			const uploaded = await uploadBinaryProperty.call(ctx, itemIndex, property, {
+				purpose: 'dm',
+			});
 			mediaId = uploaded.id;
 			mediaKey = uploaded.media_key || undefined;
 		}
 		const body: IDataObject = {};
 		if (text.trim()) body.text = text;
 		if (mediaId) body.attachments = [{ media_id: mediaId }];
-		const response = await postsRequest.call(this, itemIndex, {
+		const response = await ctx.request({
 			method: 'POST',
 			path: `/2/dm_conversations/with/${participant}/messages`,
 			body,
-			unsafeFailureHint: 'The message may have been sent: check the conversation before sending it again.',
+			unsafeFailureHint:
+				'The message may have been sent: check the conversation before sending it again.',
 		});
-		return { ...(unwrapData<IDataObject>(response) ?? {}), participant_id: participant, ...(mediaId ? { media_id: mediaId } : {}), ...(mediaKey ? { media_key: mediaKey } : {}) };
+		return {
+			...(unwrapData<IDataObject>(response) ?? {}),
+			participant_id: participant,
+			...(mediaId ? { media_id: mediaId } : {}),
+			...(mediaKey ? { media_key: mediaKey } : {}),
+		};
 	},
 };

@@ -1,13 +1,17 @@
-import type { IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { postIdFrom, postLocator, locatorValue } from '../../../shared/locators';
-import type { ExecutionState, ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
-import { asNodeError, unwrapData } from '../../../shared/transport';
-import { optionsCollection, postsRequest, requireUserContext } from '../../common';
-import { userLocator, userRefParameter } from '../user/get';
-import { authenticatedUserId, resolveUserId } from '../user/ids';
+import {
+	postLocator,
+	userLocator,
+	userRefParameter,
+	postIdParameter,
+} from '../../../shared/locators';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
+import { asNodeError, errorInfo, withErrorInfo } from '../../../shared/errors';
+import { unwrapData } from '../../../shared/transport';
+import { requireUserContext } from '../../common';
+import { authenticatedUserId, resolveUserId } from '../../users';
 
 /**
  * Likes, reposts, follows and bookmarks act as the authenticated user: `/2/users/:id/...` where
@@ -28,7 +32,10 @@ export interface EngagementSpec {
 }
 
 /** The plain-words explanation of a 403 on an action removed from the self-serve tiers. */
-export function tierRefusal(what: string, serviceMessage: string): { message: string; description: string } {
+export function tierRefusal(
+	what: string,
+	serviceMessage: string,
+): { message: string; description: string } {
 	return {
 		message: `${what} is not available to this app's access tier`,
 		description:
@@ -39,39 +46,56 @@ export function tierRefusal(what: string, serviceMessage: string): { message: st
 }
 
 export function engagementOperation(spec: EngagementSpec): ItemOperation {
-	const show = showFor('engagement', spec.value);
 	const targetProperty =
 		spec.target === 'post'
-			? postLocator('postId', 'Post', show)
-			: { ...userLocator('targetUser', show), description: 'The user, by username, ID or profile URL' };
+			? postLocator('postId', 'Post')
+			: {
+					...userLocator('targetUser'),
+					description: 'The user, by username, ID or profile URL',
+				};
 	return {
-		option: { name: spec.name, value: spec.value, action: spec.action, description: spec.description },
-		properties: [targetProperty, optionsCollection('engagement', spec.value)],
-		async execute(this: IExecuteFunctions, itemIndex: number, state: ExecutionState) {
-			requireUserContext(this, itemIndex, spec.name);
+		option: {
+			name: spec.name,
+			value: spec.value,
+			action: spec.action,
+			description: spec.description,
+		},
+		properties: [targetProperty],
+		async execute(ctx: OperationContext, itemIndex: number) {
+			requireUserContext(ctx, itemIndex, spec.name);
 			const target =
 				spec.target === 'post'
-					? locatorValue(this.getNode(), this.getNodeParameter('postId', itemIndex), 'Post', itemIndex, postIdFrom)
-					: await resolveUserId.call(this, itemIndex, state, userRefParameter(this, 'targetUser', itemIndex));
-			const me = await authenticatedUserId.call(this, itemIndex, state, spec.name);
+					? postIdParameter(ctx, 'postId', itemIndex)
+					: await resolveUserId.call(
+							ctx,
+							itemIndex,
+							userRefParameter(ctx, 'targetUser', itemIndex),
+						);
+			const me = await authenticatedUserId.call(ctx, itemIndex, spec.name);
 			let body: IDataObject;
 			try {
-				body = await postsRequest.call(this, itemIndex, {
+				body = await ctx.request({
 					method: spec.method,
 					path: spec.path(me, target),
 					body: spec.body?.(target),
 				});
 			} catch (error) {
-				const httpCode = (error as NodeApiError).httpCode;
-				if (spec.tierRestricted && httpCode === '403') {
-					const explained = tierRefusal(spec.tierRestricted, String((error as Error).message ?? ''));
-					throw new NodeApiError(
-						this.getNode(),
-						{ message: String((error as Error).message ?? ''), httpCode: '403' },
-						{ ...explained, httpCode: '403', itemIndex },
+				const info = errorInfo(error);
+				if (spec.tierRestricted && info.httpStatus === 403) {
+					const explained = tierRefusal(
+						spec.tierRestricted,
+						String((error as Error).message ?? ''),
+					);
+					throw withErrorInfo(
+						new NodeApiError(
+							ctx.getNode(),
+							{ message: String((error as Error).message ?? ''), httpCode: '403' },
+							{ ...explained, httpCode: '403', itemIndex },
+						),
+						info,
 					);
 				}
-				throw asNodeError(this, error, itemIndex);
+				throw asNodeError(ctx, error, itemIndex);
 			}
 			const data = unwrapData<IDataObject>(body) ?? {};
 			return {

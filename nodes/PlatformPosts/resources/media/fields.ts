@@ -1,7 +1,7 @@
-import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 /** The Media ID field of the operations on an uploaded file (the id the upload returned). */
-export function mediaIdProperty(displayOptions: IDisplayOptions | undefined, description: string): INodeProperties {
+export function mediaIdProperty(description: string): INodeProperties {
 	return {
 		displayName: 'Media ID',
 		name: 'mediaId',
@@ -9,7 +9,6 @@ export function mediaIdProperty(displayOptions: IDisplayOptions | undefined, des
 		default: '',
 		required: true,
 		placeholder: '1455952740635586573',
-		displayOptions,
 		description,
 	};
 }

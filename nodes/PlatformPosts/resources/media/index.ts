@@ -6,5 +6,9 @@ import { uploadOperation } from './upload';
 export const media: Resource = {
 	option: { name: 'Media', value: 'media' },
 	defaultOperation: 'upload',
-	operations: { upload: uploadOperation, getStatus: getStatusOperation, setAltText: setAltTextOperation },
+	operations: {
+		upload: uploadOperation,
+		getStatus: getStatusOperation,
+		setAltText: setAltTextOperation,
+	},
 };

@@ -1,24 +1,32 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { z } from 'zod';
 
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import type { MediaPurpose } from '../../../shared/media';
-import { maxProcessingWaitOption, uploadMedia } from '../../../shared/media';
+import {
+	maxProcessingWaitOption,
+	uploadMedia,
+	MAX_ALT_TEXT,
+	setAltText,
+} from '../../../shared/media';
 import { validateInput } from '../../../shared/validation';
-import { optionsCollection, requireUserContext } from '../../common';
-import { MAX_ALT_TEXT, setAltText } from './setAltText';
+import { requireUserContext } from '../../common';
 
 const OP = 'upload';
-const show = showFor('media', OP);
 
 const schema = z.object({
 	binaryPropertyName: z.string().min(1, 'is required'),
-	purpose: z.enum(['post', 'dm', 'ads', 'subtitles'], { errorMap: () => ({ message: 'must be Post, Direct Message, Ad Video or Subtitles' }) }),
+	purpose: z.enum(['post', 'dm', 'ads', 'subtitles'], {
+		errorMap: () => ({ message: 'must be Post, Direct Message, Ad Video or Subtitles' }),
+	}),
 	altText: z.string().max(MAX_ALT_TEXT, `at most ${MAX_ALT_TEXT} characters`).optional(),
 });
 
-const LABELS = { binaryPropertyName: 'Input Binary Field', purpose: 'Purpose', altText: 'Alt Text' };
+const LABELS = {
+	binaryPropertyName: 'Input Binary Field',
+	purpose: 'Purpose',
+	altText: 'Alt Text',
+};
 
 /**
  * Media → Upload: one binary property to an id (for posts and direct messages) and a media key
@@ -39,7 +47,6 @@ export const uploadOperation: ItemOperation = {
 			type: 'string',
 			default: 'data',
 			required: true,
-			displayOptions: show,
 			description: 'The name of the input binary field holding the file to upload',
 		},
 		{
@@ -47,15 +54,24 @@ export const uploadOperation: ItemOperation = {
 			name: 'purpose',
 			type: 'options',
 			default: 'post',
-			displayOptions: show,
-			description: 'Where the media will be used; it picks the upload category (and the limits the service applies)',
+			description:
+				'Where the media will be used; it picks the upload category (and the limits the service applies)',
 			options: [
-				{ name: 'Post', value: 'post', description: 'Images, GIFs and videos for posts (tweet_image, tweet_gif, tweet_video)' },
-				{ name: 'Direct Message', value: 'dm', description: 'Attachments of direct messages (dm_image, dm_gif, dm_video)' },
+				{
+					name: 'Post',
+					value: 'post',
+					description: 'Images, GIFs and videos for posts (tweet_image, tweet_gif, tweet_video)',
+				},
+				{
+					name: 'Direct Message',
+					value: 'dm',
+					description: 'Attachments of direct messages (dm_image, dm_gif, dm_video)',
+				},
 				{
 					name: 'Ad Video or Ad Image',
 					value: 'ads',
-					description: 'Media for the ads API: videos as amplify_video (preroll, video cards, media library), images and GIFs as for posts',
+					description:
+						'Media for the ads API: videos as amplify_video (preroll, video cards, media library), images and GIFs as for posts',
 				},
 				{ name: 'Subtitles', value: 'subtitles', description: 'An SRT caption file (subtitles)' },
 			],
@@ -66,40 +82,43 @@ export const uploadOperation: ItemOperation = {
 			type: 'string',
 			typeOptions: { rows: 2 },
 			default: '',
-			displayOptions: showFor('media', OP, { purpose: ['post', 'dm', 'ads'] }),
+			displayOptions: { show: { purpose: ['post', 'dm', 'ads'] } },
 			description: 'Optional: what an image or GIF shows, up to 1,000 characters (not for videos)',
 		},
-		optionsCollection('media', OP, [maxProcessingWaitOption]),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-		requireUserContext(this, itemIndex, 'Uploading media');
-		const purpose = this.getNodeParameter('purpose', itemIndex, 'post') as MediaPurpose;
-		const altText = purpose === 'subtitles' ? '' : String(this.getNodeParameter('altText', itemIndex, '') ?? '');
+	options: [maxProcessingWaitOption],
+	async execute(ctx: OperationContext, itemIndex: number): Promise<INodeExecutionData[]> {
+		requireUserContext(ctx, itemIndex, 'Uploading media');
+		const purpose = ctx.getNodeParameter('purpose', itemIndex, 'post') as MediaPurpose;
+		const altText =
+			purpose === 'subtitles' ? '' : String(ctx.getNodeParameter('altText', itemIndex, '') ?? '');
 		const input = validateInput(
-			this.getNode(),
+			ctx.getNode(),
 			schema,
 			{
-				binaryPropertyName: String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data') ?? '').trim(),
+				binaryPropertyName: String(
+					ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data') ?? '',
+				).trim(),
 				purpose,
 				altText: altText.trim() ? altText : undefined,
 			},
 			itemIndex,
 			LABELS,
 		);
-		const binary = this.helpers.assertBinaryData(itemIndex, input.binaryPropertyName);
-		const data = await this.helpers.getBinaryDataBuffer(itemIndex, input.binaryPropertyName);
+		const binary = ctx.helpers.assertBinaryData(itemIndex, input.binaryPropertyName);
+		const data = await ctx.helpers.getBinaryDataBuffer(itemIndex, input.binaryPropertyName);
 		const accept = input.altText ? (['image', 'gif'] as const) : undefined;
-		const uploaded = await uploadMedia.call(this, itemIndex, data, binary, {
+		const uploaded = await uploadMedia.call(ctx, itemIndex, data, binary, {
 			purpose: input.purpose,
 			field: input.binaryPropertyName,
 			...(accept ? { accept: [...accept] } : {}),
 		});
 		const json: IDataObject = { ...uploaded };
 		if (input.altText) {
-			await setAltText.call(this, itemIndex, uploaded.id, input.altText);
+			await setAltText.call(ctx, itemIndex, uploaded.id, input.altText);
 			json.alt_text = input.altText;
 		}
-		const item = this.getInputData()[itemIndex];
+		const item = ctx.getInputData()[itemIndex];
 		return [{ json, ...(item.binary ? { binary: item.binary } : {}) }];
 	},
 };

@@ -1,7 +1,5 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { showFor } from '../../../shared/router';
-
 const NEWS_FIELDS = [
 	'category',
 	'cluster_posts_results',
@@ -14,19 +12,27 @@ const NEWS_FIELDS = [
 	'summary',
 ];
 
-export function newsFieldsProperty(operation: string): INodeProperties {
-	return {
-		displayName: 'News Fields',
-		name: 'newsFields',
-		type: 'multiOptions',
-		default: [],
-		displayOptions: showFor('news', operation),
-		description: 'Fields of each story to return besides its ID (news.fields); without any the service returns the name',
-		options: NEWS_FIELDS.map((value) => ({ name: value, value })),
-	};
-}
+export const newsFieldsProperty: INodeProperties = {
+	displayName: 'News Fields',
+	name: 'newsFields',
+	type: 'multiOptions',
+	default: [],
+	description:
+		'Fields of each story to return besides its ID (news.fields); without any the service returns the name',
+	options: NEWS_FIELDS.map((value) => ({ name: value, value })),
+};
 
 export function newsFieldsQuery(ctx: IExecuteFunctions, itemIndex: number): Record<string, string> {
 	const fields = (ctx.getNodeParameter('newsFields', itemIndex, []) as string[]) ?? [];
 	return fields.length ? { 'news.fields': fields.join(',') } : {};
+}
+
+/** A news story URL: https://<host>/i/trending/<id>. */
+export const NEWS_URL_REGEX = '^https?://[^/\\s]+/i/trending/(\\d{1,19})(?:[/?#].*)?$';
+
+/** A news story id from an id or a story URL (https://<host>/i/trending/<id>). */
+export function newsIdFrom(value: string): string | undefined {
+	const trimmed = value.trim();
+	if (/^\d{1,19}$/.test(trimmed)) return trimmed;
+	return trimmed.match(new RegExp(NEWS_URL_REGEX, 'i'))?.[1];
 }

@@ -1,21 +1,9 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { locatorValue } from '../../../shared/locators';
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
-import { optionsCollection, postsRequest } from '../../common';
-import { newsFieldsProperty, newsFieldsQuery } from './fields';
-
-const show = showFor('news', 'get');
-const NEWS_URL_REGEX = '^https?://[^/\\s]+/i/trending/(\\d{1,19})(?:[/?#].*)?$';
-
-/** A news story id from an id or a story URL (https://<host>/i/trending/<id>). */
-export function newsIdFrom(value: string): string | undefined {
-	const trimmed = value.trim();
-	if (/^\d{1,19}$/.test(trimmed)) return trimmed;
-	return trimmed.match(new RegExp(NEWS_URL_REGEX, 'i'))?.[1];
-}
+import { newsFieldsProperty, newsFieldsQuery, NEWS_URL_REGEX, newsIdFrom } from './fields';
 
 export const get: ItemOperation = {
 	option: {
@@ -31,7 +19,6 @@ export const get: ItemOperation = {
 			type: 'resourceLocator',
 			default: { mode: 'id', value: '' },
 			required: true,
-			displayOptions: show,
 			description: 'The story, by its ID (as returned by News > Search) or by its URL',
 			modes: [
 				{
@@ -39,7 +26,12 @@ export const get: ItemOperation = {
 					name: 'id',
 					type: 'string',
 					placeholder: '1850000000000000001',
-					validation: [{ type: 'regex', properties: { regex: '^\\d{1,19}$', errorMessage: 'A news ID is 1-19 digits' } }],
+					validation: [
+						{
+							type: 'regex',
+							properties: { regex: '^\\d{1,19}$', errorMessage: 'A news ID is 1-19 digits' },
+						},
+					],
 				},
 				{
 					displayName: 'By URL',
@@ -47,19 +39,29 @@ export const get: ItemOperation = {
 					type: 'string',
 					placeholder: 'https://x.com/i/trending/1850000000000000001',
 					extractValue: { type: 'regex', regex: NEWS_URL_REGEX },
-					validation: [{ type: 'regex', properties: { regex: NEWS_URL_REGEX, errorMessage: 'Not a news story URL' } }],
+					validation: [
+						{
+							type: 'regex',
+							properties: { regex: NEWS_URL_REGEX, errorMessage: 'Not a news story URL' },
+						},
+					],
 				},
 			],
 		},
-		newsFieldsProperty('get'),
-		optionsCollection('news', 'get'),
+		newsFieldsProperty,
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const id = locatorValue(this.getNode(), this.getNodeParameter('newsId', itemIndex), 'News Story', itemIndex, newsIdFrom);
-		const body = await postsRequest.call(this, itemIndex, {
+	async execute(ctx: OperationContext, itemIndex: number) {
+		const id = locatorValue(
+			ctx.getNode(),
+			ctx.getNodeParameter('newsId', itemIndex),
+			'News Story',
+			itemIndex,
+			newsIdFrom,
+		);
+		const body = await ctx.request({
 			method: 'GET',
 			path: `/2/news/${id}`,
-			qs: newsFieldsQuery(this, itemIndex),
+			qs: newsFieldsQuery(ctx, itemIndex),
 		});
 		return unwrapData<IDataObject>(body);
 	},

@@ -1,18 +1,19 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { validateInput } from '../../../shared/validation';
-import { optionsCollection, postsRequest, readOptions } from '../../common';
 import { newsFieldsProperty, newsFieldsQuery } from './fields';
-
-const show = showFor('news', 'search');
 
 const schema = z.object({
 	query: z.string().min(1, 'is required').max(2048, 'at most 2,048 characters'),
 	limit: z.number().int().min(1, 'at least 1').max(100, 'at most 100'),
-	maxAgeHours: z.number().int().min(1, 'at least 1 hour').max(720, 'at most 720 hours (30 days)').optional(),
+	maxAgeHours: z
+		.number()
+		.int()
+		.min(1, 'at least 1 hour')
+		.max(720, 'at most 720 hours (30 days)')
+		.optional(),
 });
 
 export const search: ItemOperation = {
@@ -29,7 +30,6 @@ export const search: ItemOperation = {
 			type: 'string',
 			default: '',
 			required: true,
-			displayOptions: show,
 			placeholder: 'automation',
 			description: 'What the stories are about (1 to 2,048 characters)',
 		},
@@ -39,38 +39,47 @@ export const search: ItemOperation = {
 			type: 'number',
 			default: 50,
 			typeOptions: { minValue: 1, maxValue: 100 },
-			displayOptions: show,
 			description: 'Max number of results to return',
 		},
-		newsFieldsProperty('search'),
-		optionsCollection('news', 'search', [
-			{
-				displayName: 'Max Age (Hours)',
-				name: 'maxAgeHours',
-				type: 'number',
-				default: 168,
-				typeOptions: { minValue: 1, maxValue: 720 },
-				description: 'Only stories updated within this many hours (1 to 720)',
-			},
-		]),
+		newsFieldsProperty,
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const options = readOptions(this, itemIndex);
+	options: [
+		{
+			displayName: 'Max Age (Hours)',
+			name: 'maxAgeHours',
+			type: 'number',
+			default: 168,
+			typeOptions: { minValue: 1, maxValue: 720 },
+			description: 'Only stories updated within this many hours (1 to 720)',
+		},
+	],
+	async execute(ctx: OperationContext, itemIndex: number) {
+		const options = ctx.options;
 		const input = validateInput(
-			this.getNode(),
+			ctx.getNode(),
 			schema,
 			{
-				query: String(this.getNodeParameter('query', itemIndex, '')).trim(),
-				limit: Number(this.getNodeParameter('limit', itemIndex, 50)),
+				query: String(ctx.getNodeParameter('query', itemIndex, '')).trim(),
+				limit: Number(ctx.getNodeParameter('limit', itemIndex, 50)),
 				maxAgeHours: options.maxAgeHours === undefined ? undefined : Number(options.maxAgeHours),
 			},
 			itemIndex,
 			{ query: 'Query', limit: 'Limit', maxAgeHours: 'Max Age (Hours)' },
 		);
-		const qs: IDataObject = { query: input.query, max_results: input.limit, ...newsFieldsQuery(this, itemIndex) };
+		const qs: IDataObject = {
+			query: input.query,
+			max_results: input.limit,
+			...newsFieldsQuery(ctx, itemIndex),
+		};
 		if (input.maxAgeHours !== undefined) qs.max_age_hours = input.maxAgeHours;
-		const body = await postsRequest.call(this, itemIndex, { method: 'GET', path: '/2/news/search', qs });
-		const data = (Array.isArray(body?.data) ? body.data : body?.data ? [body.data] : []) as IDataObject[];
+		const body = await ctx.request({
+			method: 'GET',
+			path: '/2/news/search',
+			qs,
+		});
+		const data = (
+			Array.isArray(body?.data) ? body.data : body?.data ? [body.data] : []
+		) as IDataObject[];
 		return data.slice(0, input.limit);
 	},
 };

@@ -1,11 +1,8 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
-import { optionsCollection, postsRequest, readOptions } from '../../common';
-import { queryProperties, timeOptions, timeQuery } from './search';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
+import { queryProperties, timeOptions, timeQuery } from './query';
 
-const show = showFor('post', 'count');
 /** A guard against a server that keeps sending next_token. */
 const MAX_PAGES = 100;
 
@@ -18,13 +15,12 @@ export const count: ItemOperation = {
 		action: 'Count posts',
 	},
 	properties: [
-		...queryProperties('count'),
+		...queryProperties,
 		{
 			displayName: 'Granularity',
 			name: 'granularity',
 			type: 'options',
 			default: 'hour',
-			displayOptions: show,
 			description: 'The size of each time bucket',
 			options: [
 				{ name: 'Day', value: 'day' },
@@ -37,31 +33,35 @@ export const count: ItemOperation = {
 			name: 'output',
 			type: 'options',
 			default: 'summary',
-			displayOptions: show,
 			options: [
 				{
 					name: 'One Item With Total and Buckets',
 					value: 'summary',
 					description: 'Total_tweet_count and a counts array of {start, end, tweet_count}',
 				},
-				{ name: 'One Item per Time Bucket', value: 'buckets', description: '{start, end, tweet_count} per item' },
+				{
+					name: 'One Item per Time Bucket',
+					value: 'buckets',
+					description: '{start, end, tweet_count} per item',
+				},
 			],
 		},
-		optionsCollection('post', 'count', timeOptions),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const archive = this.getNodeParameter('archive', itemIndex, 'recent') === 'all' ? 'all' : 'recent';
-		const granularity = String(this.getNodeParameter('granularity', itemIndex, 'hour'));
+	options: timeOptions,
+	async execute(ctx: OperationContext, itemIndex: number) {
+		const archive =
+			ctx.getNodeParameter('archive', itemIndex, 'recent') === 'all' ? 'all' : 'recent';
+		const granularity = String(ctx.getNodeParameter('granularity', itemIndex, 'hour'));
 		const qs: IDataObject = {
-			query: String(this.getNodeParameter('query', itemIndex, '')),
+			query: String(ctx.getNodeParameter('query', itemIndex, '')),
 			granularity,
-			...timeQuery(this, itemIndex, readOptions(this, itemIndex)),
+			...timeQuery(ctx, itemIndex, ctx.options),
 		};
 		const buckets: IDataObject[] = [];
 		let total = 0;
 		let token: string | undefined;
 		for (let page = 0; page < MAX_PAGES; page++) {
-			const body = await postsRequest.call(this, itemIndex, {
+			const body = await ctx.request({
 				method: 'GET',
 				path: `/2/tweets/counts/${archive}`,
 				qs: token ? { ...qs, next_token: token } : qs,
@@ -69,12 +69,14 @@ export const count: ItemOperation = {
 			const data = (Array.isArray(body?.data) ? body.data : []) as IDataObject[];
 			buckets.push(...data);
 			const meta = (body?.meta ?? {}) as IDataObject;
-			total += Number(meta.total_tweet_count ?? data.reduce((sum, b) => sum + Number(b.tweet_count ?? 0), 0));
+			total += Number(
+				meta.total_tweet_count ?? data.reduce((sum, b) => sum + Number(b.tweet_count ?? 0), 0),
+			);
 			token = meta.next_token ? String(meta.next_token) : undefined;
 			if (!token) break;
 		}
 		buckets.sort((a, b) => String(a.start).localeCompare(String(b.start)));
-		if (this.getNodeParameter('output', itemIndex, 'summary') === 'buckets') return buckets;
+		if (ctx.getNodeParameter('output', itemIndex, 'summary') === 'buckets') return buckets;
 		return { query: qs.query, granularity, total_tweet_count: total, counts: buckets };
 	},
 };

@@ -1,13 +1,10 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
 import { maxProcessingWaitOption } from '../../../shared/media';
-import { optionsCollection, requireUserContext } from '../../common';
+import { requireUserContext } from '../../common';
 import { attachmentFields, composeBody, replyFields, sendPost, sorted } from './compose';
-
-const show = showFor('post', 'create');
 
 export const create: ItemOperation = {
 	option: {
@@ -23,7 +20,6 @@ export const create: ItemOperation = {
 			type: 'string',
 			typeOptions: { rows: 3 },
 			default: '',
-			displayOptions: show,
 			description:
 				'The text of the post. Up to 25,000 characters for long-form posts; the service judges the weighted length (URLs and some characters count differently) and its refusal is shown as it is. May be empty when media is attached.',
 		},
@@ -33,17 +29,16 @@ export const create: ItemOperation = {
 			type: 'collection',
 			placeholder: 'Add Field',
 			default: {},
-			displayOptions: show,
 			options: sorted([...attachmentFields(), ...replyFields()]),
 		},
-		optionsCollection('post', 'create', [maxProcessingWaitOption]),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		requireUserContext(this, itemIndex, 'Creating a post');
+	options: [maxProcessingWaitOption],
+	async execute(ctx: OperationContext, itemIndex: number) {
+		requireUserContext(ctx, itemIndex, 'Creating a post');
 		const attached: IDataObject[] = [];
-		const body = await composeBody.call(this, itemIndex, attached);
+		const body = await composeBody.call(ctx, itemIndex, attached);
 		// Never retried: a create is not idempotent (see sendPost).
-		const response = await sendPost.call(this, itemIndex, body, 'create');
+		const response = await sendPost.call(ctx, itemIndex, body, 'create');
 		const post = unwrapData<IDataObject>(response);
 		// The service answers with the id and text only: say what the post carries.
 		return attached.length ? { ...post, attached_media: attached } : post;

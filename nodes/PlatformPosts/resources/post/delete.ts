@@ -1,12 +1,10 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+import { deletedResult } from '../../../shared/router';
 
-import { locatorValue, postIdFrom, postLocator } from '../../../shared/locators';
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
+import { postLocator, postIdParameter } from '../../../shared/locators';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
-import { optionsCollection, postsRequest, requireUserContext } from '../../common';
-
-const show = showFor('post', 'delete');
+import { requireUserContext } from '../../common';
 
 export const deletePost: ItemOperation = {
 	option: {
@@ -16,13 +14,18 @@ export const deletePost: ItemOperation = {
 		action: 'Delete a post',
 	},
 	properties: [
-		{ ...postLocator('postId', 'Post', show), description: 'The post to delete, by its ID or by its URL' },
-		optionsCollection('post', 'delete'),
+		{
+			...postLocator('postId', 'Post'),
+			description: 'The post to delete, by its ID or by its URL',
+		},
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		requireUserContext(this, itemIndex, 'Deleting a post');
-		const id = locatorValue(this.getNode(), this.getNodeParameter('postId', itemIndex), 'Post', itemIndex, postIdFrom);
-		const body = await postsRequest.call(this, itemIndex, { method: 'DELETE', path: `/2/tweets/${id}` });
-		return { id, ...unwrapData<IDataObject>(body) };
+	async execute(ctx: OperationContext, itemIndex: number) {
+		requireUserContext(ctx, itemIndex, 'Deleting a post');
+		const id = postIdParameter(ctx, 'postId', itemIndex);
+		const body = await ctx.request({
+			method: 'DELETE',
+			path: `/2/tweets/${id}`,
+		});
+		return deletedResult(id, unwrapData<IDataObject>(body));
 	},
 };

@@ -1,17 +1,15 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { locatorValue, postIdFrom, postLocator } from '../../../shared/locators';
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
+import { postLocator, postIdParameter } from '../../../shared/locators';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
-import { optionsCollection, requireUserContext } from '../../common';
+import { requireUserContext } from '../../common';
 import { attachmentFields, composeBody, sendPost, sorted } from './compose';
 
-const show = showFor('post', 'edit');
-
 /**
- * Edits a recent post: POST /2/tweets with `edit_options.previous_post_id`. The spec states the
- * edit against POST /2/posts; the live service takes it on POST /2/tweets, so that is the path used.
+ * Edits a recent post: POST /2/tweets with `edit_options.previous_post_id`. The platform's release
+ * notes name POST /2/posts for edits; the live service takes them on POST /2/tweets, so that is the
+ * path used.
  */
 export const edit: ItemOperation = {
 	option: {
@@ -22,15 +20,18 @@ export const edit: ItemOperation = {
 		action: 'Edit a post',
 	},
 	properties: [
-		{ ...postLocator('postId', 'Post', show), description: 'The post to edit, by its ID or by its URL' },
+		{
+			...postLocator('postId', 'Post'),
+			description: 'The post to edit, by its ID or by its URL',
+		},
 		{
 			displayName: 'Text',
 			name: 'text',
 			type: 'string',
 			typeOptions: { rows: 3 },
 			default: '',
-			displayOptions: show,
-			description: 'The new text of the post (the whole text, not a change). May be empty when media is attached.',
+			description:
+				'The new text of the post (the whole text, not a change). May be empty when media is attached.',
 		},
 		{
 			displayName: 'Additional Fields',
@@ -38,17 +39,15 @@ export const edit: ItemOperation = {
 			type: 'collection',
 			placeholder: 'Add Field',
 			default: {},
-			displayOptions: show,
 			options: sorted(attachmentFields()),
 		},
-		optionsCollection('post', 'edit'),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		requireUserContext(this, itemIndex, 'Editing a post');
-		const previous = locatorValue(this.getNode(), this.getNodeParameter('postId', itemIndex), 'Post', itemIndex, postIdFrom);
-		const body = await composeBody.call(this, itemIndex);
+	async execute(ctx: OperationContext, itemIndex: number) {
+		requireUserContext(ctx, itemIndex, 'Editing a post');
+		const previous = postIdParameter(ctx, 'postId', itemIndex);
+		const body = await composeBody.call(ctx, itemIndex);
 		body.edit_options = { previous_post_id: previous };
-		const response = await sendPost.call(this, itemIndex, body, 'edit');
+		const response = await sendPost.call(ctx, itemIndex, body, 'edit');
 		return { previous_post_id: previous, ...unwrapData<IDataObject>(response) };
 	},
 };

@@ -1,35 +1,19 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { postIdFrom } from '../../../shared/locators';
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
-import { optionsCollection, postsRequest } from '../../common';
-import { fieldProperties, fieldQuery, mergeIncludes, partialErrors } from './fields';
+import { postIdsFrom } from '../../../shared/locators';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
+import { fieldProperties, fieldQuery, mergeIncludes, partialErrors } from '../../fields';
 
 /** The lookup takes at most 100 ids per request. */
-export const LOOKUP_BATCH = 100;
-
-/** Post ids from a list of ids and post URLs (comma, space or newline separated, or an array). */
-export function postIdsFrom(raw: unknown): { ids: string[]; invalid: string[] } {
-	const parts = (Array.isArray(raw) ? raw.map(String) : [String(raw ?? '')])
-		.flatMap((s) => s.split(/[\s,]+/))
-		.filter(Boolean);
-	const ids: string[] = [];
-	const invalid: string[] = [];
-	for (const part of parts) {
-		const id = postIdFrom(part);
-		if (id) ids.push(id);
-		else invalid.push(part);
-	}
-	return { ids, invalid };
-}
+const LOOKUP_BATCH = 100;
 
 export const get: ItemOperation = {
 	option: {
 		name: 'Get',
 		value: 'get',
-		description: 'Look up one or many posts by ID or URL (more than 100 are split into requests of 100)',
+		description:
+			'Look up one or many posts by ID or URL (more than 100 are split into requests of 100)',
 		action: 'Get posts',
 	},
 	properties: [
@@ -39,34 +23,40 @@ export const get: ItemOperation = {
 			type: 'string',
 			default: '',
 			required: true,
-			displayOptions: showFor('post', 'get'),
 			placeholder: '1346889436626259968, https://x.com/user/status/1346889436626259969',
 			description:
 				'One or many posts, each by its ID or its URL (https://host/user/status/ID), separated by commas, spaces or new lines. More than 100 are split into several requests of 100.',
 		},
-		...fieldProperties('get'),
-		optionsCollection('post', 'get'),
+		...fieldProperties,
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const { ids, invalid } = postIdsFrom(this.getNodeParameter('postIds', itemIndex, ''));
+	async execute(ctx: OperationContext, itemIndex: number) {
+		const { ids, invalid } = postIdsFrom(ctx.getNodeParameter('postIds', itemIndex, ''));
 		if (invalid.length) {
 			throw new NodeOperationError(
-				this.getNode(),
+				ctx.getNode(),
 				`Invalid input in item ${itemIndex + 1}: Post IDs or URLs: "${invalid[0]}" is not a post ID or URL`,
-				{ itemIndex, description: invalid.length > 1 ? `Also not valid: ${invalid.slice(1, 10).join(', ')}` : undefined },
+				{
+					itemIndex,
+					description:
+						invalid.length > 1 ? `Also not valid: ${invalid.slice(1, 10).join(', ')}` : undefined,
+				},
 			);
 		}
 		if (!ids.length) {
-			throw new NodeOperationError(this.getNode(), `Invalid input in item ${itemIndex + 1}: Post IDs or URLs is empty`, {
-				itemIndex,
-			});
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Invalid input in item ${itemIndex + 1}: Post IDs or URLs is empty`,
+				{
+					itemIndex,
+				},
+			);
 		}
 		const unique = [...new Set(ids)];
-		const qs = fieldQuery(this, itemIndex);
-		const merge = this.getNodeParameter('output', itemIndex, 'merged') !== 'raw';
+		const qs = fieldQuery(ctx, itemIndex);
+		const merge = ctx.getNodeParameter('output', itemIndex, 'merged') !== 'raw';
 		const out: IDataObject[] = [];
 		for (let i = 0; i < unique.length; i += LOOKUP_BATCH) {
-			const body = await postsRequest.call(this, itemIndex, {
+			const body = await ctx.request({
 				method: 'GET',
 				path: '/2/tweets',
 				qs: { ...qs, ids: unique.slice(i, i + LOOKUP_BATCH).join(',') },

@@ -7,7 +7,11 @@ import { CREDENTIAL_TYPES, chosenCredentialType } from '../../../shared/transpor
 const OAUTH1: PlatformCredentialType[] = [CREDENTIAL_TYPES.hmac, CREDENTIAL_TYPES.connect];
 
 /** The chosen OAuth 1.0a credential type, or a plain-words failure. */
-export function requireOAuth1(ctx: IExecuteFunctions, itemIndex: number, what: string): PlatformCredentialType {
+export function requireOAuth1(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	what: string,
+): PlatformCredentialType {
 	const chosen = chosenCredentialType(ctx, itemIndex);
 	if (!OAUTH1.includes(chosen)) {
 		throw new NodeOperationError(ctx.getNode(), `${what} needs an OAuth1 credential`, {

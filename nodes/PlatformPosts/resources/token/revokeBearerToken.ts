@@ -1,9 +1,6 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
-import { optionsCollection, postsRequest } from '../../common';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { requireOAuth1 } from './common';
 
 const OP = 'revokeBearerToken';
@@ -24,24 +21,27 @@ export const revokeBearerToken: ItemOperation = {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			displayOptions: showFor('token', OP),
 			description: "The app's current bearer token, to be revoked",
 		},
-		optionsCollection('token', OP),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const credentialType = requireOAuth1(this, itemIndex, 'Revoking the app bearer token');
-		const token = String(this.getNodeParameter('bearerTokenToRevoke', itemIndex, '') ?? '').trim();
+	async execute(ctx: OperationContext, itemIndex: number) {
+		const credentialType = requireOAuth1(ctx, itemIndex, 'Revoking the app bearer token');
+		const token = String(ctx.getNodeParameter('bearerTokenToRevoke', itemIndex, '') ?? '').trim();
 		if (!token) {
-			throw new NodeOperationError(this.getNode(), `Invalid input in item ${itemIndex + 1}: Bearer Token is empty`, { itemIndex });
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Invalid input in item ${itemIndex + 1}: Bearer Token is empty`,
+				{ itemIndex },
+			);
 		}
-		await postsRequest.call(this, itemIndex, {
+		await ctx.request({
 			method: 'POST',
 			path: '/oauth2/invalidate_token',
 			credentialType,
 			form: true,
 			body: { access_token: token },
-			unsafeFailureHint: 'The token may have been revoked: check whether the bearer credential still works.',
+			unsafeFailureHint:
+				'The token may have been revoked: check whether the bearer credential still works.',
 		});
 		// The answer echoes the revoked token: never put it in the output.
 		return {

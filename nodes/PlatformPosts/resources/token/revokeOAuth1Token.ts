@@ -1,7 +1,4 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
-import type { ItemOperation } from '../../../shared/router';
-import { optionsCollection, postsRequest } from '../../common';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { requireOAuth1 } from './common';
 
 const OP = 'revokeOAuth1Token';
@@ -14,16 +11,21 @@ export const revokeOAuth1Token: ItemOperation = {
 			'DESTRUCTIVE: invalidate the access token of the OAuth1 credential chosen on this node. Afterwards every request with that credential fails (code 89) until new tokens are pasted or the account is reconnected. Needs an OAuth1 credential in the Authentication field.',
 		action: 'Revoke the OAuth1 user token',
 	},
-	properties: [optionsCollection('token', OP)],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const credentialType = requireOAuth1(this, itemIndex, 'Revoking the OAuth1 user token');
-		await postsRequest.call(this, itemIndex, {
+	properties: [],
+	async execute(ctx: OperationContext, itemIndex: number) {
+		const credentialType = requireOAuth1(ctx, itemIndex, 'Revoking the OAuth1 user token');
+		await ctx.request({
 			method: 'POST',
 			path: '/1.1/oauth/invalidate_token',
 			credentialType,
-			unsafeFailureHint: 'The token may have been revoked: check whether the credential still works.',
+			unsafeFailureHint:
+				'The token may have been revoked: check whether the credential still works.',
 		});
 		// The answer echoes the revoked token: never put it in the output.
-		return { revoked: true, revoked_kind: 'oauth1_user_access_token', credential_type: credentialType };
+		return {
+			revoked: true,
+			revoked_kind: 'oauth1_user_access_token',
+			credential_type: credentialType,
+		};
 	},
 };

@@ -1,13 +1,10 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { CREDENTIAL_TYPES, chosenCredentialType } from '../../../shared/transport';
-import { optionsCollection, postsRequest } from '../../common';
 
 const OP = 'revokeOAuth2Token';
-const show = showFor('token', OP);
 
 export const revokeOAuth2Token: ItemOperation = {
 	option: {
@@ -23,7 +20,6 @@ export const revokeOAuth2Token: ItemOperation = {
 			name: 'tokenSource',
 			type: 'options',
 			default: 'accessToken',
-			displayOptions: show,
 			options: [
 				{ name: "The Credential's Access Token", value: 'accessToken' },
 				{ name: "The Credential's Refresh Token", value: 'refreshToken' },
@@ -37,7 +33,7 @@ export const revokeOAuth2Token: ItemOperation = {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			displayOptions: showFor('token', OP, { tokenSource: ['other'] }),
+			displayOptions: { show: { tokenSource: ['other'] } },
 			description: 'The access or refresh token to revoke (issued to the same app)',
 		},
 		{
@@ -45,57 +41,70 @@ export const revokeOAuth2Token: ItemOperation = {
 			name: 'tokenTypeHint',
 			type: 'options',
 			default: 'access_token',
-			displayOptions: showFor('token', OP, { tokenSource: ['other'] }),
+			displayOptions: { show: { tokenSource: ['other'] } },
 			options: [
 				{ name: 'Access Token', value: 'access_token' },
 				{ name: 'Refresh Token', value: 'refresh_token' },
 			],
 		},
-		optionsCollection('token', OP),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		if (chosenCredentialType(this, itemIndex) !== CREDENTIAL_TYPES.pkce) {
-			throw new NodeOperationError(this.getNode(), 'Revoking an OAuth2 token needs the OAuth2 credential', {
-				itemIndex,
-				description: 'Choose "OAuth2 (User Context)" in the Authentication field and select the credential of the app that issued the token.',
-			});
+	async execute(ctx: OperationContext, itemIndex: number) {
+		if (chosenCredentialType(ctx, itemIndex) !== CREDENTIAL_TYPES.pkce) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				'Revoking an OAuth2 token needs the OAuth2 credential',
+				{
+					itemIndex,
+					description:
+						'Choose "OAuth2 (User Context)" in the Authentication field and select the credential of the app that issued the token.',
+				},
+			);
 		}
-		const credentials = await this.getCredentials(CREDENTIAL_TYPES.pkce, itemIndex);
+		const credentials = await ctx.getCredentials(CREDENTIAL_TYPES.pkce, itemIndex);
 		const tokenData = (credentials.oauthTokenData ?? {}) as IDataObject;
-		const source = this.getNodeParameter('tokenSource', itemIndex, 'accessToken') as string;
+		const source = ctx.getNodeParameter('tokenSource', itemIndex, 'accessToken') as string;
 		const hint =
 			source === 'other'
-				? String(this.getNodeParameter('tokenTypeHint', itemIndex, 'access_token'))
+				? String(ctx.getNodeParameter('tokenTypeHint', itemIndex, 'access_token'))
 				: source === 'refreshToken'
 					? 'refresh_token'
 					: 'access_token';
 		const token =
 			source === 'other'
-				? String(this.getNodeParameter('oauth2Token', itemIndex, '') ?? '').trim()
+				? String(ctx.getNodeParameter('oauth2Token', itemIndex, '') ?? '').trim()
 				: String(tokenData[hint] ?? '');
 		if (!token) {
 			throw new NodeOperationError(
-				this.getNode(),
+				ctx.getNode(),
 				source === 'other'
 					? `Invalid input in item ${itemIndex + 1}: Token is empty`
 					: `The credential holds no ${hint === 'refresh_token' ? 'refresh' : 'access'} token`,
-				{ itemIndex, description: source === 'refreshToken' ? 'A refresh token exists only with the offline.access scope.' : undefined },
+				{
+					itemIndex,
+					description:
+						source === 'refreshToken'
+							? 'A refresh token exists only with the offline.access scope.'
+							: undefined,
+				},
 			);
 		}
 		const body: IDataObject = { token, token_type_hint: hint };
 		if (credentials.clientId) body.client_id = String(credentials.clientId);
-		await postsRequest.call(this, itemIndex, {
+		await ctx.request({
 			method: 'POST',
 			path: '/2/oauth2/revoke',
 			credentialType: CREDENTIAL_TYPES.pkce,
 			form: true,
 			body,
-			unsafeFailureHint: 'The token may have been revoked: check whether the credential still works.',
+			unsafeFailureHint:
+				'The token may have been revoked: check whether the credential still works.',
 		});
 		return {
 			revoked: true,
 			token_type_hint: hint,
-			...(source === 'other' ? {} : { next_step: 'Reconnect the OAuth2 credential to get new tokens.' }),
+			...(source === 'other'
+				? {}
+				: { next_step: 'Reconnect the OAuth2 credential to get new tokens.' }),
 		};
 	},
 };

@@ -1,9 +1,8 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import type { ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
-import { optionsCollection, postsRequest, requireUserContext } from '../../common';
+import { requireUserContext } from '../../common';
 
 export const getMe: ItemOperation = {
 	option: {
@@ -17,7 +16,6 @@ export const getMe: ItemOperation = {
 			displayName: 'User Fields',
 			name: 'userFields',
 			type: 'multiOptions',
-			displayOptions: showFor('user', 'getMe'),
 			options: [
 				{ name: 'Created At', value: 'created_at' },
 				{ name: 'Description', value: 'description' },
@@ -29,12 +27,11 @@ export const getMe: ItemOperation = {
 			default: [],
 			description: 'Extra user fields to return besides ID, name and username',
 		},
-		optionsCollection('user', 'getMe'),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		requireUserContext(this, itemIndex, 'Get Me');
-		const fields = this.getNodeParameter('userFields', itemIndex, []) as string[];
-		const body = await postsRequest.call(this, itemIndex, {
+	async execute(ctx: OperationContext, itemIndex: number) {
+		requireUserContext(ctx, itemIndex, 'Get Me');
+		const fields = ctx.getNodeParameter('userFields', itemIndex, []) as string[];
+		const body = await ctx.request({
 			method: 'GET',
 			path: '/2/users/me',
 			qs: fields.length ? { 'user.fields': fields.join(',') } : undefined,

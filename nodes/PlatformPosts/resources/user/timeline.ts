@@ -2,12 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { limitProperty, returnAllProperty } from '../../../shared/descriptions';
-import type { ExecutionState, ItemOperation } from '../../../shared/router';
-import { showFor } from '../../../shared/router';
-import { isoTime, optionsCollection, postsPaginate, postsRequest, readOptions } from '../../common';
-import { mergeIncludes, USER_FIELDS } from '../post/fields';
-import { userLocator, userRefParameter } from './get';
-import { authenticatedUserId, resolveUserId } from './ids';
+import type { ItemOperation, OperationContext } from '../../../shared/router';
+import { isoTime } from '../../common';
+import { mergeIncludes, USER_FIELDS } from '../../fields';
+import { userLocator, userRefParameter } from '../../../shared/locators';
+import { authenticatedUserId, resolveUserId } from '../../users';
 import type { Kind, Timeline } from '../../../shared/timelines';
 import { TIMELINES } from '../../../shared/timelines';
 
@@ -16,11 +15,11 @@ import { TIMELINES } from '../../../shared/timelines';
  * charged per resource returned, so the node reads up to a limit unless Return All is on.
  */
 
-export { TIMELINES } from '../../../shared/timelines';
-
 const OP = 'getTimeline';
 const values = (filter: (t: Timeline) => boolean) => TIMELINES.filter(filter).map((t) => t.value);
-const showWhen = (timelines: string[], extra: IDataObject = {}) => showFor('user', OP, { timeline: timelines, ...extra });
+const showWhen = (timelines: string[], extra: IDataObject = {}) => ({
+	show: { timeline: timelines, ...extra },
+});
 
 const POST_TIMELINES = values((t) => t.kind === 'posts');
 const USER_TIMELINES = values((t) => t.kind === 'users');
@@ -30,15 +29,61 @@ const PAGED = values((t) => !!t.page);
 const BOUNDED = values((t) => !!t.bounds);
 
 const TWEET_FIELDS = [
-	'attachments', 'author_id', 'context_annotations', 'conversation_id', 'created_at', 'entities',
-	'in_reply_to_user_id', 'lang', 'note_tweet', 'possibly_sensitive', 'public_metrics', 'referenced_tweets',
+	'attachments',
+	'author_id',
+	'context_annotations',
+	'conversation_id',
+	'created_at',
+	'entities',
+	'in_reply_to_user_id',
+	'lang',
+	'note_tweet',
+	'possibly_sensitive',
+	'public_metrics',
+	'referenced_tweets',
 ];
-const POST_EXPANSIONS = ['attachments.media_keys', 'author_id', 'in_reply_to_user_id', 'referenced_tweets.id'];
-const MEDIA_FIELDS = ['alt_text', 'duration_ms', 'height', 'media_key', 'preview_image_url', 'public_metrics', 'type', 'url', 'width'];
-const LIST_FIELDS = ['created_at', 'description', 'follower_count', 'member_count', 'owner_id', 'private'];
+const POST_EXPANSIONS = [
+	'attachments.media_keys',
+	'author_id',
+	'in_reply_to_user_id',
+	'referenced_tweets.id',
+];
+const MEDIA_FIELDS = [
+	'alt_text',
+	'duration_ms',
+	'height',
+	'media_key',
+	'preview_image_url',
+	'public_metrics',
+	'type',
+	'url',
+	'width',
+];
+const LIST_FIELDS = [
+	'created_at',
+	'description',
+	'follower_count',
+	'member_count',
+	'owner_id',
+	'private',
+];
 
-function multi(displayName: string, name: string, list: string[], show: INodeProperties['displayOptions'], description: string): INodeProperties {
-	return { displayName, name, type: 'multiOptions', default: [], displayOptions: show, description, options: list.map((value) => ({ name: value, value })) };
+function multi(
+	displayName: string,
+	name: string,
+	list: string[],
+	when: INodeProperties['displayOptions'],
+	description: string,
+): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'multiOptions',
+		default: [],
+		displayOptions: when,
+		description,
+		options: list.map((value) => ({ name: value, value })),
+	};
 }
 
 function onlyFor(timelines: string[]) {
@@ -46,10 +91,38 @@ function onlyFor(timelines: string[]) {
 }
 
 const boundOptions: INodeProperties[] = [
-	{ displayName: 'Start Time', name: 'startTime', type: 'dateTime', default: '', displayOptions: onlyFor(BOUNDED), description: 'Only posts created at or after this time (Posts and Mentions)' },
-	{ displayName: 'End Time', name: 'endTime', type: 'dateTime', default: '', displayOptions: onlyFor(BOUNDED), description: 'Only posts created before this time (Posts and Mentions)' },
-	{ displayName: 'Since Post ID', name: 'sinceId', type: 'string', default: '', displayOptions: onlyFor(BOUNDED), description: 'Only posts newer than this post ID (Posts and Mentions)' },
-	{ displayName: 'Until Post ID', name: 'untilId', type: 'string', default: '', displayOptions: onlyFor(BOUNDED), description: 'Only posts older than this post ID (Posts and Mentions)' },
+	{
+		displayName: 'Start Time',
+		name: 'startTime',
+		type: 'dateTime',
+		default: '',
+		displayOptions: onlyFor(BOUNDED),
+		description: 'Only posts created at or after this time (Posts and Mentions)',
+	},
+	{
+		displayName: 'End Time',
+		name: 'endTime',
+		type: 'dateTime',
+		default: '',
+		displayOptions: onlyFor(BOUNDED),
+		description: 'Only posts created before this time (Posts and Mentions)',
+	},
+	{
+		displayName: 'Since Post ID',
+		name: 'sinceId',
+		type: 'string',
+		default: '',
+		displayOptions: onlyFor(BOUNDED),
+		description: 'Only posts newer than this post ID (Posts and Mentions)',
+	},
+	{
+		displayName: 'Until Post ID',
+		name: 'untilId',
+		type: 'string',
+		default: '',
+		displayOptions: onlyFor(BOUNDED),
+		description: 'Only posts older than this post ID (Posts and Mentions)',
+	},
 	{
 		displayName: 'Exclude',
 		name: 'exclude',
@@ -65,9 +138,9 @@ const boundOptions: INodeProperties[] = [
 ];
 
 /** Query parameters of the options that the chosen timeline takes. */
-function boundQuery(ctx: IExecuteFunctions, itemIndex: number, timeline: Timeline): IDataObject {
+function boundQuery(ctx: OperationContext, itemIndex: number, timeline: Timeline): IDataObject {
 	if (!timeline.bounds) return {};
-	const options = readOptions(ctx, itemIndex);
+	const options = ctx.options;
 	const qs: IDataObject = {};
 	const start = isoTime(ctx, options.startTime, 'Start Time', itemIndex);
 	const end = isoTime(ctx, options.endTime, 'End Time', itemIndex);
@@ -80,7 +153,11 @@ function boundQuery(ctx: IExecuteFunctions, itemIndex: number, timeline: Timelin
 		const value = String(options[option] ?? '').trim();
 		if (!value) continue;
 		if (!/^\d{1,19}$/.test(value)) {
-			throw new NodeOperationError(ctx.getNode(), `Invalid input in item ${itemIndex + 1}: ${label}: not a post ID (1-19 digits)`, { itemIndex });
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Invalid input in item ${itemIndex + 1}: ${label}: not a post ID (1-19 digits)`,
+				{ itemIndex },
+			);
 		}
 		qs[key] = value;
 	}
@@ -91,7 +168,8 @@ function boundQuery(ctx: IExecuteFunctions, itemIndex: number, timeline: Timelin
 
 function fieldQuery(ctx: IExecuteFunctions, itemIndex: number, timeline: Timeline): IDataObject {
 	const qs: IDataObject = {};
-	const join = (param: string) => ((ctx.getNodeParameter(param, itemIndex, []) as string[]) ?? []).join(',');
+	const join = (param: string) =>
+		((ctx.getNodeParameter(param, itemIndex, []) as string[]) ?? []).join(',');
 	const set = (key: string, value: string) => {
 		if (value) qs[key] = value;
 	};
@@ -101,7 +179,8 @@ function fieldQuery(ctx: IExecuteFunctions, itemIndex: number, timeline: Timelin
 		set('expansions', join('expansions'));
 		set('media.fields', join('mediaFields'));
 	}
-	if (timeline.kind === 'users' && ctx.getNodeParameter('includePinnedPost', itemIndex, false)) qs.expansions = 'pinned_tweet_id';
+	if (timeline.kind === 'users' && ctx.getNodeParameter('includePinnedPost', itemIndex, false))
+		qs.expansions = 'pinned_tweet_id';
 	if (timeline.kind === 'lists') {
 		set('list.fields', join('listFields'));
 		if (ctx.getNodeParameter('includeOwner', itemIndex, false)) qs.expansions = 'owner_id';
@@ -112,13 +191,22 @@ function fieldQuery(ctx: IExecuteFunctions, itemIndex: number, timeline: Timelin
 /** Puts expanded objects beside each entry: posts as in Search, a user's pinned post, a list's owner. */
 function merge(kind: Kind, data: IDataObject[], includes: IDataObject): IDataObject[] {
 	if (kind === 'posts') return mergeIncludes({ data, includes });
-	const index = (list: unknown) => new Map(((Array.isArray(list) ? list : []) as IDataObject[]).map((o) => [String(o.id), o]));
+	const index = (list: unknown) =>
+		new Map(((Array.isArray(list) ? list : []) as IDataObject[]).map((o) => [String(o.id), o]));
 	if (kind === 'users') {
 		const tweets = index(includes.tweets);
-		return data.map((u) => (u.pinned_tweet_id && tweets.has(String(u.pinned_tweet_id)) ? { ...u, pinned_post: tweets.get(String(u.pinned_tweet_id)) } : u));
+		return data.map((u) =>
+			u.pinned_tweet_id && tweets.has(String(u.pinned_tweet_id))
+				? { ...u, pinned_post: tweets.get(String(u.pinned_tweet_id)) }
+				: u,
+		);
 	}
 	const users = index(includes.users);
-	return data.map((l) => (l.owner_id && users.has(String(l.owner_id)) ? { ...l, owner: users.get(String(l.owner_id)) } : l));
+	return data.map((l) =>
+		l.owner_id && users.has(String(l.owner_id))
+			? { ...l, owner: users.get(String(l.owner_id)) }
+			: l,
+	);
 }
 
 export const getTimeline: ItemOperation = {
@@ -135,7 +223,6 @@ export const getTimeline: ItemOperation = {
 			name: 'timeline',
 			type: 'options',
 			default: 'posts',
-			displayOptions: showFor('user', OP),
 			options: TIMELINES.map((t) => ({ name: t.name, value: t.value, description: t.description })),
 			description: 'What to read. The service charges per result returned.',
 		},
@@ -148,17 +235,51 @@ export const getTimeline: ItemOperation = {
 			description:
 				'Whether to read the timeline of the authenticated user (needs a user-context credential) or of another user',
 		},
-		{ ...userLocator('user', showWhen(ANY_USER, { forMe: [false] })), description: 'The user whose timeline to read, by username, ID or profile URL' },
-		returnAllProperty({ resource: ['user'], operation: [OP], timeline: PAGED }),
 		{
-			...limitProperty({ resource: ['user'], operation: [OP], timeline: PAGED }, 100000),
-			description: 'Max number of results to return. Each result is charged: keep this low unless you need everything.',
+			...userLocator('user', showWhen(ANY_USER, { forMe: [false] })),
+			description: 'The user whose timeline to read, by username, ID or profile URL',
 		},
-		multi('Post Fields', 'tweetFields', TWEET_FIELDS, showWhen([...POST_TIMELINES, ...USER_TIMELINES]), 'Post fields to return (tweet.fields): of the posts, or of a pinned post'),
-		multi('Expansions', 'expansions', POST_EXPANSIONS, showWhen(POST_TIMELINES), 'Related objects to put beside each post: author, media, replied-to user, referenced posts'),
-		multi('Media Fields', 'mediaFields', MEDIA_FIELDS, showWhen(POST_TIMELINES), 'Fields of expanded media (needs the attachments.media_keys expansion)'),
-		multi('User Fields', 'userFields', USER_FIELDS, showFor('user', OP), 'User fields to return (user.fields): of the users, or of expanded authors and owners'),
-		multi('List Fields', 'listFields', LIST_FIELDS, showWhen(LIST_TIMELINES), 'List fields to return besides ID and name (list.fields)'),
+		returnAllProperty({ timeline: PAGED }),
+		{
+			...limitProperty(100000, { timeline: PAGED }),
+			description:
+				'Max number of results to return. Each result is charged: keep this low unless you need everything.',
+		},
+		multi(
+			'Post Fields',
+			'tweetFields',
+			TWEET_FIELDS,
+			showWhen([...POST_TIMELINES, ...USER_TIMELINES]),
+			'Post fields to return (tweet.fields): of the posts, or of a pinned post',
+		),
+		multi(
+			'Expansions',
+			'expansions',
+			POST_EXPANSIONS,
+			showWhen(POST_TIMELINES),
+			'Related objects to put beside each post: author, media, replied-to user, referenced posts',
+		),
+		multi(
+			'Media Fields',
+			'mediaFields',
+			MEDIA_FIELDS,
+			showWhen(POST_TIMELINES),
+			'Fields of expanded media (needs the attachments.media_keys expansion)',
+		),
+		multi(
+			'User Fields',
+			'userFields',
+			USER_FIELDS,
+			undefined,
+			'User fields to return (user.fields): of the users, or of expanded authors and owners',
+		),
+		multi(
+			'List Fields',
+			'listFields',
+			LIST_FIELDS,
+			showWhen(LIST_TIMELINES),
+			'List fields to return besides ID and name (list.fields)',
+		),
 		{
 			displayName: 'Include Pinned Post',
 			name: 'includePinnedPost',
@@ -175,37 +296,41 @@ export const getTimeline: ItemOperation = {
 			displayOptions: showWhen(LIST_TIMELINES),
 			description: "Whether to add each list's owner (as owner)",
 		},
-		optionsCollection('user', OP, boundOptions),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number, state: ExecutionState) {
-		const value = this.getNodeParameter('timeline', itemIndex, 'posts') as string;
+	options: boundOptions,
+	async execute(ctx: OperationContext, itemIndex: number) {
+		const value = ctx.getNodeParameter('timeline', itemIndex, 'posts') as string;
 		const timeline = TIMELINES.find((t) => t.value === value);
-		if (!timeline) throw new NodeOperationError(this.getNode(), `Unknown timeline "${value}"`, { itemIndex });
-		const forMe = timeline.ownOnly || (this.getNodeParameter('forMe', itemIndex, true) as boolean);
+		if (!timeline)
+			throw new NodeOperationError(ctx.getNode(), `Unknown timeline "${value}"`, { itemIndex });
+		const forMe = timeline.ownOnly || (ctx.getNodeParameter('forMe', itemIndex, true) as boolean);
 		const userId = forMe
-			? await authenticatedUserId.call(this, itemIndex, state, `Reading ${timeline.name}`)
-			: await resolveUserId.call(this, itemIndex, state, userRefParameter(this, 'user', itemIndex));
+			? await authenticatedUserId.call(ctx, itemIndex, `Reading ${timeline.name}`)
+			: await resolveUserId.call(ctx, itemIndex, userRefParameter(ctx, 'user', itemIndex));
 		const request = {
 			method: 'GET' as const,
 			path: `/2/users/${userId}/${timeline.suffix}`,
-			qs: { ...fieldQuery(this, itemIndex, timeline), ...boundQuery(this, itemIndex, timeline) },
+			qs: { ...fieldQuery(ctx, itemIndex, timeline), ...boundQuery(ctx, itemIndex, timeline) },
 		};
 		if (!timeline.page) {
-			const body = await postsRequest.call(this, itemIndex, request);
-			const data = (Array.isArray(body?.data) ? body.data : body?.data ? [body.data] : []) as IDataObject[];
+			const body = await ctx.request(request);
+			const data = (
+				Array.isArray(body?.data) ? body.data : body?.data ? [body.data] : []
+			) as IDataObject[];
 			return merge(timeline.kind, data, (body?.includes ?? {}) as IDataObject);
 		}
 		const includes: IDataObject = { users: [], media: [], tweets: [], polls: [] };
-		const data = await postsPaginate.call(this, itemIndex, request, {
-			returnAll: this.getNodeParameter('returnAll', itemIndex, false) as boolean,
-			limit: this.getNodeParameter('limit', itemIndex, 50) as number,
+		const data = await ctx.paginate(request, {
+			returnAll: ctx.getNodeParameter('returnAll', itemIndex, false) as boolean,
+			limit: ctx.getNodeParameter('limit', itemIndex, 50) as number,
 			pageSizeParam: 'max_results',
 			maxPageSize: timeline.page.max,
 			minPageSize: timeline.page.min,
 			tokenParam: 'pagination_token',
 			onPage: (body) => {
 				const inc = (body.includes ?? {}) as IDataObject;
-				for (const key of Object.keys(includes)) (includes[key] as IDataObject[]).push(...((inc[key] ?? []) as IDataObject[]));
+				for (const key of Object.keys(includes))
+					(includes[key] as IDataObject[]).push(...((inc[key] ?? []) as IDataObject[]));
 			},
 		});
 		return merge(timeline.kind, data, includes);

@@ -2,7 +2,7 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { BASE } from '../helpers/context';
-import { rl, run, runFailing, setupNock } from '../posts/helpers';
+import { rl, run, runFailing, setupNock } from './helpers';
 
 setupNock();
 
@@ -22,7 +22,13 @@ describe('User → Get Many', () => {
 				const [missing, ...found] = got;
 				return {
 					data: found.map((username) => ({ id: `1${username.slice(5)}`, username })),
-					errors: [{ value: missing, detail: `Could not find user with usernames: [${missing}].`, type: 'https://api.x.com/2/problems/resource-not-found' }],
+					errors: [
+						{
+							value: missing,
+							detail: `Could not find user with usernames: [${missing}].`,
+							type: 'https://api.x.com/2/problems/resource-not-found',
+						},
+					],
 				};
 			});
 		const { output, requests } = await run({
@@ -42,11 +48,16 @@ describe('User → Get Many', () => {
 			error: 'Could not find user with usernames: [user_0].',
 			errorType: 'https://api.x.com/2/problems/resource-not-found',
 		});
-		expect(output.every((o) => JSON.stringify(o.pairedItem) === JSON.stringify({ item: 0 }))).toBe(true);
+		expect(output.every((o) => JSON.stringify(o.pairedItem) === JSON.stringify({ item: 0 }))).toBe(
+			true,
+		);
 	});
 
 	it('looks up by ids with the app-only bearer', async () => {
-		nock(BASE).get('/2/users').query({ ids: '12,13' }).reply(200, { data: [{ id: '12' }, { id: '13' }] });
+		nock(BASE)
+			.get('/2/users')
+			.query({ ids: '12,13' })
+			.reply(200, { data: [{ id: '12' }, { id: '13' }] });
 		const { output, requests } = await run(
 			{ resource: 'user', operation: 'getMany', lookupBy: 'ids', userIds: '12 13 12' },
 			undefined,
@@ -57,8 +68,15 @@ describe('User → Get Many', () => {
 	});
 
 	it('refuses an invalid username before any request', async () => {
-		const { error, requests } = await runFailing({ resource: 'user', operation: 'getMany', lookupBy: 'usernames', usernames: 'ok_name, not-valid!' });
-		expect(error.message).toBe('Invalid input in item 1: Usernames: "not-valid!" is not a username (1-15 letters, digits or _) or profile URL');
+		const { error, requests } = await runFailing({
+			resource: 'user',
+			operation: 'getMany',
+			lookupBy: 'usernames',
+			usernames: 'ok_name, not-valid!',
+		});
+		expect(error.message).toBe(
+			'Invalid input in item 1: Usernames: "not-valid!" is not a username (1-15 letters, digits or _) or profile URL',
+		);
 		expect(requests).toHaveLength(0);
 	});
 });
@@ -72,7 +90,9 @@ describe('User → Get Timeline', () => {
 
 	it("reads the authenticated user's posts up to the limit, with bounds, across pages", async () => {
 		const seen: IDataObject[] = [];
-		nock(BASE).get('/2/users/me').reply(200, { data: { id: '42' } });
+		nock(BASE)
+			.get('/2/users/me')
+			.reply(200, { data: { id: '42' } });
 		nock(BASE)
 			.get('/2/users/42/tweets')
 			.query(true)
@@ -88,34 +108,70 @@ describe('User → Get Timeline', () => {
 			returnAll: false,
 			limit: 150,
 			expansions: ['author_id'],
-			options: { startTime: '2026-01-01T00:00:00Z', sinceId: '100', exclude: ['replies', 'retweets'] },
+			options: {
+				startTime: '2026-01-01T00:00:00Z',
+				sinceId: '100',
+				exclude: ['replies', 'retweets'],
+			},
 		});
-		const base = { expansions: 'author_id', start_time: '2026-01-01T00:00:00Z', since_id: '100', exclude: 'replies,retweets' };
+		const base = {
+			expansions: 'author_id',
+			start_time: '2026-01-01T00:00:00Z',
+			since_id: '100',
+			exclude: 'replies,retweets',
+		};
 		expect(seen).toEqual([
 			{ ...base, max_results: '100' },
 			{ ...base, max_results: '50', pagination_token: 'p2' },
 		]);
 		expect(requests).toHaveLength(3);
 		expect(output).toHaveLength(150);
-		expect(output[149].json).toEqual({ id: 'b49', author_id: '9', author: { id: '9', username: 'jack' } });
+		expect(output[149].json).toEqual({
+			id: 'b49',
+			author_id: '9',
+			author: { id: '9', username: 'jack' },
+		});
 	});
 
 	it('asks for the smallest page the endpoint takes when the limit is lower, and trims', async () => {
-		nock(BASE).get('/2/users/me').reply(200, { data: { id: '42' } });
-		nock(BASE).get('/2/users/42/mentions').query({ max_results: '5' }).reply(200, posts('m', 5, 'more'));
-		const { output, requests } = await run({ resource: 'user', operation: 'getTimeline', timeline: 'mentions', forMe: true, returnAll: false, limit: 3 });
+		nock(BASE)
+			.get('/2/users/me')
+			.reply(200, { data: { id: '42' } });
+		nock(BASE)
+			.get('/2/users/42/mentions')
+			.query({ max_results: '5' })
+			.reply(200, posts('m', 5, 'more'));
+		const { output, requests } = await run({
+			resource: 'user',
+			operation: 'getTimeline',
+			timeline: 'mentions',
+			forMe: true,
+			returnAll: false,
+			limit: 3,
+		});
 		expect(output).toHaveLength(3);
 		expect(requests).toHaveLength(2);
 	});
 
 	it("reads another user's followers by username, up to 1000 per page, with pinned posts", async () => {
-		nock(BASE).get('/2/users/by/username/jack').reply(200, { data: { id: '12', username: 'jack' } });
+		nock(BASE)
+			.get('/2/users/by/username/jack')
+			.reply(200, { data: { id: '12', username: 'jack' } });
 		nock(BASE)
 			.get('/2/users/12/followers')
 			.query({ max_results: '1000', expansions: 'pinned_tweet_id', 'user.fields': 'description' })
-			.reply(200, { data: [{ id: '1', pinned_tweet_id: '77' }, { id: '2' }], includes: { tweets: [{ id: '77', text: 'pinned' }] }, meta: { result_count: 2, next_token: 'f2' } })
+			.reply(200, {
+				data: [{ id: '1', pinned_tweet_id: '77' }, { id: '2' }],
+				includes: { tweets: [{ id: '77', text: 'pinned' }] },
+				meta: { result_count: 2, next_token: 'f2' },
+			})
 			.get('/2/users/12/followers')
-			.query({ max_results: '1000', expansions: 'pinned_tweet_id', 'user.fields': 'description', pagination_token: 'f2' })
+			.query({
+				max_results: '1000',
+				expansions: 'pinned_tweet_id',
+				'user.fields': 'description',
+				pagination_token: 'f2',
+			})
 			.reply(200, { data: [{ id: '3' }], meta: { result_count: 1 } });
 		const { output } = await run(
 			{
@@ -132,17 +188,35 @@ describe('User → Get Timeline', () => {
 			undefined,
 			{ authentication: 'platformBearerApi' },
 		);
-		expect(output.map((o) => o.json)).toEqual([{ id: '1', pinned_tweet_id: '77', pinned_post: { id: '77', text: 'pinned' } }, { id: '2' }, { id: '3' }]);
+		expect(output.map((o) => o.json)).toEqual([
+			{ id: '1', pinned_tweet_id: '77', pinned_post: { id: '77', text: 'pinned' } },
+			{ id: '2' },
+			{ id: '3' },
+		]);
 	});
 
 	it('reads pinned lists of the authenticated user without pagination', async () => {
-		nock(BASE).get('/2/users/me').reply(200, { data: { id: '42' } });
+		nock(BASE)
+			.get('/2/users/me')
+			.reply(200, { data: { id: '42' } });
 		nock(BASE)
 			.get('/2/users/42/pinned_lists')
 			.query({ 'list.fields': 'owner_id', expansions: 'owner_id' })
-			.reply(200, { data: [{ id: 'L1', name: 'News', owner_id: '42' }], includes: { users: [{ id: '42', username: 'me' }] } });
-		const { output } = await run({ resource: 'user', operation: 'getTimeline', timeline: 'pinnedLists', forMe: false, listFields: ['owner_id'], includeOwner: true });
-		expect(output.map((o) => o.json)).toEqual([{ id: 'L1', name: 'News', owner_id: '42', owner: { id: '42', username: 'me' } }]);
+			.reply(200, {
+				data: [{ id: 'L1', name: 'News', owner_id: '42' }],
+				includes: { users: [{ id: '42', username: 'me' }] },
+			});
+		const { output } = await run({
+			resource: 'user',
+			operation: 'getTimeline',
+			timeline: 'pinnedLists',
+			forMe: false,
+			listFields: ['owner_id'],
+			includeOwner: true,
+		});
+		expect(output.map((o) => o.json)).toEqual([
+			{ id: 'L1', name: 'News', owner_id: '42', owner: { id: '42', username: 'me' } },
+		]);
 	});
 
 	it('refuses bookmarks with the app-only bearer before any request', async () => {

@@ -1,7 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { showFor } from '../../../shared/router';
-
 /** Fields and expansions of post reads (the service's data dictionary of post and user fields). */
 const TWEET_FIELDS = [
 	'attachments',
@@ -61,11 +59,20 @@ export const USER_FIELDS = [
 	'verified_type',
 ];
 
+/** The User Fields of the user reads (Get, Get Many). */
+export const userFieldsProperty: INodeProperties = {
+	displayName: 'User Fields',
+	name: 'userFields',
+	type: 'multiOptions',
+	options: USER_FIELDS.map((value) => ({ name: value, value })),
+	default: [],
+	description: 'Extra user fields to return besides ID, name and username',
+};
+
 function multi(
 	displayName: string,
 	name: string,
 	values: string[],
-	show: INodeProperties['displayOptions'],
 	description: string,
 ): INodeProperties {
 	return {
@@ -73,48 +80,58 @@ function multi(
 		name,
 		type: 'multiOptions',
 		default: [],
-		displayOptions: show,
 		description,
 		options: values.map((value) => ({ name: value, value })),
 	};
 }
 
 /** Fields, expansions and output shape shared by Get and Search. */
-export function fieldProperties(operation: string): INodeProperties[] {
-	const show = showFor('post', operation);
-	return [
-		multi('Post Fields', 'tweetFields', TWEET_FIELDS, show, 'Post fields to return besides ID and text (tweet.fields)'),
-		multi(
-			'Expansions',
-			'expansions',
-			EXPANSIONS,
-			show,
-			'Related objects to return in includes: e.g. author_id adds the author, attachments.media_keys the media',
-		),
-		multi('Media Fields', 'mediaFields', MEDIA_FIELDS, show, 'Fields of expanded media (needs the attachments.media_keys expansion)'),
-		multi('User Fields', 'userFields', USER_FIELDS, show, 'Fields of expanded users (needs an expansion such as author_id)'),
-		{
-			displayName: 'Output',
-			name: 'output',
-			type: 'options',
-			default: 'merged',
-			displayOptions: show,
-			options: [
-				{
-					name: 'One Item per Post, Includes Merged',
-					value: 'merged',
-					description:
-						'Each post carries its expanded objects: author, in_reply_to_user, media, poll and referenced posts. Posts the service could not return come as items with an error field.',
-				},
-				{
-					name: 'Raw Response',
-					value: 'raw',
-					description: 'The response envelope as the service sends it (data, includes, errors, meta), one item per request',
-				},
-			],
-		},
-	];
-}
+export const fieldProperties: INodeProperties[] = [
+	multi(
+		'Post Fields',
+		'tweetFields',
+		TWEET_FIELDS,
+		'Post fields to return besides ID and text (tweet.fields)',
+	),
+	multi(
+		'Expansions',
+		'expansions',
+		EXPANSIONS,
+		'Related objects to return in includes: e.g. author_id adds the author, attachments.media_keys the media',
+	),
+	multi(
+		'Media Fields',
+		'mediaFields',
+		MEDIA_FIELDS,
+		'Fields of expanded media (needs the attachments.media_keys expansion)',
+	),
+	multi(
+		'User Fields',
+		'userFields',
+		USER_FIELDS,
+		'Fields of expanded users (needs an expansion such as author_id)',
+	),
+	{
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		default: 'merged',
+		options: [
+			{
+				name: 'One Item per Post, Includes Merged',
+				value: 'merged',
+				description:
+					'Each post carries its expanded objects: author, in_reply_to_user, media, poll and referenced posts. Posts the service could not return come as items with an error field.',
+			},
+			{
+				name: 'Raw Response',
+				value: 'raw',
+				description:
+					'The response envelope as the service sends it (data, includes, errors, meta), one item per request',
+			},
+		],
+	},
+];
 
 export function fieldQuery(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const qs: IDataObject = {};
@@ -131,7 +148,7 @@ export function fieldQuery(ctx: IExecuteFunctions, itemIndex: number): IDataObje
 	return qs;
 }
 
-export { mergeIncludes } from '../../../shared/includes';
+export { mergeIncludes } from '../shared/includes';
 
 /** Partial errors of a 200 lookup (e.g. a deleted post), one item each. */
 export function partialErrors(body: IDataObject): IDataObject[] {

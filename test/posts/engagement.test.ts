@@ -2,7 +2,7 @@
 import nock from 'nock';
 
 import { BASE, createContext, TEST_SECRETS } from '../helpers/context';
-import { node, rl, run, runFailing, setupNock } from '../posts/helpers';
+import { node, rl, run, runFailing, setupNock } from './helpers';
 
 setupNock();
 
@@ -16,7 +16,10 @@ const forbidden = {
 describe('Engagement', () => {
 	it('looks the authenticated user up once for all items and likes each post', async () => {
 		const bodies: unknown[] = [];
-		nock(BASE).get('/2/users/me').once().reply(200, { data: { id: '42', username: 'me' } });
+		nock(BASE)
+			.get('/2/users/me')
+			.once()
+			.reply(200, { data: { id: '42', username: 'me' } });
 		nock(BASE)
 			.post('/2/users/42/likes', (b) => (bodies.push(b), true))
 			.times(3)
@@ -33,13 +36,24 @@ describe('Engagement', () => {
 		const [output] = await node.execute.call(built.context);
 		expect(built.requests.filter((r) => r.url.endsWith('/2/users/me'))).toHaveLength(1);
 		expect(bodies).toEqual([{ tweet_id: '1001' }, { tweet_id: '1002' }, { tweet_id: '1003' }]);
-		expect(output).toEqual([0, 1, 2].map((i) => ({ json: { liked: true, post_id: String(1001 + i), user_id: '42' }, pairedItem: { item: i } })));
+		expect(output).toEqual(
+			[0, 1, 2].map((i) => ({
+				json: { liked: true, post_id: String(1001 + i), user_id: '42' },
+				pairedItem: { item: i },
+			})),
+		);
 	});
 
 	it('explains in plain words that liking was removed from the self-serve tiers', async () => {
-		nock(BASE).get('/2/users/me').reply(200, { data: { id: '42' } });
+		nock(BASE)
+			.get('/2/users/me')
+			.reply(200, { data: { id: '42' } });
 		nock(BASE).post('/2/users/42/likes').reply(403, forbidden);
-		const { error, requests } = await runFailing({ resource: 'engagement', operation: 'like', postId: rl('5') });
+		const { error, requests } = await runFailing({
+			resource: 'engagement',
+			operation: 'like',
+			postId: rl('5'),
+		});
 		expect(error.message).toBe("Liking posts is not available to this app's access tier");
 		expect(error.description).toContain('removed from all self-serve tiers');
 		expect(error.description).toContain('only Enterprise access still allows it');
@@ -49,17 +63,31 @@ describe('Engagement', () => {
 	});
 
 	it('explains the tier refusal of follow, after resolving the username', async () => {
-		nock(BASE).get('/2/users/by/username/jack').reply(200, { data: { id: '12' } });
-		nock(BASE).get('/2/users/me').reply(200, { data: { id: '42' } });
+		nock(BASE)
+			.get('/2/users/by/username/jack')
+			.reply(200, { data: { id: '12' } });
+		nock(BASE)
+			.get('/2/users/me')
+			.reply(200, { data: { id: '42' } });
 		nock(BASE).post('/2/users/42/following', { target_user_id: '12' }).reply(403, forbidden);
-		const { error } = await runFailing({ resource: 'engagement', operation: 'follow', targetUser: rl('jack', 'username') });
+		const { error } = await runFailing({
+			resource: 'engagement',
+			operation: 'follow',
+			targetUser: rl('jack', 'username'),
+		});
 		expect(error.message).toBe("Following users is not available to this app's access tier");
 	});
 
 	it('keeps the normal error for a 403 on an action that is still offered (repost)', async () => {
-		nock(BASE).get('/2/users/me').reply(200, { data: { id: '42' } });
+		nock(BASE)
+			.get('/2/users/me')
+			.reply(200, { data: { id: '42' } });
 		nock(BASE).post('/2/users/42/retweets', { tweet_id: '5' }).reply(403, forbidden);
-		const { error } = await runFailing({ resource: 'engagement', operation: 'repost', postId: rl('5') });
+		const { error } = await runFailing({
+			resource: 'engagement',
+			operation: 'repost',
+			postId: rl('5'),
+		});
 		expect(error.message).toBe('You are not permitted to perform this action.');
 	});
 
@@ -68,7 +96,9 @@ describe('Engagement', () => {
 		['undoRepost', 'DELETE', '/2/users/42/retweets/5', { retweeted: false }],
 		['removeBookmark', 'DELETE', '/2/users/42/bookmarks/5', { bookmarked: false }],
 	])('%s sends %s %s', async (operation, method, path, data) => {
-		nock(BASE).get('/2/users/me').reply(200, { data: { id: '42' } });
+		nock(BASE)
+			.get('/2/users/me')
+			.reply(200, { data: { id: '42' } });
 		nock(BASE).intercept(path, method).reply(200, { data });
 		const { output, requests } = await run({ resource: 'engagement', operation, postId: rl('5') });
 		expect(requests[1].method).toBe(method);
@@ -76,22 +106,46 @@ describe('Engagement', () => {
 	});
 
 	it('bookmarks with a JSON body and unfollows by id (OAuth1 keys)', async () => {
-		nock(BASE).get('/2/users/me').reply(200, { data: { id: '42' } });
-		nock(BASE).post('/2/users/42/bookmarks', { tweet_id: '9' }).reply(200, { data: { bookmarked: true } });
-		const bookmark = await run({ resource: 'engagement', operation: 'bookmark', postId: rl('9') }, undefined, { authentication: 'platformOAuth1Api' });
+		nock(BASE)
+			.get('/2/users/me')
+			.reply(200, { data: { id: '42' } });
+		nock(BASE)
+			.post('/2/users/42/bookmarks', { tweet_id: '9' })
+			.reply(200, { data: { bookmarked: true } });
+		const bookmark = await run(
+			{ resource: 'engagement', operation: 'bookmark', postId: rl('9') },
+			undefined,
+			{ authentication: 'platformOAuth1Api' },
+		);
 		expect(bookmark.output[0].json.bookmarked).toBe(true);
 		expect(bookmark.requests[1].headers.authorization).toMatch(/^OAuth /);
-		nock(BASE).get('/2/users/me').reply(200, { data: { id: '42' } });
-		nock(BASE).delete('/2/users/42/following/12').reply(200, { data: { following: false } });
-		const unfollow = await run({ resource: 'engagement', operation: 'unfollow', targetUser: rl('12', 'id') });
-		expect(unfollow.output[0].json).toEqual({ following: false, target_user_id: '12', user_id: '42' });
+		nock(BASE)
+			.get('/2/users/me')
+			.reply(200, { data: { id: '42' } });
+		nock(BASE)
+			.delete('/2/users/42/following/12')
+			.reply(200, { data: { following: false } });
+		const unfollow = await run({
+			resource: 'engagement',
+			operation: 'unfollow',
+			targetUser: rl('12', 'id'),
+		});
+		expect(unfollow.output[0].json).toEqual({
+			following: false,
+			target_user_id: '12',
+			user_id: '42',
+		});
 		expect(JSON.stringify(unfollow.output)).not.toContain(TEST_SECRETS.oauth2AccessToken);
 	});
 
 	it('refuses the app-only bearer before any request', async () => {
-		const { error, requests } = await runFailing({ resource: 'engagement', operation: 'repost', postId: rl('5') }, undefined, {
-			authentication: 'platformBearerApi',
-		});
+		const { error, requests } = await runFailing(
+			{ resource: 'engagement', operation: 'repost', postId: rl('5') },
+			undefined,
+			{
+				authentication: 'platformBearerApi',
+			},
+		);
 		expect(error.message).toBe('Repost needs a user-context credential');
 		expect(requests).toHaveLength(0);
 	});

@@ -1,0 +1,273 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * Capacity of the Platform Trigger in a real n8n 2.40.7, the figures behind "Running in production":
+ * how many events per second one deployment acknowledges and runs, and how long the service's CRC
+ * checks take at that load, for
+ *
+ *   - regular mode (one n8n process answers and runs);
+ *   - queue mode with one webhook process (it answers; a worker runs);
+ *   - queue mode with two webhook processes (the deliveries alternate between them, as a proxy in front
+ *     would spread them).
+ *
+ * Each row: BENCH_CAPACITY_CONCURRENCY (16) clients send signed deliveries (unique events, a workflow
+ * of trigger -> HTTP Request sink) back to back for BENCH_CAPACITY_SECONDS (60; BENCH_QUICK=1: 10),
+ * while CRC checks are sent one after the other and every answer is checked. Acknowledged/s is what
+ * the webhook side absorbs; runs/s is finished runs over the time until the last run finished. One
+ * table goes to bench/results/<date>.md (bench/report.js). Exits 1 only when something failed: a
+ * delivery refused or lost, a wrong CRC answer.
+ */
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const crypto = require('node:crypto');
+const http = require('node:http');
+
+const H = require('../e2e/lib/host');
+const F = require('../e2e/lib/fixtures');
+const L = require('../e2e/lib/load');
+const { Instance } = require('../e2e/lib/instance');
+const { createSandbox } = require('../sandbox/server');
+const R = require('./report');
+
+const QUICK = /^(1|true|yes)$/i.test(process.env.BENCH_QUICK || '');
+const SECONDS = Number(process.env.BENCH_CAPACITY_SECONDS || (QUICK ? 10 : 60));
+const CONCURRENCY = Number(process.env.BENCH_CAPACITY_CONCURRENCY || 16);
+const WARMUP = Number(process.env.BENCH_WARMUP || 30);
+/** The service gives a webhook 3 s to answer a CRC check. */
+const CRC_DEADLINE_MS = 3000;
+const WF_ID = 'benchCapacity001';
+const SINK = 'bench-capacity';
+
+function workflow(sandbox) {
+	const trigger = F.node(
+		'Platform Trigger',
+		F.T.trigger,
+		1,
+		{ mode: 'activity', events: ['post.create'], user: sandbox.keys.userId, options: {} },
+		[0, 0],
+		{ webhookId: F.uuidFrom('bench-capacity'), credentials: F.credRef(F.CRED.bearer) },
+	);
+	return F.workflow(
+		WF_ID,
+		'bench capacity',
+		[trigger, F.sinkNode('Record Run', sandbox.url, SINK, [300, 0])],
+		F.chain(['Platform Trigger', 'Record Run']),
+	);
+}
+
+/** CRC checks one after the other until `until()`; every answer checked. */
+async function crcLoop(urls, sign, until) {
+	const ms = [];
+	let wrong = 0;
+	const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+	for (let i = 0; !until(); i++) {
+		const token = crypto.randomBytes(24).toString('base64url');
+		const r = await L.request(`${urls[i % urls.length]}?crc_token=${token}`, { agent });
+		ms.push(r.ms);
+		let ok = false;
+		try {
+			ok = r.status === 200 && JSON.parse(r.text).response_token === sign(token);
+		} catch {
+			ok = false;
+		}
+		if (!ok) wrong++;
+	}
+	agent.destroy();
+	return Object.assign(L.latencies(ms), {
+		wrong,
+		late: ms.filter((x) => x > CRC_DEADLINE_MS).length,
+	});
+}
+
+/** Signed deliveries at CONCURRENCY for `seconds` with CRC checks beside them; waits for every run. */
+async function measure(sandbox, urls, seconds, label) {
+	const sign = (b) => sandbox.signWebhook(b);
+	// Only this measurement's events count: a webhook process started since the last delivery asks the
+	// service to replay the gap on its first call, and those replayed events run too.
+	const prefix = `capacity-${label}-${process.pid}-`;
+	const sink = () =>
+		((sandbox.sinks && sandbox.sinks[SINK]) || []).filter((s) =>
+			String(F.eventIdOf(s.body)).startsWith(prefix),
+		);
+	const end = Date.now() + seconds * 1000;
+	const until = () => Date.now() >= end;
+	const started = Date.now();
+	const [load, crc] = await Promise.all([
+		L.closedLoop({
+			clients: CONCURRENCY,
+			until,
+			make: (i) => {
+				const body = L.eventBody(`${prefix}${i}`, sandbox.keys.userId);
+				return {
+					url: urls[i % urls.length],
+					method: 'POST',
+					body,
+					headers: { 'x-platform-webhooks-signature': sign(body) },
+				};
+			},
+		}),
+		crcLoop(urls, sign, until),
+	]);
+	const acknowledged = load.statuses[200] || 0;
+	// Runs finish after their answers; a run that has not come 30 s after the previous one never will.
+	let seen = sink().length;
+	let progress = Date.now();
+	while (sink().length < acknowledged && Date.now() - progress < 30000) {
+		await new Promise((r) => setTimeout(r, 100));
+		if (sink().length !== seen) {
+			seen = sink().length;
+			progress = Date.now();
+		}
+	}
+	const ids = sink().map((x) => F.eventIdOf(x.body));
+	const runs = new Set(ids).size;
+	const drained = (progress - started) / 1000;
+	return {
+		sent: load.sent,
+		acknowledged,
+		acknowledgedPerSecond: acknowledged / load.seconds,
+		runs,
+		runsPerSecond: runs / drained,
+		drainSeconds: drained - load.seconds,
+		refused: load.sent - acknowledged,
+		lost: acknowledged - runs,
+		twice: ids.length - runs,
+		statuses: load.statuses,
+		errors: load.errors,
+		crc,
+	};
+}
+
+async function main() {
+	const P = H.phases();
+	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-platform-bench-capacity-'));
+	let sandbox;
+	const rows = [];
+	const onSignal = () => H.stopAll().finally(() => process.exit(130));
+	process.on('SIGINT', onSignal);
+	process.on('SIGTERM', onSignal);
+	try {
+		const { tgz, missing } = await P.run('build and pack', () =>
+			H.buildAndPack(path.join(work, 'pack')),
+		);
+		if (missing.some((m) => m.includes('PlatformTrigger')))
+			throw new Error('PlatformTrigger is not built: nothing to measure');
+		const host = await P.run('prepare n8n host', () => H.prepareHost());
+		sandbox = await createSandbox({ quiet: true }).listen(0);
+
+		for (const queue of [false, true]) {
+			const inst = new Instance({
+				host,
+				dir: path.join(work, queue ? 'queue' : 'regular'),
+				tgz,
+				sandbox,
+				label: queue ? 'capacity-queue' : 'capacity-regular',
+				queue,
+			});
+			await P.run(
+				`${queue ? 'queue' : 'regular'} mode: install, import, publish, start`,
+				async () => {
+					await inst.setup({ workflows: [workflow(sandbox)], publish: [WF_ID] });
+					await inst.start();
+				},
+			);
+			const hook = await H.waitFor(
+				'the trigger to register its webhook',
+				() =>
+					[...sandbox.db.webhooks.values()].find(
+						(w) => w.valid && w.url.includes(`:${inst.webhookPort}/`),
+					),
+				{ timeoutMs: 90000 },
+			);
+			const url = hook.url.replace('//localhost:', '//127.0.0.1:');
+			const cases = queue
+				? [
+						{ label: 'queue mode, 1 webhook process', urls: [url] },
+						{ label: 'queue mode, 2 webhook processes', urls: [url], second: true },
+					]
+				: [{ label: 'regular mode (1 process)', urls: [url] }];
+			for (const c of cases) {
+				if (c.second) {
+					const port = await H.freePort();
+					const second = H.startN8n(
+						host,
+						Object.assign({}, inst.env, {
+							N8N_PORT: String(port),
+							N8N_RUNNERS_BROKER_PORT: String(await H.freePort()),
+						}),
+						'webhook',
+						inst.log('n8n-webhook-2'),
+					);
+					inst.procs.webhook2 = second;
+					await H.waitForLog(second, /Webhook listener waiting for requests/);
+					c.urls.push(url.replace(`:${inst.webhookPort}/`, `:${port}/`));
+				}
+				await P.run(`${c.label}: warm-up and ${SECONDS} s of deliveries`, async () => {
+					await measure(
+						sandbox,
+						c.urls,
+						Math.max(2, WARMUP / 10),
+						`warm-${c.label.replace(/\W+/g, '-')}`,
+					);
+					const m = await measure(sandbox, c.urls, SECONDS, c.label.replace(/\W+/g, '-'));
+					rows.push(Object.assign({ label: c.label }, m));
+					H.log(
+						`${c.label}: ${m.acknowledgedPerSecond.toFixed(1)} acknowledged/s, ${m.runsPerSecond.toFixed(1)} runs/s, CRC p50 ${m.crc.p50.toFixed(0)} ms p99 ${m.crc.p99.toFixed(0)} ms (${m.crc.n}), ${m.refused} refused, ${m.lost} lost, ${m.twice} ran twice`,
+					);
+				});
+			}
+			if (inst.procs.webhook2) await H.stopProcess(inst.procs.webhook2);
+			delete inst.procs.webhook2;
+			await P.run(`${queue ? 'queue' : 'regular'} mode: stop`, () => inst.stop());
+		}
+
+		R.table(
+			`Capacity of the Platform Trigger (n8n ${H.N8N_VERSION}, ${os.cpus().length} cores, ${CONCURRENCY} clients sending signed deliveries for ${SECONDS} s, CRC checks one after the other beside them; load average ${os
+				.loadavg()
+				.map((l) => l.toFixed(1))
+				.join(' ')} at the end)`,
+			[
+				'deployment',
+				'events acknowledged/s',
+				'runs finished/s',
+				'CRC p50 ms',
+				'CRC p99 ms',
+				'CRC checks (wrong, over 3 s)',
+				'refused / lost / ran twice',
+			],
+			rows.map((r) => [
+				r.label,
+				R.fmt(r.acknowledgedPerSecond),
+				`${R.fmt(r.runsPerSecond)}${r.drainSeconds > 1 ? ` (last run ${R.fmt(r.drainSeconds, 0)} s after the load)` : ''}`,
+				R.fmt(r.crc.p50, 0),
+				R.fmt(r.crc.p99, 0),
+				`${r.crc.n} (${r.crc.wrong}, ${r.crc.late})`,
+				`${r.refused} / ${r.lost} / ${r.twice}`,
+			]),
+			[
+				'Every process of a row shares the same cores: n8n main, worker, webhook processes, Redis, the sandbox and the clients. Two cores show what one webhook process costs and whether a second one adds anything while a core is free; they cannot show how the figures scale, because a second webhook process takes its CPU from the worker and the first process. To scale, run the webhook processes and the worker on more cores or machines.',
+				"Queue mode here runs on n8n's SQLite database, as the rest of this harness does; n8n warns against that, production queue mode wants PostgreSQL. Under load the webhook process logs SQLITE_BUSY errors; a run lost or doubled shows in the last column.",
+				"The workflow is the trigger and one HTTP Request node; the runs column is what a light workflow allows, a heavier one lowers it (in queue mode only the worker's share).",
+				"The CRC p99 is at full load: a deployment that runs near its acknowledged/s leaves the service's CRC checks that long; keep it well under 3 s.",
+			],
+		);
+		const failed = rows.some((r) => r.refused || r.lost || r.twice || r.crc.wrong);
+		if (failed) {
+			console.error(
+				'capacity benchmark: a delivery was refused, lost or run twice, or a CRC answer was wrong',
+			);
+			process.exitCode = 1;
+		}
+		P.print();
+	} catch (error) {
+		console.error('capacity benchmark failed:', error && error.stack ? error.stack : error);
+		process.exitCode = 1;
+	} finally {
+		await H.stopAll();
+		if (sandbox) await sandbox.close();
+		if (!process.exitCode) fs.rmSync(work, { recursive: true, force: true });
+	}
+}
+
+main().then(() => process.exit(process.exitCode || 0));
