@@ -150,10 +150,7 @@ module.exports = [
 			// taking the sink's first entry.
 			const items = ctx.sink(SINK).map((s) => s.body);
 			const item = items.find((b) => JSON.stringify(b).includes('first e2e post'));
-			assert.ok(
-				item,
-				`an item carries the first post: ${JSON.stringify(items).slice(0, 300)}`,
-			);
+			assert.ok(item, `an item carries the first post: ${JSON.stringify(items).slice(0, 300)}`);
 			assert.equal(item.event_type, 'post.create');
 			if (ctx.mode === 'queue')
 				assert.ok(ctx.workerExecutions() >= 3, 'in queue mode the worker runs the executions');
