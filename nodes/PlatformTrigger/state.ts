@@ -13,7 +13,13 @@ export interface TriggerState extends IDataObject {
 	/** Account Activity mode: the account subscribed to the webhook (removed on deactivation). */
 	accountUserId?: string;
 	lastReceivedAt?: string;
-	seen?: Record<string, number>;
+	/**
+	 * Event ids already handled, with the time each was first seen, oldest first: a JSON string of
+	 * [id, time] pairs. One string rather than an object because n8n wraps every object in static data
+	 * in a change-tracking proxy, and reading 2,000 keys through it on every delivery cost more than the
+	 * rest of the delivery. The object form written by earlier versions is still read.
+	 */
+	seen?: string | Record<string, number>;
 }
 
 export const DEDUPE_MAX_IDS = 2000;
@@ -21,6 +27,38 @@ export const DEDUPE_MAX_AGE_MS = 26 * 60 * 60 * 1000;
 
 /** Event ids (with the time first seen) per trigger, for this n8n process; oldest first. */
 const claimed = new Map<string, Map<string, number>>();
+/**
+ * The `seen` string this process last wrote per trigger. Static data that still holds it carries
+ * nothing this process does not know, so the merge is skipped; anything else (a restart, another
+ * process's deliveries, the object form) is merged.
+ */
+const lastWritten = new Map<string, string>();
+
+/** The persisted ids of a trigger's static data, in either form; unreadable data counts as none. */
+export function persistedIds(state: TriggerState): Array<[string, number]> {
+	const seen = state.seen;
+	let pairs: unknown[] = [];
+	if (typeof seen === 'string') {
+		try {
+			const parsed: unknown = JSON.parse(seen);
+			if (Array.isArray(parsed)) pairs = parsed;
+		} catch {
+			pairs = [];
+		}
+	} else if (seen && typeof seen === 'object') {
+		pairs = Object.entries(seen);
+	}
+	return pairs.filter(
+		(p): p is [string, number] =>
+			Array.isArray(p) && typeof p[0] === 'string' && typeof p[1] === 'number',
+	);
+}
+
+function writeSeen(key: string, record: Map<string, number>, state: TriggerState): void {
+	const text = JSON.stringify([...record]);
+	lastWritten.set(key, text);
+	state.seen = text;
+}
 
 /** The key of one trigger node in one workflow. */
 export function triggerKey(workflowId: unknown, nodeId: unknown): string {
@@ -53,9 +91,10 @@ export function claimNewIds(
 		record = new Map();
 		claimed.set(key, record);
 	}
-	const persisted = Object.entries(state.seen ?? {}).filter(
-		([id, at]) => !record.has(id) && now - at <= DEDUPE_MAX_AGE_MS,
-	);
+	const persisted =
+		state.seen === undefined || state.seen === lastWritten.get(key)
+			? []
+			: persistedIds(state).filter(([id, at]) => !record.has(id) && now - at <= DEDUPE_MAX_AGE_MS);
 	if (persisted.length) {
 		const merged = [...record, ...persisted].sort((a, b) => a[1] - b[1]);
 		record.clear();
@@ -74,19 +113,20 @@ export function claimNewIds(
 		fresh.add(id);
 	}
 	prune(record, now);
-	state.seen = Object.fromEntries(record);
+	writeSeen(key, record, state);
 	return fresh;
 }
 
 /** Writes this process's record of a trigger into a copy of its static data. */
 export function persistClaimed(key: string, state: TriggerState): void {
 	const record = claimed.get(key);
-	if (record) state.seen = Object.fromEntries(record);
+	if (record) writeSeen(key, record, state);
 }
 
 /** Forgets one trigger's in-memory record (deactivation). */
 export function forgetTrigger(key: string): void {
 	claimed.delete(key);
+	lastWritten.delete(key);
 	recovered.delete(key);
 }
 

@@ -13,7 +13,12 @@ import {
 import { answerCrc, receiveDelivery } from '../../nodes/PlatformTrigger/receive';
 import { crcResponseToken, verifySignature } from '../../nodes/PlatformTrigger/signature';
 import type { TriggerState } from '../../nodes/PlatformTrigger/state';
-import { claimNewIds, DEDUPE_MAX_IDS, replayWindow } from '../../nodes/PlatformTrigger/state';
+import {
+	claimNewIds,
+	DEDUPE_MAX_IDS,
+	persistedIds,
+	replayWindow,
+} from '../../nodes/PlatformTrigger/state';
 import { BASE, createContext, TEST_SECRETS } from '../helpers/context';
 import { sign, webhookContext } from './helpers';
 
@@ -293,11 +298,45 @@ describe('dedupe memory is bounded', () => {
 		const seenBefore = (id: string, at: number) =>
 			!claimNewIds('bounded:node', state, [id], at).has(id);
 		for (let i = 0; i < 2500; i++) seenBefore(`id-${i}`, t0 + i);
-		expect(Object.keys(state.seen ?? {})).toHaveLength(DEDUPE_MAX_IDS);
-		expect(Object.keys(state.seen ?? {})[0]).toBe('id-500');
+		expect(persistedIds(state)).toHaveLength(DEDUPE_MAX_IDS);
+		expect(persistedIds(state)[0][0]).toBe('id-500');
 		expect(seenBefore('id-2499', t0 + 3000)).toBe(true);
 		expect(seenBefore('id-0', t0 + 3000)).toBe(false);
 		expect(seenBefore('id-2499', t0 + 27 * 3600_000)).toBe(false);
+	});
+});
+
+describe('persisted ids', () => {
+	const t0 = Date.parse('2026-01-01T00:00:00Z');
+	it('are one string in static data, not an object of ids', () => {
+		const state: TriggerState = {};
+		claimNewIds('format:node', state, ['a', 'b'], t0);
+		expect(typeof state.seen).toBe('string');
+		expect(persistedIds(state)).toEqual([
+			['a', t0],
+			['b', t0],
+		]);
+	});
+
+	it('written by an earlier version as an object are still known', () => {
+		const state: TriggerState = { seen: { old: t0 - 1000 } };
+		expect(claimNewIds('legacy:node', state, ['old', 'new'], t0)).toEqual(new Set(['new']));
+		expect(persistedIds(state).map(([id]) => id)).toEqual(['old', 'new']);
+	});
+
+	it('written by another process after this one wrote are merged', () => {
+		const mine: TriggerState = {};
+		claimNewIds('shared:node', mine, ['x'], t0);
+		// Another process handled 'y' and saved its own string over ours.
+		const other: TriggerState = { seen: JSON.stringify([['y', t0 + 1]]) };
+		expect(claimNewIds('shared:node', other, ['x', 'y', 'z'], t0 + 2)).toEqual(new Set(['z']));
+		expect(persistedIds(other).map(([id]) => id)).toEqual(['x', 'y', 'z']);
+	});
+
+	it('that cannot be read count as none, and the delivery still runs', () => {
+		const state: TriggerState = { seen: '{not json' };
+		expect(claimNewIds('corrupt:node', state, ['q'], t0)).toEqual(new Set(['q']));
+		expect(persistedIds(state).map(([id]) => id)).toEqual(['q']);
 	});
 });
 
@@ -348,7 +387,7 @@ describe('exactly once per event id, whatever the timing', () => {
 		await receiveDelivery(
 			webhookContext({ raw, headers, staticData, workflowId: 'wf-old-process' }).context,
 		);
-		expect(Object.keys((staticData as TriggerState).seen ?? {})).toContain('45');
+		expect(persistedIds(staticData as TriggerState).map(([id]) => id)).toContain('45');
 		const restarted = await receiveDelivery(
 			webhookContext({ raw, headers, staticData, workflowId: 'wf-new-process' }).context,
 		);
