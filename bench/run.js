@@ -6,7 +6,9 @@
  *     Platform Trigger beside n8n's Webhook on the isolate path, the do-it-yourself workflow and the
  *     plain static Webhook; forged deliveries; CRC idle and under load;
  *   - bench/catalog-n8n.js: Ads Catalog push versus the HTTP Request node, memory and time at scale;
- *   - bench/catalog.js: the push engine alone against a local server (no n8n), clean and with faults.
+ *   - bench/catalog.js: the push engine alone against a local server (no n8n), clean and with faults;
+ *   - bench/capacity.js: events/s and CRC p99 of one n8n at full load, in regular mode and in queue
+ *     mode with one and two webhook processes.
  * Every table goes to one file, bench/results/<date>.md, and is printed.
  *
  * BENCH_QUICK=1 runs every comparison small (a few minutes; the figures only prove the harness). Any

@@ -68,6 +68,18 @@ export function textProperty(displayOptions?: INodeProperties['displayOptions'])
 }
 
 /** Options of the Additional Fields collection for these post fields. */
+/** The Additional Fields collection of the operations that create a post: the post options, then `extra`. */
+export function postAdditionalFields(extra: INodeProperties[] = []): INodeProperties {
+	return {
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [...postOptions(), ...extra],
+	};
+}
+
 export function postOptions(): INodeProperties[] {
 	return [
 		{

@@ -10,7 +10,7 @@ import {
 	asUserIdProperty,
 	needsTextOrMedia,
 	postFields,
-	postOptions,
+	postAdditionalFields,
 	readPost,
 	textProperty,
 	toParams,
@@ -63,71 +63,63 @@ export const create: ItemOperation = {
 	properties: [
 		asUserIdProperty(),
 		textProperty(),
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: [
-				...postOptions(),
-				{
-					displayName: 'Text Mode',
-					name: 'tweet_mode',
-					type: 'options',
-					default: 'compat',
-					description:
-						'How the returned post carries its text (sent as tweet_mode): Compatibility gives "text", possibly truncated to 140 characters; Extended gives the whole text in "full_text"',
-					options: [
-						{ name: 'Compatibility', value: 'compat' },
-						{ name: 'Extended', value: 'extended' },
-					],
-				},
-				{
-					displayName: 'Trim User',
-					name: 'trim_user',
-					type: 'boolean',
-					default: false,
-					description: 'Whether the returned user object holds only the author ID',
-				},
-				{
-					displayName: 'Video CTA',
-					name: 'video_cta',
-					type: 'options',
-					default: 'VISIT_SITE',
-					options: [
-						{ name: 'Visit Site', value: 'VISIT_SITE' },
-						{ name: 'Watch Now', value: 'WATCH_NOW' },
-					],
-				},
-				{ displayName: 'Video CTA URL', name: 'video_cta_value', type: 'string', default: '' },
-				{
-					displayName: 'Video Description',
-					name: 'video_description',
-					type: 'string',
-					default: '',
-					description: 'At most 200 characters',
-				},
-				{
-					displayName: 'Video Title',
-					name: 'video_title',
-					type: 'string',
-					default: '',
-					description: 'At most 70 characters',
-				},
-				{
-					displayName: 'Who Can Reply',
-					name: 'conversation_settings',
-					type: 'options',
-					default: 'EVERYONE',
-					options: [
-						{ name: 'Everyone', value: 'EVERYONE' },
-						{ name: 'People You Follow', value: 'FOLLOWING' },
-						{ name: 'Only People You Mention', value: 'MENTIONED_USERS' },
-					],
-				},
-			],
-		},
+		postAdditionalFields([
+			{
+				displayName: 'Text Mode',
+				name: 'tweet_mode',
+				type: 'options',
+				default: 'compat',
+				description:
+					'How the returned post carries its text (sent as tweet_mode): Compatibility gives "text", possibly truncated to 140 characters; Extended gives the whole text in "full_text"',
+				options: [
+					{ name: 'Compatibility', value: 'compat' },
+					{ name: 'Extended', value: 'extended' },
+				],
+			},
+			{
+				displayName: 'Trim User',
+				name: 'trim_user',
+				type: 'boolean',
+				default: false,
+				description: 'Whether the returned user object holds only the author ID',
+			},
+			{
+				displayName: 'Video CTA',
+				name: 'video_cta',
+				type: 'options',
+				default: 'VISIT_SITE',
+				options: [
+					{ name: 'Visit Site', value: 'VISIT_SITE' },
+					{ name: 'Watch Now', value: 'WATCH_NOW' },
+				],
+			},
+			{ displayName: 'Video CTA URL', name: 'video_cta_value', type: 'string', default: '' },
+			{
+				displayName: 'Video Description',
+				name: 'video_description',
+				type: 'string',
+				default: '',
+				description: 'At most 200 characters',
+			},
+			{
+				displayName: 'Video Title',
+				name: 'video_title',
+				type: 'string',
+				default: '',
+				description: 'At most 70 characters',
+			},
+			{
+				displayName: 'Who Can Reply',
+				name: 'conversation_settings',
+				type: 'options',
+				default: 'EVERYONE',
+				options: [
+					{ name: 'Everyone', value: 'EVERYONE' },
+					{ name: 'People You Follow', value: 'FOLLOWING' },
+					{ name: 'Only People You Mention', value: 'MENTIONED_USERS' },
+				],
+			},
+		]),
 	],
 	async execute(ctx: OperationContext, itemIndex: number) {
 		const fields = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;

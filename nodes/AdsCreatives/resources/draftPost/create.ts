@@ -10,7 +10,7 @@ import {
 	asUserIdProperty,
 	needsTextOrMedia,
 	postFields,
-	postOptions,
+	postAdditionalFields,
 	readPost,
 	textProperty,
 	toParams,
@@ -25,18 +25,7 @@ export const create: ItemOperation = {
 		description: 'Create a draft post for the ad account',
 		action: 'Create a draft post',
 	},
-	properties: [
-		asUserIdProperty(),
-		textProperty(),
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: postOptions(),
-		},
-	],
+	properties: [asUserIdProperty(), textProperty(), postAdditionalFields()],
 	async execute(ctx: OperationContext, itemIndex: number) {
 		const fields = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 		const post = validateInput(

@@ -8,7 +8,7 @@ import { isoSeconds } from '../../shared/fields';
 import {
 	POST_LABELS,
 	asUserIdProperty,
-	postOptions,
+	postAdditionalFields,
 	readPost,
 	textProperty,
 	toParams,
@@ -33,14 +33,7 @@ export const create: ItemOperation = {
 			description: 'When to publish; must be in the future',
 		},
 		textProperty(),
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: postOptions(),
-		},
+		postAdditionalFields(),
 	],
 	async execute(ctx: OperationContext, itemIndex: number) {
 		const fields = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
