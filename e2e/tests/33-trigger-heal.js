@@ -209,13 +209,20 @@ module.exports = [
 					fs.readFileSync(started.logFile, 'utf8'),
 					/sandbox state restored .*1 webhooks/,
 				);
-				// The example's trigger is active again once its webhook answers a CRC check itself.
-				const webhookUrl = first.webhooks[0].url;
+				// The example's trigger is active again once its webhook answers a CRC check itself. The
+				// registered URL names localhost, which Node's fetch may try over IPv6 first. The token must
+				// look like one (16 to 128 characters), or the trigger answers 400.
+				const webhookUrl = first.webhooks[0].url.replace('//localhost:', '//127.0.0.1:');
 				await ctx.waitFor(
 					'the example to be active after the second start',
 					async () => {
-						const r = await fetch(`${webhookUrl}?crc_token=second-start`).catch(() => undefined);
-						return r && r.status === 200;
+						// A thrown error is what the timeout message shows: the last answer.
+						const r = await fetch(`${webhookUrl}?crc_token=e2e-second-start-check`);
+						if (r.status !== 200)
+							throw new Error(
+								`${webhookUrl} answered ${r.status} ${(await r.text()).slice(0, 200)}`,
+							);
+						return true;
 					},
 					{ timeoutMs: 120000 },
 				);
