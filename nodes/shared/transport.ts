@@ -271,9 +271,10 @@ export async function platformRequestFull<T = unknown>(
 			})) as typeof raw;
 		} catch (caught) {
 			// n8n wraps a failure without an answer in its own NodeApiError (the test double and older
-			// versions throw it as it is). A request that is not safe to repeat is reported as not
-			// answered either way; any other n8n error passes through as it is.
-			const unanswered = retryTransient ? undefined : unansweredCause(caught);
+			// versions throw it as it is). Either way it is a failure without an answer: retried when the
+			// request is safe to repeat, reported as not answered when it is not. Any other n8n error
+			// passes through as it is.
+			const unanswered = unansweredCause(caught);
 			if (!unanswered && (caught instanceof NodeApiError || caught instanceof NodeOperationError))
 				throw asNodeError(this, caught, itemIndex);
 			const error = unanswered ?? caught;

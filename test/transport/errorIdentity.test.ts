@@ -222,3 +222,41 @@ describe('post create: "no answer" is recognised from the failure, not from its 
 		expect(errorInfo(error).noAnswer).toBeUndefined();
 	});
 });
+
+describe('a GET without an answer is retried, however n8n wraps the failure', () => {
+	it('n8n wraps a reset connection in its own NodeApiError: the GET is sent again and succeeds', async () => {
+		const built = createContext({ parameters: { authentication: CREDENTIAL_TYPES.pkce } });
+		const helpers = (built.context as unknown as { helpers: IDataObject }).helpers;
+		let calls = 0;
+		helpers.httpRequestWithAuthentication = async () => {
+			calls++;
+			if (calls === 1) {
+				const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+				throw new NodeApiError(NODE, reset as never);
+			}
+			// The transport asks n8n for the full response.
+			return { statusCode: 200, headers: {}, body: { data: { id: '7' } } };
+		};
+		const body = await platformRequest.call(built.context, { method: 'GET', path: '/2/users/me' });
+		expect(calls).toBe(2);
+		expect(body).toEqual({ data: { id: '7' } });
+	});
+
+	it('a wrapped failure with an answer is not retried', async () => {
+		const built = createContext({ parameters: { authentication: CREDENTIAL_TYPES.pkce } });
+		const helpers = (built.context as unknown as { helpers: IDataObject }).helpers;
+		let calls = 0;
+		const answered = Object.assign(new Error('bad request'), {
+			code: 'ERR_BAD_REQUEST',
+			response: { status: 400, data: {} },
+		});
+		helpers.httpRequestWithAuthentication = async () => {
+			calls++;
+			throw new NodeApiError(NODE, answered as never);
+		};
+		await expect(
+			platformRequest.call(built.context, { method: 'GET', path: '/2/users/me' }),
+		).rejects.toBeInstanceOf(NodeApiError);
+		expect(calls).toBe(1);
+	});
+});
