@@ -26,11 +26,18 @@ function headerValue(headers: IHttpRequestOptions['headers'], name: string): str
 	return key ? String((headers as Record<string, unknown>)[key] ?? '') : '';
 }
 
-/** Resolves `url` against `baseURL` the way the HTTP client does. */
-export function absoluteUrl(requestOptions: IHttpRequestOptions): string {
-	const { url, baseURL } = requestOptions;
+/**
+ * What n8n hands `authenticate`: its own request options (`url`, a form body as `body` with a form
+ * content type), or, from nodes on n8n's older request helper such as the HTTP Request node, request
+ * options with `uri` and the form body as `form`.
+ */
+type SignableOptions = IHttpRequestOptions & { uri?: string; form?: unknown };
+
+/** Resolves `url` (or `uri`) against `baseURL` the way the HTTP client does. */
+export function absoluteUrl(requestOptions: SignableOptions): string {
+	const url = requestOptions.url ?? requestOptions.uri ?? '';
 	if (/^https?:\/\//i.test(url)) return url;
-	return `${(baseURL ?? '').replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}`;
+	return `${(requestOptions.baseURL ?? '').replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}`;
 }
 
 /**
@@ -39,10 +46,16 @@ export function absoluteUrl(requestOptions: IHttpRequestOptions): string {
  */
 export async function signRequest(
 	credentials: ICredentialDataDecryptedObject,
-	requestOptions: IHttpRequestOptions,
+	requestOptions: SignableOptions,
 ): Promise<IHttpRequestOptions> {
 	const contentType = headerValue(requestOptions.headers, 'content-type');
 	const isForm = contentType.toLowerCase().startsWith('application/x-www-form-urlencoded');
+	const form =
+		requestOptions.form !== undefined
+			? formParams(requestOptions.form)
+			: isForm
+				? formParams(requestOptions.body)
+				: undefined;
 	const oauth = signOAuth1(
 		{
 			consumerKey: String(credentials.consumerKey ?? ''),
@@ -54,7 +67,7 @@ export async function signRequest(
 			method: requestOptions.method ?? 'GET',
 			url: absoluteUrl(requestOptions),
 			query: requestOptions.qs as OAuth1Params | undefined,
-			form: isForm ? formParams(requestOptions.body) : undefined,
+			form,
 		},
 	);
 	return {

@@ -11,7 +11,73 @@ const { T, CRED, node, chain, workflow, webhookStart, credRef } = require('../li
 // Characters that percent-encoding must get right in the form body and in the base string.
 const TOKENS = { keys: 'e2e-form-keys+token=/1', connect: 'e2e-form-connect token=/2' };
 
+// An app token the HTTP Request node revokes with a form body (not the app's own bearer).
+const HTTP_TOKEN = 'e2e-http-request keys+token=/3';
+
 module.exports = [
+	{
+		name: "HTTP Request node with the OAuth1 keys credential (n8n's older request helper): a GET with a query and a form POST, both signed",
+		needs: ['platformPosts:token.revokeBearerToken'],
+		modes: ['regular'],
+		workflows: (ctx) => [
+			workflow(
+				'e2eHttpKeys0001',
+				'e2e HTTP Request with OAuth1 keys',
+				[
+					webhookStart('e2e-http-keys'),
+					node(
+						'Get Me',
+						'n8n-nodes-base.httpRequest',
+						4.2,
+						{
+							method: 'GET',
+							url: `${ctx.sandboxUrl}/2/users/me`,
+							authentication: 'predefinedCredentialType',
+							nodeCredentialType: CRED.oauth1.type,
+							sendQuery: true,
+							queryParameters: { parameters: [{ name: 'user.fields', value: 'id,username' }] },
+							options: {},
+						},
+						[250, 0],
+						{ credentials: credRef(CRED.oauth1) },
+					),
+					node(
+						'Revoke',
+						'n8n-nodes-base.httpRequest',
+						4.2,
+						{
+							method: 'POST',
+							url: `${ctx.sandboxUrl}/oauth2/invalidate_token`,
+							authentication: 'predefinedCredentialType',
+							nodeCredentialType: CRED.oauth1.type,
+							sendBody: true,
+							contentType: 'form-urlencoded',
+							bodyParameters: { parameters: [{ name: 'access_token', value: HTTP_TOKEN }] },
+							options: {},
+						},
+						[500, 0],
+						{ credentials: credRef(CRED.oauth1) },
+					),
+				],
+				chain(['Start', 'Get Me', 'Revoke']),
+				{ active: true },
+			),
+		],
+		publish: () => ['e2eHttpKeys0001'],
+		async run(ctx) {
+			const { assert } = ctx;
+			ctx.sandbox.bearers[HTTP_TOKEN] = { kind: 'app' };
+			const since = ctx.seq();
+			await ctx.call('e2e-http-keys');
+			// The sandbox checks each signature, form parameters and query included.
+			const rows = ctx.assertAllAuthValid(since, 'oauth1');
+			assert.deepEqual(
+				rows.map((r) => `${r.method} ${r.path} ${r.status}`),
+				['GET /2/users/me 200', 'POST /oauth2/invalidate_token 200'],
+			);
+			assert.equal(ctx.sandbox.bearers[HTTP_TOKEN], undefined, 'the token was revoked');
+		},
+	},
 	{
 		name: 'form bodies: Token > Revoke App Bearer Token with OAuth1 keys and OAuth1 connect (form body signed)',
 		needs: ['platformPosts:token.revokeBearerToken'],

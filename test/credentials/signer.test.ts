@@ -96,6 +96,42 @@ describe("OAuth 1.0a signer: the service's published vector", () => {
 	});
 });
 
+describe("authenticate() with the request options of n8n's older request helper (HTTP Request node)", () => {
+	const param = (header: string, name: string) =>
+		decodeURIComponent(header.match(new RegExp(`${name}="([^"]*)"`))?.[1] ?? '');
+
+	it('signs a `uri` with its query and a `form` body, and keeps the options it was given', async () => {
+		const uri = 'https://api.x.com/1.1/statuses/update.json';
+		const form = { status: 'Hello Ladies + Gentlemen, a signed OAuth request!' };
+		const options = { method: 'POST', uri, qs: { include_entities: 'true' }, form };
+		const signed = await signRequest(VECTOR, options as never);
+		const header = String((signed.headers as Record<string, string>).Authorization);
+		const expected = signOAuth1(VECTOR, {
+			method: 'POST',
+			url: uri,
+			query: { include_entities: 'true' },
+			form,
+			nonce: param(header, 'oauth_nonce'),
+			timestamp: param(header, 'oauth_timestamp'),
+		}).oauth_signature;
+		expect(param(header, 'oauth_signature')).toBe(expected);
+		expect(signed).toMatchObject({ uri, form, qs: { include_entities: 'true' } });
+	});
+
+	it('signs a GET `uri` without a body', async () => {
+		const uri = 'https://api.x.com/2/users/me?user.fields=id';
+		const signed = await signRequest(VECTOR, { method: 'GET', uri } as never);
+		const header = String((signed.headers as Record<string, string>).Authorization);
+		const expected = signOAuth1(VECTOR, {
+			method: 'GET',
+			url: uri,
+			nonce: param(header, 'oauth_nonce'),
+			timestamp: param(header, 'oauth_timestamp'),
+		}).oauth_signature;
+		expect(param(header, 'oauth_signature')).toBe(expected);
+	});
+});
+
 /** Deterministic PRNG so that a failing case can be reproduced. */
 function mulberry32(seed: number) {
 	let a = seed;
