@@ -251,8 +251,11 @@ async function main() {
 	const onSignal = () => H.stopAll().finally(() => process.exit(130));
 	process.on('SIGINT', onSignal);
 	process.on('SIGTERM', onSignal);
-	const engine = EXTRA_ENV.N8N_EXPRESSION_ENGINE
-		? `N8N_EXPRESSION_ENGINE=${EXTRA_ENV.N8N_EXPRESSION_ENGINE}`
+	// The table titles name n8n's settings of this run: its defaults, or what BENCH_N8N_ENV changed.
+	const engine = Object.keys(EXTRA_ENV).length
+		? Object.entries(EXTRA_ENV)
+				.map(([k, v]) => `${k}=${v}`)
+				.join(' ')
 		: "n8n's default expression engine";
 	try {
 		const { tgz, missing } = await P.run('build and pack', () =>
