@@ -16,8 +16,8 @@ export interface TriggerState extends IDataObject {
 	/**
 	 * Event ids already handled, with the time each was first seen, oldest first: a JSON string of
 	 * [id, time] pairs. One string rather than an object because n8n wraps every object in static data
-	 * in a change-tracking proxy, and reading 2,000 keys through it on every delivery cost more than the
-	 * rest of the delivery. The object form written by earlier versions is still read.
+	 * in a change-tracking proxy: reading and rewriting 2,000 keys through it took milliseconds per
+	 * delivery, one string a fraction of one. The object form written by earlier versions is still read.
 	 */
 	seen?: string | Record<string, number>;
 }
