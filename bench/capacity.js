@@ -17,7 +17,6 @@
  * table goes to bench/results/<date>.md (bench/report.js). Exits 1 only when something failed: a
  * delivery refused or lost, a wrong CRC answer.
  */
-const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const crypto = require('node:crypto');
@@ -141,7 +140,8 @@ async function measure(sandbox, urls, seconds, label) {
 
 async function main() {
 	const P = H.phases();
-	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-platform-bench-capacity-'));
+	const bench = H.benchWork('bench-capacity');
+	const work = bench.dir;
 	let sandbox;
 	const rows = [];
 	const onSignal = () => H.stopAll().finally(() => process.exit(130));
@@ -266,7 +266,7 @@ async function main() {
 	} finally {
 		await H.stopAll();
 		if (sandbox) await sandbox.close();
-		if (!process.exitCode) fs.rmSync(work, { recursive: true, force: true });
+		bench.done();
 	}
 }
 

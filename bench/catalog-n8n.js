@@ -80,8 +80,8 @@ function procMiB(pid, field) {
 
 async function main() {
 	const P = H.phases();
-	const work = path.join(os.tmpdir(), 'n8n-nodes-platform-bench-catalog-n8n');
-	fs.rmSync(work, { recursive: true, force: true });
+	const bench = H.benchWork('bench-catalog-n8n');
+	const work = bench.dir;
 	let sandbox;
 	let inst;
 	const onSignal = () => H.stopAll().finally(() => process.exit(130));
@@ -285,6 +285,7 @@ async function main() {
 	} finally {
 		await H.stopAll();
 		if (sandbox) await sandbox.close();
+		bench.done();
 	}
 }
 

@@ -8,7 +8,6 @@
  *
  *   node bench/dedupe-race.js        (DEDUPE_RACE_EVENTS, default 100)
  */
-const fs = require('node:fs');
 const path = require('node:path');
 
 const H = require('../e2e/lib/host');
@@ -21,8 +20,8 @@ const WF_ID = 'benchDedupeRace1';
 const SINK = 'dedupe-race';
 
 async function main() {
-	const work = path.join(require('node:os').tmpdir(), 'n8n-nodes-platform-dedupe-race');
-	fs.rmSync(work, { recursive: true, force: true });
+	const bench = H.benchWork('dedupe-race');
+	const work = bench.dir;
 	let sandbox;
 	try {
 		const { tgz } = H.buildAndPack(path.join(work, 'pack'));
@@ -106,6 +105,7 @@ async function main() {
 	} finally {
 		await H.stopAll();
 		if (sandbox) await sandbox.close();
+		bench.done();
 	}
 }
 

@@ -244,8 +244,8 @@ async function crcRun(url, n, sign, { statusOnly = false, seconds = Infinity } =
 
 async function main() {
 	const P = H.phases();
-	const work = path.join(require('node:os').tmpdir(), 'n8n-nodes-platform-bench-trigger');
-	fs.rmSync(work, { recursive: true, force: true });
+	const bench = H.benchWork('bench-trigger');
+	const work = bench.dir;
 	let sandbox;
 	let inst;
 	const onSignal = () => H.stopAll().finally(() => process.exit(130));
@@ -563,6 +563,7 @@ async function main() {
 		agent.destroy();
 		await H.stopAll();
 		if (sandbox) await sandbox.close();
+		bench.done();
 	}
 }
 

@@ -415,8 +415,25 @@ function ensureRedis() {
 	return ensureDebianCommand('redis-server', 'redis-server');
 }
 
+/**
+ * A new work folder for one benchmark run under the system's temporary folder: two runs never share
+ * one. `done()` removes it when the run succeeded and keeps it (and says where) when it failed, so that
+ * n8n's logs can be read.
+ */
+function benchWork(name) {
+	const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), `n8n-nodes-platform-${name}-`));
+	return {
+		dir,
+		done() {
+			if (process.exitCode) console.error(`work folder kept for its logs: ${dir}`);
+			else fs.rmSync(dir, { recursive: true, force: true });
+		},
+	};
+}
+
 module.exports = {
 	ROOT,
+	benchWork,
 	N8N_VERSION,
 	log,
 	phases,
