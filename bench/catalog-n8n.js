@@ -283,9 +283,7 @@ async function main() {
 		if (inst) console.error(inst.logTails(60));
 		process.exitCode = 1;
 	} finally {
-		await H.stopAll();
-		if (sandbox) await sandbox.close();
-		bench.done();
+		await bench.finish(sandbox);
 	}
 }
 

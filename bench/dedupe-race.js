@@ -103,9 +103,7 @@ async function main() {
 		console.error('dedupe race failed:', error && error.stack ? error.stack : error);
 		process.exitCode = 1;
 	} finally {
-		await H.stopAll();
-		if (sandbox) await sandbox.close();
-		bench.done();
+		await bench.finish(sandbox);
 	}
 }
 

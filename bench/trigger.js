@@ -561,9 +561,7 @@ async function main() {
 		process.exitCode = 1;
 	} finally {
 		agent.destroy();
-		await H.stopAll();
-		if (sandbox) await sandbox.close();
-		bench.done();
+		await bench.finish(sandbox);
 	}
 }
 

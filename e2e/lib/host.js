@@ -417,14 +417,17 @@ function ensureRedis() {
 
 /**
  * A new work folder for one benchmark run under the system's temporary folder: two runs never share
- * one. `done()` removes it when the run succeeded and keeps it (and says where) when it failed, so that
- * n8n's logs can be read.
+ * one. `finish(sandbox)` is every benchmark's teardown: it stops the processes this harness started,
+ * closes the sandbox, and removes the folder when the run succeeded or keeps it (and says where) when it
+ * failed, so that n8n's logs can be read.
  */
 function benchWork(name) {
 	const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), `n8n-nodes-platform-${name}-`));
 	return {
 		dir,
-		done() {
+		async finish(sandbox) {
+			await stopAll();
+			if (sandbox) await sandbox.close();
 			if (process.exitCode) console.error(`work folder kept for its logs: ${dir}`);
 			else fs.rmSync(dir, { recursive: true, force: true });
 		},
