@@ -5,10 +5,10 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { triggerProperties } from './description';
 import { checkExists, create, remove } from './lifecycle';
+import { TRIGGER_OUTPUTS } from './outputs';
 import { answerCrc, receiveDelivery } from './receive';
 import { triggerSubtitle } from './subtitle';
 
@@ -20,7 +20,9 @@ export class PlatformTriggerPosts implements INodeType {
 		// Opened as is by the editor's Docs link; the codex links get ?utm… appended, which would break an anchor.
 		documentationUrl: 'https://github.com/n8n-nodes-platform/n8n-nodes-platform#platform-trigger',
 		group: ['trigger'],
-		version: 1,
+		// 2: replay job statuses on a second output, "Status" (see outputs.ts); 1 unchanged.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: triggerSubtitle,
 		// The node panel shows this text on the Platform Posts entry too (n8n gives a paired app its
 		// trigger's description), so it names both halves.
@@ -28,7 +30,7 @@ export class PlatformTriggerPosts implements INodeType {
 			'Posts, users, DMs and more; starts a workflow on account activity or on posts matching your search rules',
 		defaults: { name: 'Platform Trigger' },
 		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
+		outputs: TRIGGER_OUTPUTS,
 		credentials: [
 			{ name: 'platformBearerApi', required: true },
 			// The account's own credential, for subscriptions the service takes only in user context.

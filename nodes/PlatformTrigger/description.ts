@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { CREDENTIAL_TYPES } from '../shared/transport';
 import { ACCOUNT_ACTIVITY_EVENT_TYPES } from './events';
 import { DEFAULT_SIGNATURE_HEADER } from './signature';
+import { STATUS_OUTPUT_VERSION } from './outputs';
 import { streamProperties } from './stream';
 
 const activity = { show: { mode: ['activity'] } };
@@ -22,6 +23,71 @@ const ACCOUNT_ACTIVITY_LABELS: Record<(typeof ACCOUNT_ACTIVITY_EVENT_TYPES)[numb
 	'dm.read': 'DM Read',
 	'user.revoke': 'App Access Revoked',
 };
+
+const REPLAY_STATUS_V1: INodeProperties = {
+	displayName: 'Replay Status Events',
+	name: 'replayStatus',
+	type: 'options',
+	default: 'emit',
+	options: [
+		{ name: 'Emit as replay.complete / replay.incomplete', value: 'emit' },
+		{ name: 'Drop', value: 'drop' },
+	],
+};
+
+const REPLAY_STATUS_V2: INodeProperties = {
+	displayName: 'Replay Status Events',
+	name: 'replayStatus',
+	type: 'options',
+	default: 'output',
+	description:
+		'Where replay.complete / replay.incomplete items go after the service re-delivered missed events',
+	options: [
+		{
+			name: 'Status Output',
+			value: 'output',
+			description: 'On the second output, apart from the activity events',
+		},
+		{
+			name: 'Events Output',
+			value: 'emit',
+			description: 'Among the activity events on the first output (as version 1 does)',
+		},
+		{ name: 'Drop', value: 'drop' },
+	],
+};
+
+function triggerOptions(
+	versions: Array<number | { _cnd: { gte: number } }>,
+	replayStatus: INodeProperties,
+): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: { '@version': versions } },
+		options: [
+			{
+				displayName: 'Recover Missed Events',
+				name: 'recoverMissedEvents',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to ask the service, on (re)activation, to re-deliver events sent since the last delivery (up to 24 hours back). Duplicates are dropped.',
+			},
+			replayStatus,
+			{
+				displayName: 'Signature Header',
+				name: 'signatureHeader',
+				type: 'string',
+				default: DEFAULT_SIGNATURE_HEADER,
+				description: 'The header that carries the delivery signature',
+			},
+		],
+	};
+}
 
 export const triggerProperties: INodeProperties[] = [
 	{
@@ -148,38 +214,8 @@ export const triggerProperties: INodeProperties[] = [
 		],
 	},
 	...streamProperties,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Recover Missed Events',
-				name: 'recoverMissedEvents',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to ask the service, on (re)activation, to re-deliver events sent since the last delivery (up to 24 hours back). Duplicates are dropped.',
-			},
-			{
-				displayName: 'Replay Status Events',
-				name: 'replayStatus',
-				type: 'options',
-				default: 'emit',
-				options: [
-					{ name: 'Emit as replay.complete / replay.incomplete', value: 'emit' },
-					{ name: 'Drop', value: 'drop' },
-				],
-			},
-			{
-				displayName: 'Signature Header',
-				name: 'signatureHeader',
-				type: 'string',
-				default: DEFAULT_SIGNATURE_HEADER,
-				description: 'The header that carries the delivery signature',
-			},
-		],
-	},
+	// One Options collection per version: they differ only in what Replay Status Events offers and
+	// defaults to (version 2 has a Status output; version 1 keeps its single output).
+	triggerOptions([1], REPLAY_STATUS_V1),
+	triggerOptions([{ _cnd: { gte: STATUS_OUTPUT_VERSION } }], REPLAY_STATUS_V2),
 ];

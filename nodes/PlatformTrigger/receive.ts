@@ -11,6 +11,7 @@ import {
 import { recoverMissedEvents, selectedEventTypes } from './lifecycle';
 import type { TriggerState } from './state';
 import { claimNewIds, firstRecoveryInProcess, persistClaimed, triggerKey } from './state';
+import { defaultReplayStatus, isStatusEvent, workflowDataFor } from './outputs';
 import { isStreamDelivery, normalizeStreamDelivery } from './stream';
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -136,7 +137,11 @@ export async function receiveDelivery(
 	}
 
 	const saved = ctx.getWorkflowStaticData('node') as TriggerState;
-	const replayMode = ctx.getNodeParameter('options.replayStatus', 'emit') as string;
+	const version = ctx.getNode().typeVersion;
+	const replayMode = ctx.getNodeParameter(
+		'options.replayStatus',
+		defaultReplayStatus(version),
+	) as string;
 	const mode = ctx.getNodeParameter('mode', 'activity') as string;
 	let events: Array<{ event_type: string; event_id: string }>;
 	if (mode === 'stream') {
@@ -147,12 +152,12 @@ export async function receiveDelivery(
 		events = post
 			? [post]
 			: normalizeDelivery(body as IDataObject, now).filter(
-					(e) => e.event_type.startsWith('replay.') && replayMode === 'emit',
+					(e) => isStatusEvent(e) && replayMode !== 'drop',
 				);
 	} else {
 		const selected = selectedEventTypes(ctx);
 		events = normalizeDelivery(body as IDataObject, now).filter((event) => {
-			if (event.event_type.startsWith('replay.')) return replayMode === 'emit';
+			if (isStatusEvent(event)) return replayMode !== 'drop';
 			return selected.includes('*') || selected.includes(event.event_type);
 		});
 	}
@@ -176,6 +181,6 @@ export async function receiveDelivery(
 		// Ids claimed by other deliveries meanwhile go into this request's copy too (it is saved last).
 		persistClaimed(keyOf(ctx), saved);
 	}
-	if (!emitted.length) return { noWebhookResponse: true };
-	return { noWebhookResponse: true, workflowData: [emitted.map((json) => ({ json }))] };
+	const workflowData = workflowDataFor(version, replayMode, emitted as unknown as IDataObject[]);
+	return workflowData ? { noWebhookResponse: true, workflowData } : { noWebhookResponse: true };
 }

@@ -23,6 +23,7 @@ export function webhookContext(opts: {
 	secret?: string;
 	/** The same id for two calls = the same trigger in the same n8n process. */
 	workflowId?: string;
+	typeVersion?: number;
 }) {
 	const captured: Captured = {};
 	const response = {
@@ -39,6 +40,7 @@ export function webhookContext(opts: {
 		parameters: { events: ['post.create'], options: {}, ...(opts.parameters ?? {}) },
 		staticData: opts.staticData ?? {},
 		workflowId: opts.workflowId,
+		typeVersion: opts.typeVersion,
 		extra: {
 			getRequestObject: () => ({ rawBody: opts.raw }),
 			getResponseObject: () => response,
@@ -53,7 +55,12 @@ export function webhookContext(opts: {
 /** A correctly signed delivery of this JSON body. */
 export function signedDelivery(
 	body: IDataObject,
-	opts: { parameters?: IDataObject; staticData?: IDataObject; workflowId?: string } = {},
+	opts: {
+		parameters?: IDataObject;
+		staticData?: IDataObject;
+		workflowId?: string;
+		typeVersion?: number;
+	} = {},
 ) {
 	const raw = Buffer.from(JSON.stringify(body));
 	return webhookContext({ raw, headers: { 'x-platform-webhooks-signature': sign(raw) }, ...opts });
