@@ -6,6 +6,7 @@
  *   node sandbox/cli.js serve [--port 5680] [--legacy] [--strict-urls] [--emit-on-create] [--quiet]
  *   node sandbox/cli.js emit <event_type> [--text "..."] [--user-id 1000000001] [--count N]
  *                                         [--forge] [--unsigned] [--webhook-id ID] [--account-activity] [--media]
+ *                                         [--post-id ID] [--reply-to ID | --repost-of ID | --quote-of ID] [--deleted]
  *   node sandbox/cli.js replay [--webhook-id ID] [--from yyyymmddhhmm] [--to yyyymmddhhmm]
  *   node sandbox/cli.js crc <webhook_id>          run a CRC check now
  *   node sandbox/cli.js webhooks | subscriptions | deliveries | state
@@ -32,6 +33,10 @@ const WITH_VALUE = [
 	'port',
 	'url',
 	'reset-after',
+	'post-id',
+	'reply-to',
+	'repost-of',
+	'quote-of',
 ];
 const options = {};
 const positional = [];
@@ -107,6 +112,9 @@ async function main() {
 			if (flag('unsigned')) body.unsigned = true;
 			if (flag('account-activity')) body.shape = 'account_activity';
 			if (flag('media')) body.media = true;
+			if (flag('deleted')) body.deleted = true;
+			for (const k of ['post-id', 'reply-to', 'repost-of', 'quote-of'])
+				if (opt(k)) body[k.replace(/-/g, '_')] = opt(k);
 			const { events } = await call('POST', '/_sandbox/events', body);
 			for (const e of events) {
 				const d = e.deliveries.map((x) =>

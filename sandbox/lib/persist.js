@@ -34,6 +34,7 @@ function snapshot(sb) {
 		streamLinks: [...d.streamLinks.values()],
 		events: d.events.filter((e) => Date.parse(e.created_at) >= cutoff),
 		postMedia: d.postMedia ? [...d.postMedia.values()] : [],
+		postMediaOwner: d.postMediaOwner ? [...d.postMediaOwner] : [],
 	};
 }
 
@@ -59,6 +60,8 @@ function load(sb, file) {
 	d.streamLinks = new Map(saved.streamLinks.map((l) => [l.webhook_id, l]));
 	d.events = saved.events;
 	if (saved.postMedia.length) d.postMedia = new Map(saved.postMedia.map((m) => [m.media_key, m]));
+	if (saved.postMediaOwner && saved.postMediaOwner.length)
+		d.postMediaOwner = new Map(saved.postMediaOwner);
 	for (const id of [...d.webhooks.keys(), ...d.subscriptions.keys(), ...d.streamRules.keys()])
 		sb.reserveId(id);
 	return {

@@ -11,7 +11,9 @@
  *                                            delayMs? (without status: answer normally after the delay)}]}
  *   DELETE /_sandbox/faults
  *   POST   /_sandbox/events                 {event_type, user_id?, text?, payload?, count?, forge?, unsigned?,
- *                                            webhook_id?, shape?: 'account_activity', negative_uuid?}
+ *                                            webhook_id?, shape?: 'account_activity', negative_uuid?, media?,
+ *                                            post_id?, reply_to? | repost_of? | quote_of? (a post id),
+ *                                            deleted? (post.create: the post is deleted before the run)}
  *                                            emits signed deliveries and answers with their results
  *   POST   /_sandbox/stream/posts           {text, author_id?, post_id?, times?, forge?} a post seen by the filtered
  *                                            stream: delivered (signed) to linked webhooks when it matches rules
@@ -69,6 +71,7 @@ function install(sb) {
 	sb.route('GET', '/_sandbox/post-media/:key', C, ({ params }) => {
 		const m = sb.db.postMedia && sb.db.postMedia.get(String(params.key));
 		if (!m) return { status: 404, body: { error: 'no such post media' } };
+		if (m.deleted) return { status: 404, body: { error: 'the post of this media was deleted' } };
 		return { body: SAMPLE_PNG, headers: { 'content-type': 'image/png' } };
 	});
 	/** A merchant's existing catalog (for the "nightly product push" demo). */

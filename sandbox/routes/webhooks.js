@@ -203,9 +203,12 @@ function install(sb) {
 	}
 
 	/** An image attached to an emitted post: its media object as `includes.media` carries it. */
-	function postMedia() {
+	function postMedia(postId) {
 		if (!sb.db.postMedia) sb.db.postMedia = new Map();
+		if (!sb.db.postMediaOwner) sb.db.postMediaOwner = new Map();
 		const key = `3_${sb.newId()}`;
+		// Which post the image belongs to: deleting the post takes its image down too.
+		sb.db.postMediaOwner.set(key, String(postId));
 		const media = {
 			media_key: key,
 			type: 'photo',
@@ -216,6 +219,32 @@ function install(sb) {
 		};
 		sb.db.postMedia.set(key, media);
 		return media;
+	}
+
+	/**
+	 * Replies, reposts and quotes: `reply_to`, `repost_of` or `quote_of` names the other post (one of
+	 * them at most, a post id). A repost is the other post shown again: it has no media of its own
+	 * and no text of its own (the service shows "RT @author: <their text>").
+	 */
+	const REFERENCES = { reply_to: 'replied_to', repost_of: 'retweeted', quote_of: 'quoted' };
+	function checkReferences(input) {
+		const named = Object.keys(REFERENCES).filter((k) => input[k] !== undefined);
+		if (named.length > 1)
+			throw invalidRequest(`A post references one other post at most: ${named.join(', ')}`, {
+				[named[1]]: [String(input[named[1]])],
+			});
+		for (const k of named)
+			if (!/^[0-9]{1,19}$/.test(String(input[k])))
+				throw invalidRequest(`${k} must be a post id`, { [k]: [String(input[k])] });
+		if (input.repost_of !== undefined && input.media)
+			throw invalidRequest('A repost carries no media of its own', { media: ['true'] });
+	}
+
+	/** Deleting a post takes its images down: their URLs answer 404 from then on. */
+	function deletePostMedia(postId) {
+		for (const [key, owner] of sb.db.postMediaOwner || [])
+			if (owner === String(postId) && sb.db.postMedia.has(key))
+				sb.db.postMedia.get(key).deleted = true;
 	}
 
 	function buildPayload(type, input, userId) {
@@ -231,12 +260,21 @@ function install(sb) {
 					author_id: userId,
 					created_at: now,
 					edit_history_tweet_ids: [id],
+					conversation_id: id,
 					lang: 'en',
 				};
-				if (input.media) post.attachments = { media_keys: [postMedia().media_key] };
+				const ref = Object.keys(REFERENCES).find((k) => input[k] !== undefined);
+				if (ref) post.referenced_tweets = [{ type: REFERENCES[ref], id: String(input[ref]) }];
+				if (ref === 'reply_to') {
+					post.in_reply_to_user_id = '1000000002';
+					post.conversation_id = String(input.reply_to);
+				}
+				if (ref === 'repost_of') post.text = `RT @other_person: ${text}`;
+				if (input.media) post.attachments = { media_keys: [postMedia(id).media_key] };
 				return post;
 			}
 			case 'post.delete':
+				deletePostMedia(input.post_id);
 				return { id: input.post_id || sb.newId(), author_id: userId };
 			case 'profile.update.bio':
 				return {
@@ -354,9 +392,13 @@ function install(sb) {
 		const type = input.event_type || 'post.create';
 		const userId = String(input.user_id || sb.keys.userId);
 		const count = Math.min(Math.max(Number(input.count || 1), 1), 10000);
+		if (normalizeType(type) === 'post.create') checkReferences(input);
 		const results = [];
 		for (let i = 0; i < count; i++) {
 			const payload = buildPayload(type, input, userId);
+			// `deleted`: the author deleted the post between the event and the workflow's run (its
+			// image is gone when the workflow fetches it).
+			if (input.deleted && payload && payload.id) deletePostMedia(payload.id);
 			const direction = type.startsWith('dm.')
 				? type === 'dm.sent'
 					? 'sent'
@@ -420,7 +462,11 @@ function install(sb) {
 					const keys = (payload && payload.attachments && payload.attachments.media_keys) || [];
 					if (!input.includes && keys.length && sb.db.postMedia)
 						envelope.data.includes = {
-							media: keys.map((k) => sb.db.postMedia.get(k)).filter(Boolean),
+							media: keys
+								.map((k) => sb.db.postMedia.get(k))
+								.filter(Boolean)
+								// `deleted` is the sandbox's own mark, not part of the service's media object.
+								.map((m) => Object.fromEntries(Object.entries(m).filter(([k]) => k !== 'deleted'))),
 						};
 				}
 				const raw = input.rawBody || JSON.stringify(envelope);
