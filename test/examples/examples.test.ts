@@ -1,0 +1,87 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { IDataObject } from 'n8n-workflow';
+
+import { normalizeDelivery } from '../../nodes/PlatformTrigger/events';
+import { PlatformTriggerPosts } from '../../nodes/PlatformTrigger/PlatformTriggerPosts.node';
+
+type Node = {
+	name: string;
+	type: string;
+	typeVersion: number;
+	parameters: IDataObject;
+	onError?: string;
+};
+type Workflow = {
+	nodes: Node[];
+	connections: Record<string, { main: Array<Array<{ node: string }>> }>;
+};
+
+const DIR = join(__dirname, '..', '..', 'examples');
+const examples: Array<[string, Workflow]> = readdirSync(DIR)
+	.filter((f) => f.endsWith('.json'))
+	.map((f) => [f, JSON.parse(readFileSync(join(DIR, f), 'utf8')) as Workflow]);
+const flagship = examples.find(([f]) => f === 'new-post-to-scheduled-ad-post.json')![1];
+
+/** The item the trigger emits for a post the sandbox (and the service) delivers. */
+function item(payload: IDataObject, media = false): IDataObject {
+	const includes = media
+		? { media: [{ media_key: '3_1', type: 'photo', url: 'https://img.example/1.png' }] }
+		: undefined;
+	if (media) payload.attachments = { media_keys: ['3_1'] };
+	const [event] = normalizeDelivery(
+		{ data: { event_uuid: '1', event_type: 'post.create', payload, includes } },
+		new Date(),
+	);
+	return event as unknown as IDataObject;
+}
+
+/** A Switch rule's boolean condition (`={{ ... }}`), evaluated as n8n would with `$json` set. */
+function ruleMatches(rule: IDataObject, json: IDataObject): boolean {
+	const conditions = (rule.conditions as { conditions: Array<{ leftValue: string }> }).conditions;
+	return conditions.every(({ leftValue }) => {
+		const body = leftValue.replace(/^=\{\{/, '').replace(/\}\}$/, '');
+		return new Function('$json', `return (${body});`)(json) === true;
+	});
+}
+
+function pathOf(json: IDataObject): string {
+	const sw = flagship.nodes.find((n) => n.name === 'Kind of Post')!;
+	const rules = (sw.parameters.rules as { values: IDataObject[] }).values;
+	const index = rules.findIndex((r) => ruleMatches(r, json));
+	if (index < 0) return 'dropped';
+	return flagship.connections['Kind of Post'].main[index].map((c) => c.node).join(',');
+}
+
+describe('examples', () => {
+	it('use the newest version of every Platform Trigger', () => {
+		const latest = new PlatformTriggerPosts().description.defaultVersion;
+		const triggers = examples.flatMap(([, wf]) =>
+			wf.nodes.filter((n) => n.type === 'n8n-nodes-platform.platformTriggerPosts'),
+		);
+		expect(triggers.length).toBeGreaterThan(0);
+		for (const t of triggers) expect(t.typeVersion).toBe(latest);
+	});
+
+	it('the flagship sends each kind of post down its own path, none dropped', () => {
+		const post = { id: '9', text: 'Our autumn collection', author_id: '1' };
+		expect(pathOf(item({ ...post }, true))).toBe('Download Post Image');
+		expect(pathOf(item({ ...post }))).toBe('Schedule Text Ad Post');
+		const ref = (type: string) => ({ ...post, referenced_tweets: [{ type, id: '5' }] });
+		expect(pathOf(item(ref('replied_to')))).toBe('Skip Replies and Reposts');
+		expect(pathOf(item(ref('retweeted')))).toBe('Skip Replies and Reposts');
+		expect(pathOf(item(ref('quoted'), true))).toBe('Download Post Image');
+		expect(pathOf(item(ref('quoted')))).toBe('Schedule Text Ad Post');
+	});
+
+	it('the flagship keeps replay statuses off the post paths and catches a failed download', () => {
+		const trigger = flagship.connections['Platform Trigger'].main;
+		expect(trigger[0].map((c) => c.node)).toEqual(['Kind of Post']);
+		expect(trigger[1].map((c) => c.node)).toEqual(['Replay Finished']);
+		const download = flagship.nodes.find((n) => n.name === 'Download Post Image')!;
+		expect(download.onError).toBe('continueErrorOutput');
+		expect(flagship.connections['Download Post Image'].main[1].map((c) => c.node)).toEqual([
+			'Skip: Image Gone (Post Deleted?)',
+		]);
+	});
+});
