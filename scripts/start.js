@@ -20,6 +20,7 @@ const H = require('../e2e/lib/host');
 const F = require('../e2e/lib/fixtures');
 const { createSandbox } = require('../sandbox/server');
 const { persistTo } = require('../sandbox/lib/persist');
+const { session } = require('../e2e/lib/rest');
 
 /** The run folder: n8n's user folder, logs and the sandbox's saved state. PLATFORM_RUN_DIR overrides it. */
 const RUN = path.resolve(process.env.PLATFORM_RUN_DIR || path.join(H.ROOT, '.n8n-run'));
@@ -70,6 +71,77 @@ async function setupOwner(port) {
 	}
 	const marker = path.join(RUN, 'owner.json');
 	return fs.existsSync(marker) ? JSON.parse(fs.readFileSync(marker, 'utf8')) : undefined;
+}
+
+/** The trigger examples: their workflow, the webhook URL n8n serves them at now, and its path. */
+function triggerExamples(examples, port) {
+	return examples.flatMap((wf) =>
+		wf.nodes
+			.filter((n) => n.type === F.T.trigger)
+			.map((n) => {
+				const hookPath = `/webhook/${n.webhookId}/webhook`;
+				return { wf, url: `http://localhost:${port}${hookPath}`, hookPath };
+			}),
+	);
+}
+
+/**
+ * A start on other ports than the last one: the sandbox (like the service) still has the trigger's
+ * webhook at the old URL, where nothing answers, and n8n 2.40 calls no webhook method at start-up
+ * (it keeps its webhook rows), so the trigger never learns it moved. Deactivating and activating the
+ * workflow through n8n's REST API, as a user toggles it, runs the trigger's own lifecycle: its
+ * deactivation deletes the old webhook and its subscriptions, its activation registers the new URL
+ * (CRC check) and subscribes again. Returns what was moved, or why not.
+ */
+async function moveStaleWebhooks(sandbox, triggers, port, owner) {
+	const moved = [];
+	for (const t of triggers) {
+		const stale = [...sandbox.db.webhooks.values()].find(
+			(w) => w.url.endsWith(t.hookPath) && w.url !== t.url,
+		);
+		if (!stale) continue;
+		if (!owner) {
+			moved.push(
+				`${t.wf.name}: its webhook still points at ${stale.url}; deactivate and activate the workflow in the editor`,
+			);
+			continue;
+		}
+		// Toggle only once this process has activated the workflow (n8n activates in the background
+		// after start-up): until then n8n answers 404 at the path; then the trigger itself answers a
+		// GET without a CRC token with 400 (and, without a token, asks the service for nothing).
+		const local = `http://127.0.0.1:${port}${t.hookPath}`;
+		const deadline = Date.now() + 90000;
+		while (Date.now() < deadline) {
+			const status = await fetch(local)
+				.then((r) => r.status)
+				.catch(() => 0);
+			if (status === 400) break;
+			await new Promise((r) => setTimeout(r, 500));
+		}
+		const s = await session(port, owner);
+		for (const action of ['deactivate', 'activate']) {
+			const r = await s.toggle(t.wf.id, action);
+			if (!r.ok) throw new Error(`${action} ${t.wf.name}: ${r.status} ${r.text.slice(0, 300)}`);
+		}
+		moved.push(`${t.wf.name}: webhook moved from ${stale.url} to ${t.url}`);
+	}
+	return moved;
+}
+
+/**
+ * Whether each trigger example is subscribed: a valid webhook at its current URL with a subscription
+ * (or, for Account Activity, an account subscribed). Events emitted before that are not delivered.
+ */
+function readiness(sandbox, triggers) {
+	return triggers.map((t) => {
+		const hook = [...sandbox.db.webhooks.values()].find((w) => w.url === t.url && w.valid);
+		const subscribed =
+			!!hook &&
+			([...sandbox.db.subscriptions.values()].some((s) => s.webhook_id === hook.id) ||
+				(sandbox.db.accountSubscriptions.get(hook.id) || new Set()).size > 0 ||
+				[...sandbox.db.streamLinks.values()].some((l) => l.webhook_id === hook.id));
+		return { ...t, hook, ready: subscribed };
+	});
 }
 
 async function main() {
@@ -171,6 +243,20 @@ async function main() {
 			return child;
 		});
 		const owner = await setupOwner(port);
+		const triggers = triggerExamples(examples, port);
+		const moved = await P.run('check where the webhooks of the trigger examples point', () =>
+			moveStaleWebhooks(sandbox, triggers, port, owner),
+		);
+		for (const m of moved) console.log(`  ${m}`);
+		// Activation registers the webhook and subscribes in the background after start-up.
+		let ready = readiness(sandbox, triggers);
+		await P.run('wait for the trigger examples to subscribe', async () => {
+			const deadline = Date.now() + 90000;
+			while (ready.some((r) => !r.ready) && Date.now() < deadline) {
+				await new Promise((r) => setTimeout(r, 500));
+				ready = readiness(sandbox, triggers);
+			}
+		});
 		P.print();
 
 		const hooks = [...sandbox.db.webhooks.values()];
@@ -193,6 +279,13 @@ ${owner ? `                  log in as ${owner.email} / ${owner.password} (a loc
 		.join(', ')}
   examples        ${examples.map((w) => w.name).join('; ') || '(none yet)'}
   webhooks        ${hooks.length ? hooks.map((w) => `${w.url} (${w.valid ? 'valid' : 'invalid'})`).join(', ') : 'none registered yet'}
+${ready
+	.map((r) =>
+		r.ready
+			? `  trigger         READY: "${r.wf.name}" is subscribed (webhook ${r.hook.id}); events from now on start it`
+			: `  trigger         NOT READY: "${r.wf.name}" has no subscribed webhook at ${r.url} yet; events emitted now are not delivered to it (see the n8n log)`,
+	)
+	.join('\n')}
 
 Fire a sample event (a new post; the active trigger example runs once):
   node sandbox/cli.js emit post.create --text "Hello from the sandbox"

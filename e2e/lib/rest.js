@@ -11,18 +11,19 @@ const OWNER = {
 };
 const HEADERS = { 'content-type': 'application/json', 'browser-id': 'e2e-browser' };
 
-async function session(port) {
+/** A logged-in session on n8n's REST API; `owner` defaults to the e2e owner (set up on first use). */
+async function session(port, owner = OWNER) {
 	const base = `http://127.0.0.1:${port}`;
 	let res = await fetch(`${base}/rest/owner/setup`, {
 		method: 'POST',
 		headers: HEADERS,
-		body: JSON.stringify(OWNER),
+		body: JSON.stringify(owner),
 	});
 	if (!res.ok)
 		res = await fetch(`${base}/rest/login`, {
 			method: 'POST',
 			headers: HEADERS,
-			body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }),
+			body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }),
 		});
 	if (!res.ok) throw new Error(`n8n owner setup / login failed: ${res.status} ${await res.text()}`);
 	const cookie = (
@@ -65,6 +66,22 @@ async function session(port) {
 				);
 			const body = await r.json();
 			return Number((body.data || body).count);
+		},
+		/** The workflow's stored executions, newest first: [{id, status, mode, startedAt}] (at most 250). */
+		async executions(workflowId) {
+			const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+			const r = await fetch(`${base}/rest/executions?filter=${filter}&limit=250`, { headers });
+			if (!r.ok)
+				throw new Error(
+					`listing the executions of ${workflowId} failed: ${r.status} ${(await r.text()).slice(0, 300)}`,
+				);
+			const body = await r.json();
+			return ((body.data || body).results || []).map((e) => ({
+				id: String(e.id),
+				status: e.status,
+				mode: e.mode,
+				startedAt: e.startedAt,
+			}));
 		},
 		/** POST /rest/workflows/:id/<action>; returns {ok, status, text}. */
 		async toggle(workflowId, action) {

@@ -8,7 +8,9 @@
  *   - n8n starts again (n8n itself calls nothing on the trigger); within one watchdog interval the
  *     webhook is valid again, and every event sent while n8n was down has run exactly once (the
  *     re-validation CRC reaches the trigger, which asks for the replay of its own gap).
- *   - `npm start` twice (the second without --fresh): an emitted event runs the trigger example once.
+ *   - `npm start` twice (the second without --fresh, on other ports): the second start moves the
+ *     example's webhook to its new URL, says when the trigger is subscribed, and an emitted event
+ *     runs the trigger example once, successfully.
  */
 const fs = require('node:fs');
 const os = require('node:os');
@@ -171,7 +173,7 @@ module.exports = [
 		},
 	},
 	{
-		name: 'npm start twice (the second without --fresh): the sandbox keeps the webhook and an emitted event runs the trigger example once',
+		name: 'npm start twice (the second without --fresh, on other ports): the webhook moves to the new URL and an emitted event runs the trigger example once, successfully',
 		needs: ['platformTriggerPosts'],
 		modes: ['regular'],
 		timeoutMs: 420000,
@@ -203,16 +205,30 @@ module.exports = [
 					1,
 					`the example registered its webhook: ${JSON.stringify(first.webhooks)}`,
 				);
+				// The banner says when the trigger is subscribed (events before that are not delivered).
+				assert.match(fs.readFileSync(started.logFile, 'utf8'), /trigger +READY: /);
 				await H.stopProcess(started.child, { signal: 'SIGINT', graceMs: 30000 });
-				started = await npmStart({ runDir, port, sandboxPort, label: 'second' });
-				assert.match(
-					fs.readFileSync(started.logFile, 'utf8'),
-					/sandbox state restored .*1 webhooks/,
-				);
-				// The example's trigger is active again once its webhook answers a CRC check itself. The
-				// registered URL names localhost, which Node's fetch may try over IPv6 first. The token must
-				// look like one (16 to 128 characters), or the trigger answers 400.
-				const webhookUrl = first.webhooks[0].url.replace('//localhost:', '//127.0.0.1:');
+				// The second start on other ports: the registered webhook still names the first port.
+				const port2 = await H.freePort();
+				const sandboxPort2 = await H.freePort();
+				started = await npmStart({
+					runDir,
+					port: port2,
+					sandboxPort: sandboxPort2,
+					label: 'second',
+				});
+				const log = fs.readFileSync(started.logFile, 'utf8');
+				assert.match(log, /sandbox state restored .*1 webhooks/);
+				assert.match(log, new RegExp(`webhook moved from \\S+:${port}/\\S+ to \\S+:${port2}/`));
+				assert.match(log, /trigger +READY: /);
+				const state = await (await fetch(`${started.sandboxUrl}/_sandbox/state`)).json();
+				const hooks = state.webhooks.map((w) => w.url);
+				assert.equal(hooks.length, 1, `one webhook, at the new URL: ${JSON.stringify(hooks)}`);
+				assert.ok(hooks[0].includes(`:${port2}/`), `the webhook names the new port: ${hooks[0]}`);
+				// The example's trigger answers a CRC check itself at the new URL. The registered URL
+				// names localhost, which Node's fetch may try over IPv6 first. The token must look like
+				// one (16 to 128 characters), or the trigger answers 400.
+				const webhookUrl = hooks[0].replace('//localhost:', '//127.0.0.1:');
 				await ctx.waitFor(
 					'the example to be active after the second start',
 					async () => {
@@ -239,7 +255,7 @@ module.exports = [
 				);
 				// One run of the example: its trigger saw the event once (n8n's executions of that workflow).
 				const owner = JSON.parse(fs.readFileSync(path.join(runDir, 'owner.json'), 'utf8'));
-				const login = await fetch(`http://127.0.0.1:${port}/rest/login`, {
+				const login = await fetch(`http://127.0.0.1:${port2}/rest/login`, {
 					method: 'POST',
 					headers: { 'content-type': 'application/json', 'browser-id': 'e2e' },
 					body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }),
@@ -254,7 +270,7 @@ module.exports = [
 				);
 				const executions = async () => {
 					const r = await fetch(
-						`http://127.0.0.1:${port}/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: example.id }))}`,
+						`http://127.0.0.1:${port2}/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: example.id }))}`,
 						{ headers: { cookie, 'browser-id': 'e2e' } },
 					);
 					const body = await r.json();
@@ -264,7 +280,9 @@ module.exports = [
 					timeoutMs: 60000,
 				});
 				await ctx.sleep(4000);
-				assert.equal((await executions()).length, 1, 'exactly one run of the trigger example');
+				const runs = await executions();
+				assert.equal(runs.length, 1, 'exactly one run of the trigger example');
+				assert.equal(runs[0].status, 'success', `the run succeeded: ${JSON.stringify(runs[0])}`);
 			} finally {
 				if (started) await H.stopProcess(started.child, { signal: 'SIGINT', graceMs: 30000 });
 				fs.rmSync(runDir, { recursive: true, force: true });
