@@ -1,9 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
 import { normalizeDelivery } from '../../nodes/PlatformTrigger/events';
 import { PlatformTriggerPosts } from '../../nodes/PlatformTrigger/PlatformTriggerPosts.node';
+import { evalItemExpression, listFiles, readText } from '../helpers/files';
 
 type Node = {
 	name: string;
@@ -17,10 +16,9 @@ type Workflow = {
 	connections: Record<string, { main: Array<Array<{ node: string }>> }>;
 };
 
-const DIR = join(__dirname, '..', '..', 'examples');
-const examples: Array<[string, Workflow]> = readdirSync(DIR)
+const examples: Array<[string, Workflow]> = listFiles('examples')
 	.filter((f) => f.endsWith('.json'))
-	.map((f) => [f, JSON.parse(readFileSync(join(DIR, f), 'utf8')) as Workflow]);
+	.map((f) => [f, JSON.parse(readText(`examples/${f}`)) as Workflow]);
 const flagship = examples.find(([f]) => f === 'new-post-to-scheduled-ad-post.json')![1];
 
 /** The item the trigger emits for a post the sandbox (and the service) delivers. */
@@ -39,10 +37,7 @@ function item(payload: IDataObject, media = false): IDataObject {
 /** A Switch rule's boolean condition (`={{ ... }}`), evaluated as n8n would with `$json` set. */
 function ruleMatches(rule: IDataObject, json: IDataObject): boolean {
 	const conditions = (rule.conditions as { conditions: Array<{ leftValue: string }> }).conditions;
-	return conditions.every(({ leftValue }) => {
-		const body = leftValue.replace(/^=\{\{/, '').replace(/\}\}$/, '');
-		return new Function('$json', `return (${body});`)(json) === true;
-	});
+	return conditions.every(({ leftValue }) => evalItemExpression(leftValue, json) === true);
 }
 
 function pathOf(json: IDataObject): string {

@@ -33,4 +33,12 @@ function evalSubtitle(subtitle, parameters) {
 	return String(new Function('$parameter', `return (${expression});`)(parameters));
 }
 
-module.exports = { readText, listFiles, evalSubtitle };
+/** Evaluates a `={{ … }}` expression of a workflow node with `$json` set to the item's JSON. */
+function evalItemExpression(expression, json) {
+	const body = String(expression)
+		.replace(/^=\{\{/, '')
+		.replace(/\}\}$/, '');
+	return new Function('$json', `return (${body});`)(json);
+}
+
+module.exports = { readText, listFiles, evalSubtitle, evalItemExpression };
