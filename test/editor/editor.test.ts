@@ -259,9 +259,10 @@ describe('output schemas', () => {
 		}
 	});
 
-	it("ships the trigger's event item schema", () => {
-		expect(schemaFiles('nodes/PlatformTrigger')).toEqual(['v1.0.0.json']);
+	it("ships the trigger's event item schema, the same for both versions (v2 moved only statuses)", () => {
+		expect(schemaFiles('nodes/PlatformTrigger')).toEqual(['v1.0.0.json', 'v2.0.0.json']);
 		const schema = JSON.parse(readText('nodes/PlatformTrigger/__schema__/v1.0.0.json'));
+		expect(JSON.parse(readText('nodes/PlatformTrigger/__schema__/v2.0.0.json'))).toEqual(schema);
 		expect(Object.keys(schema.properties)).toEqual([
 			'event_type',
 			'event_id',
