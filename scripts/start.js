@@ -4,8 +4,9 @@
  * `npm start`: builds the package, prepares a pinned n8n 2.40.7 on Node 24 (cached in
  * ~/.cache/n8n-nodes-platform), starts the local platform sandbox and n8n (SQLite, user folder
  * .n8n-run/user) with the package installed as a community package, imports credentials that point at
- * the sandbox and the example workflows, activates the trigger example, and prints the editor URL and
- * how to fire a sample event. Ctrl-C stops everything.
+ * the sandbox and the example workflows, activates the trigger example (moving its webhook when this
+ * start uses another port than the last), waits until it is subscribed, and prints the editor URL,
+ * whether the trigger is ready and how to fire a sample event. Ctrl-C stops everything.
  *
  * Options: --skip-build (reuse dist/), --fresh (forget .n8n-run/ first: n8n's data and the sandbox's saved
  * webhooks, subscriptions, rules and events), --prepare-only (build and prepare
