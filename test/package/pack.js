@@ -47,8 +47,50 @@ function packToTemp(prefix = 'platform-pack-') {
 	return { work, tarball, packageDir: path.join(work, 'package') };
 }
 
+/**
+ * Runs installer-layout.js in its own Node process (module resolution hooks stay out of jest) on an
+ * unpacked package, with the repository's node_modules standing in for the n8n instance's own.
+ */
+function loadInInstallerLayout(unpackedDir, workDir) {
+	const script = path.join(__dirname, 'installer-layout.js');
+	const args = [script, unpackedDir, path.join(ROOT, 'node_modules'), workDir];
+	let stdout;
+	let code = 0;
+	try {
+		stdout = execFileSync(process.execPath, args, {
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+	} catch (error) {
+		stdout = String(error.stdout ?? '');
+		code = error.status ?? 1;
+		if (!stdout.trim())
+			throw new Error(`installer-layout.js failed: ${error.stderr ?? error.message}`);
+	}
+	return { code, ...JSON.parse(stdout.trim().split('\n').pop()) };
+}
+
+/** Adds a line of code to the top of a file of an unpacked package (to plant a forbidden require). */
+function plant(unpackedDir, rel, line) {
+	const file = path.join(unpackedDir, rel);
+	fs.writeFileSync(file, `${line}\n${fs.readFileSync(file, 'utf8')}`);
+}
+
+function copyDir(from, to) {
+	fs.cpSync(from, to, { recursive: true });
+}
+
 function removeDir(dir) {
 	fs.rmSync(dir, { recursive: true, force: true });
 }
 
-module.exports = { ROOT, manifest, packedFiles, packToTemp, removeDir };
+module.exports = {
+	ROOT,
+	manifest,
+	packedFiles,
+	packToTemp,
+	loadInInstallerLayout,
+	plant,
+	copyDir,
+	removeDir,
+};
