@@ -3,6 +3,11 @@
  * A local npm registry for the installer test: verdaccio (from npm, no uplinks: it serves only what the
  * test publishes) and the way n8n's own npm reaches it.
  *
+ * verdaccio is installed by the harness beside the cached n8n, not as a devDependency: one of its
+ * dependencies (verdaccio-audit) asks for node-fetch by the dist-tag `cjs`, which the registry copy
+ * here does not carry, so its install holds node-fetch at 2.7.0 with an `overrides` entry, and n8n's
+ * lint forbids `overrides` in a community package's package.json.
+ *
  * n8n 2.40.7 passes `--registry=https://registry.npmjs.org` on every npm command it runs for
  * community packages (a different registry is a licensed feature), and a command-line flag beats every
  * npm configuration. So the harness leaves n8n's commands alone and points n8n's npm, through its npm
@@ -20,14 +25,49 @@ const H = require('./host');
 
 const REGISTRY_HOST = 'registry.npmjs.org';
 
-/** Environment of an npm command that must not see the settings of the npm that started the suite. */
+/**
+ * Environment of an npm command that must not see the settings of the npm that started the suite
+ * (npm hands them to its scripts as npm_config_* variables); where packages come from stays.
+ */
 function cleanNpmEnv(extra = {}) {
+	const keep = /^npm_config_(registry|cache|.*proxy|strict_ssl|cafile|ca|fetch_.*)$/i;
 	const env = {};
-	for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k)) env[k] = v;
+	for (const [k, v] of Object.entries(process.env))
+		if (!/^npm_/i.test(k) || keep.test(k)) env[k] = v;
 	return Object.assign(env, extra);
 }
 
-/** Starts verdaccio (Node 24 of the n8n host) on a free port; returns {url, port, token, publish, stop}. */
+const VERDACCIO = '6.10.4';
+
+/** Installs verdaccio once into a cache folder beside the n8n host's; returns its bin script. */
+function ensureVerdaccio(host) {
+	const cache = path.join(path.dirname(host.cache), `verdaccio-${VERDACCIO}`);
+	const bin = path.join(cache, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
+	if (fs.existsSync(path.join(cache, '.ready'))) return bin;
+	const staging = `${cache}.${process.pid}`;
+	fs.rmSync(staging, { recursive: true, force: true });
+	fs.mkdirSync(staging, { recursive: true });
+	fs.writeFileSync(
+		path.join(staging, 'package.json'),
+		JSON.stringify({
+			name: 'e2e-registry',
+			private: true,
+			dependencies: { verdaccio: VERDACCIO },
+			overrides: { 'verdaccio-audit': { 'node-fetch': '2.7.0' } },
+		}),
+	);
+	H.log(`installing verdaccio ${VERDACCIO} into ${cache} (once)`);
+	H.run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+		cwd: staging,
+		env: cleanNpmEnv({ PATH: `${path.dirname(host.nodeBin)}:${process.env.PATH}` }),
+	});
+	fs.writeFileSync(path.join(staging, '.ready'), VERDACCIO);
+	fs.rmSync(cache, { recursive: true, force: true });
+	fs.renameSync(staging, cache);
+	return bin;
+}
+
+/** Starts verdaccio (Node 24 of the n8n host) on a free port; returns {url, port, publish, stop}. */
 async function startRegistry(host, dir) {
 	fs.mkdirSync(dir, { recursive: true });
 	const port = await H.freePort();
@@ -50,7 +90,7 @@ async function startRegistry(host, dir) {
 			'',
 		].join('\n'),
 	);
-	const bin = path.join(H.ROOT, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
+	const bin = ensureVerdaccio(host);
 	const child = H.startProcess(
 		'verdaccio',
 		host.nodeBin,
@@ -226,4 +266,4 @@ async function registryProxy(registryPort, dir) {
 	};
 }
 
-module.exports = { startRegistry, withVersion, registryProxy, cleanNpmEnv };
+module.exports = { ensureVerdaccio, startRegistry, withVersion, registryProxy, cleanNpmEnv };
