@@ -14,7 +14,7 @@
  *      + `n8n worker` + `n8n webhook`, EXECUTIONS_MODE=queue, and the tests marked for queue mode;
  *   6. prints the results and the wall time of each phase; on failure the tail of n8n's logs.
  *
- * Options (environment): E2E_ONLY=<substring> runs matching tests; E2E_SKIP_QUEUE=1 skips queue mode;
+ * Options (environment): E2E_ONLY=<substring>[|<substring>...] runs matching tests; E2E_SKIP_QUEUE=1 skips queue mode;
  * E2E_ALLOW_MISSING=1 turns tests whose node or operation is not in the package into skips instead of
  * failures; E2E_KEEP=1 keeps .e2e/ (logs, user folders) after a successful run; E2E_SANDBOX_LOG=1 logs every
  * sandbox request; E2E_NO_PUBLICATION_SERVICE=1 sets N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false.
@@ -43,8 +43,11 @@ function loadTests() {
 		for (const t of Array.isArray(mod) ? mod : [mod])
 			tests.push(Object.assign({ file: f, modes: ['regular'] }, t));
 	}
-	const only = process.env.E2E_ONLY;
-	return only ? tests.filter((t) => t.name.includes(only) || t.file.includes(only)) : tests;
+	// E2E_ONLY: one text, or several separated by | (a test runs when its name or file has any of them).
+	const only = (process.env.E2E_ONLY || '').split('|').filter(Boolean);
+	return only.length
+		? tests.filter((t) => only.some((o) => t.name.includes(o) || t.file.includes(o)))
+		: tests;
 }
 
 /** Resolves when the sandbox has seen no API request for `quietMs` (at most `maxMs`). */

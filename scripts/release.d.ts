@@ -1,0 +1,2 @@
+export function newestChangelogVersion(text: string): string | undefined;
+export function nextVersion(current: string, bump: string): string;

@@ -1,0 +1,16 @@
+export interface Param {
+	name: string;
+	type: string;
+	default: unknown;
+	when?: Record<string, unknown>;
+	values?: unknown[];
+	fields?: Param[];
+	groups?: Array<{ name: string; fields: Param[] }>;
+}
+export interface Surface {
+	nodes: Record<string, { versions: Record<string, Param[]> }>;
+	credentials: Record<string, { extends?: string[]; fields: Param[] }>;
+}
+export function currentSurface(): Surface;
+export function breaks(recorded: Surface, current: Surface): string[];
+export function readSnapshot(): Surface;
