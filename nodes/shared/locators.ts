@@ -129,7 +129,7 @@ export function userLocator(
 		description: 'The user, by username, by ID or by profile URL',
 		modes: [
 			{
-				displayName: 'By Username',
+				displayName: 'Username',
 				name: 'username',
 				type: 'string',
 				placeholder: 'n8n_io',
