@@ -29,7 +29,10 @@ async function preAuthenticate(data: ICredentialDataDecryptedObject) {
 			return await response.json();
 		},
 	};
-	return await credential.preAuthentication.call({ helpers } as never, data);
+	return (await credential.preAuthentication.call({ helpers } as never, data)) as Record<
+		string,
+		unknown
+	>;
 }
 
 /**
