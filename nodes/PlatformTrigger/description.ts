@@ -92,7 +92,7 @@ export const triggerProperties: INodeProperties[] = [
 			{ name: 'Post Deleted', value: 'post.delete' },
 			{ name: 'Profile Affiliation Changed', value: 'profile.update.affiliate' },
 			{ name: 'Profile Bio Changed', value: 'profile.update.bio' },
-			{ name: 'Profile Username (@Handle) Changed', value: 'profile.update.screenname' },
+			{ name: 'Profile Username Changed', value: 'profile.update.screenname' },
 			{ name: 'Profile Verification Changed', value: 'profile.update.verified' },
 			{ name: 'Space Ended', value: 'spaces.end' },
 			{ name: 'Space Started', value: 'spaces.start' },
