@@ -318,7 +318,7 @@ async function runBrowserChecks(port, examples, chromium) {
 					await el.click({ count: 2 });
 					await page.waitForSelector('[data-test-id="ndv"]', { timeout: 30000 }).catch(() => {});
 					await sleep(1500);
-					// A field's mode dropdown (Username / By ID / By URL) must show its whole value.
+					// A field's mode dropdown (Handle / By ID / By URL) must show its whole value.
 					const cut = await page.$$eval('[data-test-id="rlc-mode-selector"]', (els) =>
 						els
 							.map((el) => {

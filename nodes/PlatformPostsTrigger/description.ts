@@ -46,7 +46,7 @@ export const pollTriggerProperties: INodeProperties[] = [
 	},
 	{
 		...userLocator('user', show('userPosts', 'followers', 'likedPosts')),
-		description: 'The user to watch, by username, ID or profile URL',
+		description: 'The user to watch, by handle (the @username), ID or profile URL',
 	},
 	{
 		displayName: 'Include Replies',
