@@ -377,7 +377,7 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 		}
 		const failure = asNodeError(this, error);
 		if (!manual) {
-			// The position moves only after a poll that read everything, so nothing is lost: say so.
+			// The position moves only when a poll succeeds, so a failed one loses nothing: say so.
 			failure.description = [
 				failure.description,
 				'This poll failed and kept its place: the next poll reads what this one missed.',
