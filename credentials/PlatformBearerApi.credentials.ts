@@ -101,7 +101,13 @@ export class PlatformBearerApi implements ICredentialType {
 			body: 'grant_type=client_credentials',
 			json: true,
 		})) as { access_token?: string; token_type?: string };
-		return { mintedToken: String(response.access_token ?? '') };
+		const token = String(response.access_token ?? '');
+		// n8n stores whatever this returns (and stamps the credential's "Last updated"), and it calls
+		// this on every credential test. The service hands out one token per app until it is revoked,
+		// so a test, or a retry after a 401 that was not about the token, usually gets the cached
+		// token back: then there is nothing to store, and returning nothing keeps the test from writing.
+		if (token && token === credentials.mintedToken) return {};
+		return { mintedToken: token };
 	}
 
 	authenticate: IAuthenticateGeneric = {

@@ -11,7 +11,11 @@
  *    with its actions, no separate trigger entry), and the Platform Ads Catalog / Ads Creatives entries;
  *  - opens each entry: no action name with "a" before a vowel, none ending in "medias", triggers shown
  *    with the Platform Posts actions;
- *  - opens each example: every node of the package shows a subtitle without camelCase or dotted values;
+ *  - searches the node panel for what users type ("post", "new post", "ad post", "twitter", "X"): each
+ *    finds the entry of ours it should (and prints where it ranks);
+ *  - opens each example, and a poll trigger workflow: every node of the package shows a subtitle
+ *    without camelCase or dotted values, and no field's mode dropdown cuts its value off;
+ *  - every output schema of ours the editor asks for is shipped (no 404);
  *  - saves screenshots of the node panel and of one open node per node type under .ui-screenshots/.
  *
  * Environment: UI_WORK (work folder, default <tmp>/n8n-nodes-platform-ui), UI_SHOTS (screenshot folder,
@@ -259,6 +263,30 @@ async function runBrowserChecks(port, examples, chromium) {
 			);
 		}
 		allActions['Platform Posts (first step)'] = triggerItems;
+
+		// ---- node panel, what users type ----
+		const searches = [
+			['post', 'Platform Posts'],
+			['new post', 'Platform Posts'],
+			['ad post', 'Platform Ads Creatives'],
+			['twitter', 'Platform Posts'],
+			['X', 'Platform Posts'],
+		];
+		for (const [query, expected] of searches) {
+			await page.goto(`${base}/workflow/${examples[0].id}`, { waitUntil: 'networkidle2' });
+			await page.waitForSelector('[data-test-id="canvas-node"]');
+			await sleep(1000);
+			await page.click('[data-test-id="node-creator-plus-button"]');
+			await page.waitForSelector(CREATOR_INPUT);
+			await searchCreator(page, query);
+			const entries = await creatorItems(page);
+			const rank = entries.findIndex((e) => e.startsWith(expected)) + 1;
+			console.log(
+				`  search "${query}": ${expected} ${rank ? `#${rank}` : 'not found'} of ${entries.length} (${JSON.stringify(entries.slice(0, 10))})`,
+			);
+			await shot(page, `node-panel-search-${query.replace(/\s+/g, '-').toLowerCase()}`);
+			check(rank > 0, `search "${query}" finds ${expected}`);
+		}
 		fs.writeFileSync(path.join(SHOTS, 'actions.json'), JSON.stringify(allActions, null, 2));
 
 		// ---- every example: subtitles, and one open node per node type ----
@@ -290,6 +318,24 @@ async function runBrowserChecks(port, examples, chromium) {
 					await el.click({ count: 2 });
 					await page.waitForSelector('[data-test-id="ndv"]', { timeout: 30000 }).catch(() => {});
 					await sleep(1500);
+					// A field's mode dropdown (Handle / By ID / By URL) must show its whole value.
+					const cut = await page.$$eval('[data-test-id="rlc-mode-selector"]', (els) =>
+						els
+							.map((el) => {
+								const shown = [el, ...el.querySelectorAll('*')].filter(
+									(e) => e.children.length === 0 && (e.textContent || e.value || '').trim(),
+								);
+								const inputs = [...el.querySelectorAll('input')].filter((i) => i.value);
+								return [...shown, ...inputs]
+									.filter((e) => e.scrollWidth > e.clientWidth + 1)
+									.map((e) => (e.value || e.textContent || '').trim());
+							})
+							.flat(),
+					);
+					check(
+						cut.length === 0,
+						`${slug}: "${node.name}": no mode dropdown cuts its value off${cut.length ? ` (${cut.join(', ')})` : ''}`,
+					);
 					if (!panelShot.has(node.type)) await shot(page, `panel-${node.type.split('.').pop()}`);
 					panelShot.add(node.type);
 					await page.keyboard.press('Escape');
@@ -308,6 +354,11 @@ async function runBrowserChecks(port, examples, chromium) {
 				`the editor receives a shipped output schema of ${node}`,
 			);
 		}
+		const ours404 = [...schemaRequests].filter(([p, st]) => p.includes(`/${F.PKG}.`) && st !== 200);
+		check(
+			ours404.length === 0,
+			`every output schema of ours the editor asks for is shipped${ours404.length ? ` (${ours404.map(([p, st]) => `${st} ${p}`).join(', ')})` : ''}`,
+		);
 		check(panelShot.size >= 4, `one open panel per node type (${[...panelShot].join(', ')})`);
 	} finally {
 		await browser.close();
@@ -349,6 +400,29 @@ async function main() {
 			);
 			return copy;
 		});
+		// No example uses the poll trigger: one small workflow shows it on the canvas and in its panel.
+		examples.push(
+			F.workflow(
+				'uiPollTrigger001',
+				'UI: poll trigger',
+				[
+					F.node(
+						'Platform Poll Trigger',
+						`${F.PKG}.platformPostsTrigger`,
+						1,
+						{
+							authentication: 'platformBearerApi',
+							event: 'userPosts',
+							user: { __rl: true, mode: 'username', value: 'sandbox_user' },
+							pollTimes: { item: [{ mode: 'everyMinute' }] },
+						},
+						[0, 0],
+						{ credentials: F.credRef(F.CRED.bearer) },
+					),
+				],
+				{},
+			),
+		);
 		await P.run('install the package, import credentials and examples', async () => {
 			H.installPackage(userFolder, tgz);
 			const credFile = path.join(WORK, 'credentials.json');

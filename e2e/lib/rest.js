@@ -83,6 +83,31 @@ async function session(port, owner = OWNER) {
 				startedAt: e.startedAt,
 			}));
 		},
+		/** A stored credential as the editor reads it (secrets redacted), with its updatedAt. */
+		async credential(id) {
+			const r = await fetch(`${base}/rest/credentials/${id}?includeData=true`, { headers });
+			if (!r.ok) throw new Error(`reading credential ${id} failed: ${r.status}`);
+			const body = await r.json();
+			return body.data || body;
+		},
+		/** The editor's "Test" button on a stored credential: POST /rest/credentials/test. */
+		async testCredential(credential) {
+			const r = await fetch(`${base}/rest/credentials/test`, {
+				method: 'POST',
+				headers,
+				body: JSON.stringify({
+					credentials: {
+						id: credential.id,
+						name: credential.name,
+						type: credential.type,
+						data: credential.data,
+					},
+				}),
+			});
+			if (!r.ok) throw new Error(`testing credential ${credential.id} failed: ${r.status}`);
+			const body = await r.json();
+			return body.data || body;
+		},
 		/** POST /rest/workflows/:id/<action>; returns {ok, status, text}. */
 		async toggle(workflowId, action) {
 			const versionId = await this.versionId(workflowId);

@@ -7,7 +7,11 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { credentialsFor } from '../shared/descriptions';
-import { POLL_TRIGGER_DISPLAY_NAME, pollTriggerProperties } from './description';
+import {
+	POLL_TRIGGER_DISPLAY_NAME,
+	pollTriggerProperties,
+	pollTriggerSubtitle,
+} from './description';
 import { poll } from './poll';
 
 export class PlatformPostsTrigger implements INodeType {
@@ -20,9 +24,11 @@ export class PlatformPostsTrigger implements INodeType {
 		icon: { light: 'file:../../icons/platform.svg', dark: 'file:../../icons/platform.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["event"]}}',
+		subtitle: pollTriggerSubtitle,
+		// The node panel shows this text on the Platform Posts entry (n8n merges both triggers into it
+		// and gives it the description of the last one), so it names the node and both triggers.
 		description:
-			'Starts the workflow when new posts, mentions, search matches, followers, likes, bookmarks or direct messages appear (polling, no webhook access needed)',
+			'Posts, users, DMs and more; starts a workflow on account activity or matching posts (Platform Trigger, webhooks) or on new posts, mentions or followers found by polling (Platform Poll Trigger)',
 		defaults: { name: POLL_TRIGGER_DISPLAY_NAME },
 		polling: true,
 		inputs: [],

@@ -10,6 +10,11 @@ const show = (...events: string[]) =>
 /** The node's name in the node creator and in its log lines, in one place. */
 export const POLL_TRIGGER_DISPLAY_NAME = 'Platform Poll Trigger';
 
+/** The canvas subtitle: what the node watches, in the words of the Trigger On field. */
+export const pollTriggerSubtitle = `={{ (${JSON.stringify(
+	Object.fromEntries(MODES.map((m) => [m.value, m.name])),
+)})[$parameter["event"]] || $parameter["event"] }}`;
+
 export const DEFAULT_MAX_ITEMS = 100;
 export const MAX_ITEMS_LIMIT = 1000;
 export const MAX_QUERY_LENGTH = 512;
@@ -17,7 +22,7 @@ export const MAX_QUERY_LENGTH = 512;
 export const pollTriggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Checks for new data at the interval set below; needs no webhook access. With webhook access (enterprise or pay-per-use), the Platform Trigger starts the workflow as events happen.',
+			'Checks for new data at the Poll Times set above; needs no webhook access. The first check after activation only notes what exists already: a post published after it starts the workflow at the next check (so up to two intervals after activation). With webhook access (enterprise or pay-per-use), the Platform Trigger starts the workflow as events happen.',
 		name: 'notice',
 		type: 'notice',
 		default: '',
@@ -41,7 +46,7 @@ export const pollTriggerProperties: INodeProperties[] = [
 	},
 	{
 		...userLocator('user', show('userPosts', 'followers', 'likedPosts')),
-		description: 'The user to watch, by username, ID or profile URL',
+		description: 'The user to watch, by handle (the @username), ID or profile URL',
 	},
 	{
 		displayName: 'Include Replies',

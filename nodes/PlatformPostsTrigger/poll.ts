@@ -36,7 +36,25 @@ const FIRST_PAGE = 10;
 /** Pages a poll may read, whatever the service answers (a guard against a loop). */
 const MAX_PAGES = 50;
 
-const NAME = POLL_TRIGGER_DISPLAY_NAME;
+/**
+ * How every log line of a poll starts: the node and its workflow by name and id, so that with several
+ * poll triggers in one n8n the line says which one skipped a poll or hit the cap.
+ */
+export function logPrefix(ctx: Pick<IPollFunctions, 'getNode' | 'getWorkflow'>): string {
+	const workflow = ctx.getWorkflow();
+	return `${POLL_TRIGGER_DISPLAY_NAME} "${ctx.getNode().name}" in workflow "${workflow.name ?? ''}" (${String(workflow.id ?? '')})`;
+}
+
+/** What a test run found nothing in: the plural of what the mode watches. */
+const NOTHING_FOUND: Record<PollMode, string> = {
+	userPosts: 'posts by this user',
+	mentions: 'mentions of the authenticated user',
+	search: 'posts of the last 7 days matching the query',
+	followers: 'followers of this user',
+	likedPosts: 'posts liked by this user',
+	bookmarks: 'bookmarks',
+	directMessages: 'direct message events',
+};
 
 export interface PollState extends IDataObject {
 	/** What the position belongs to: mode, user, query, exclusions. */
@@ -245,7 +263,7 @@ async function read(
 		}
 		if (budget !== undefined && Date.now() - started > budget / 2) {
 			ctx.logger.warn(
-				`${NAME}: stopped reading after ${page + 1} pages to finish within n8n's poll time`,
+				`${logPrefix(ctx)}: stopped reading after ${page + 1} pages to finish within n8n's poll time`,
 			);
 			cutShort = true;
 			break;
@@ -292,7 +310,18 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 	try {
 		const id = await subjectId(this, settings, state, send);
 		if (manual) {
+			// A test shows the latest items whatever was seen before, so that there is a sample to map.
 			const latest = await read(this, settings, send, id, { limit: MANUAL_ITEMS });
+			if (!latest.entries.length) {
+				throw new NodeOperationError(
+					this.getNode(),
+					`The service answered, but there are no ${NOTHING_FOUND[settings.mode.value]} yet`,
+					{
+						description:
+							'A test shows the latest items, new or not, as a sample; there is none to show. Publish one (or change the fields above) and fetch again. Once the workflow is active, every new one starts it.',
+					},
+				);
+			}
 			return emit(settings, latest.entries, latest.includes, id);
 		}
 		const key = positionKey(settings);
@@ -313,7 +342,7 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 				state.known = first.entries.map((e) => String(e.id)).slice(0, KNOWN_IDS);
 			}
 			this.logger.info(
-				`${NAME}: first poll recorded the position (${state.newestId ?? `${state.known?.length ?? 0} ids`}); new items start the workflow from the next poll on`,
+				`${logPrefix(this)}: first poll recorded the position (${state.newestId ?? `${state.known?.length ?? 0} ids`}); new items start the workflow from the next poll on`,
 			);
 			return null;
 		}
@@ -326,7 +355,7 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 		});
 		if (result.cutShort) {
 			this.logger.warn(
-				`${NAME}: more than ${settings.maxItems} new items since the last poll; the newest ${result.entries.length} are emitted and older ones skipped (raise "Max Items per Poll" or poll more often)`,
+				`${logPrefix(this)}: more than ${settings.maxItems} new items since the last poll; the newest ${result.entries.length} are emitted and older ones skipped (raise "Max Items per Poll" or poll more often)`,
 			);
 		}
 		if (result.entries.length) {
@@ -342,10 +371,20 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 		const limited = rateLimitOfError(error);
 		if (limited && !manual) {
 			this.logger.warn(
-				`${NAME}: rate limit reached; this poll is skipped and the position kept. ${limited.resetAt ? `The limit resets at ${limited.resetAt.toISOString()}.` : 'The service named no reset time.'}`,
+				`${logPrefix(this)}: rate limit reached; this poll is skipped and the position kept. ${limited.resetAt ? `The limit resets at ${limited.resetAt.toISOString()}.` : 'The service named no reset time.'}`,
 			);
 			return null;
 		}
-		throw asNodeError(this, error);
+		const failure = asNodeError(this, error);
+		if (!manual) {
+			// The position moves only when a poll succeeds, so a failed one loses nothing: say so.
+			failure.description = [
+				failure.description,
+				'This poll failed and kept its place: the next poll reads what this one missed.',
+			]
+				.filter(Boolean)
+				.join(' ');
+		}
+		throw failure;
 	}
 }

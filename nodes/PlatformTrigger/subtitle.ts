@@ -21,7 +21,7 @@ export const EVENT_LABELS: Record<string, string> = {
 	'post.delete': 'On post deleted',
 	'profile.update.affiliate': 'On profile affiliation change',
 	'profile.update.bio': 'On profile bio change',
-	'profile.update.screenname': 'On display name change',
+	'profile.update.screenname': 'On username change',
 	'profile.update.verified': 'On verification change',
 	'spaces.start': 'On Space started',
 	'spaces.end': 'On Space ended',

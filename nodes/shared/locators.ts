@@ -126,10 +126,10 @@ export function userLocator(
 		default: { mode: 'username', value: '' },
 		required: true,
 		displayOptions,
-		description: 'The user, by username, by ID or by profile URL',
+		description: 'The user, by handle (the @username, e.g. n8n_io), by ID or by profile URL',
 		modes: [
 			{
-				displayName: 'By Username',
+				displayName: 'Handle',
 				name: 'username',
 				type: 'string',
 				placeholder: 'n8n_io',

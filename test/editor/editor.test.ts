@@ -74,6 +74,38 @@ it('lists every mode of the poll trigger as a node panel trigger that says it po
 
 const badActionName = (name: string) => /\ba [aeiou]/i.test(name) || /medias\b/i.test(name);
 
+describe('node panel search', () => {
+	// n8n's node panel matches a query against each entry's display name and codex aliases; a match
+	// needs every character of the query in order (case-insensitive). Triggers are merged into
+	// Platform Posts, whose codex is the one searched.
+	const inOrder = (query: string, text: string) => {
+		let i = 0;
+		for (const c of text.toLowerCase()) if (c === query[i]) i++;
+		return i === query.length;
+	};
+	const found = (query: string) =>
+		actionNodes.filter((name) =>
+			[nodes[name].description.displayName, ...(codex(name).alias ?? [])].some((t) =>
+				inOrder(query.toLowerCase(), t),
+			),
+		);
+
+	it.each([
+		['new post', 'platformPosts'],
+		['ad post', 'adsCreatives'],
+		['twitter', 'platformPosts'],
+		['tweet', 'platformPosts'],
+		['webhook', 'platformPosts'],
+		['poll', 'platformPosts'],
+	])('finds "%s" (%s)', (query, name) => {
+		expect(found(query)).toContain(name);
+	});
+
+	it('names "X" exactly in an alias of every node, so that a one-letter search ranks them high', () => {
+		for (const name of actionNodes) expect(codex(name).alias).toContain('X');
+	});
+});
+
 describe('node panel grouping', () => {
 	it("pairs every trigger with an action node the way n8n's node panel does (type name minus its first 'Trigger')", () => {
 		const triggers = Object.values(nodes).filter((n) => n.description.group.includes('trigger'));
@@ -256,6 +288,18 @@ describe('output schemas', () => {
 			const schema = JSON.parse(readText(`nodes/AdsCreatives/__schema__/${f}`));
 			expect(schema).toMatchObject({ type: 'object', version: 1 });
 			expect(Object.keys(schema.properties).length).toBeGreaterThan(3);
+		}
+	});
+
+	it('ships an Ads Catalog schema for every operation, and none for an operation that does not exist', () => {
+		const files = schemaFiles('nodes/AdsCatalog').sort();
+		const expected = operations(nodes.adsCatalog.description)
+			.map((o) => `v1.0.0/${o.resource}/${String(o.option.value)}.json`)
+			.sort();
+		expect(files).toEqual(expected);
+		for (const f of files) {
+			const schema = JSON.parse(readText(`nodes/AdsCatalog/__schema__/${f}`));
+			expect(schema).toMatchObject({ type: 'object', version: 1 });
 		}
 	});
 

@@ -228,6 +228,8 @@ describe.each(CASES)('Poll Trigger mode $event', (mode) => {
 		expect(staticData).toEqual(position);
 		const warning = limited.built.logs.find((l) => l.level === 'warn');
 		expect(warning?.message).toContain(new Date(reset * 1000).toISOString());
+		// With several poll triggers in one n8n, the line names the node and its workflow.
+		expect(warning?.message).toContain('in workflow "Test Workflow"');
 		expect(ids((await run()).result)).toEqual(newer.map(mode.eventId));
 	});
 
@@ -259,5 +261,12 @@ describe.each(CASES)('Poll Trigger mode $event', (mode) => {
 		const { result } = await run({}, 'manual');
 		expect(ids(result)).toEqual(newer.slice(-5).map(mode.eventId));
 		expect(staticData).toEqual(position);
+	});
+
+	it('a manual test run with nothing to show says so instead of showing no output', async () => {
+		await expect(run({}, 'manual')).rejects.toThrow(
+			/^The service answered, but there are no .+ yet$/,
+		);
+		expect(staticData.key).toBeUndefined();
 	});
 });

@@ -226,6 +226,42 @@ describe('Platform Poll Trigger', () => {
 		expect(staticData.newestId).toBe('1800000000000000001');
 	});
 
+	it('a failed poll (503) says that the next poll catches up', async () => {
+		const staticData: IDataObject = {
+			key: JSON.stringify(['search', '', 'x', []]),
+			newestId: '1800000000000000001',
+		};
+		nock(BASE)
+			.get('/2/tweets/search/recent')
+			.query(true)
+			.times(5)
+			.reply(503, { title: 'Service Unavailable', type: 'about:blank', status: 503 });
+		const failure = await poll
+			.call(
+				pollContext(
+					{ event: 'search', authentication: CREDENTIAL_TYPES.appOnly, query: 'x' },
+					staticData,
+				).context,
+			)
+			.then(
+				() => undefined,
+				(error: { description?: string }) => error,
+			);
+		expect(failure?.description).toMatch(/next poll reads what this one missed/);
+		expect(staticData.newestId).toBe('1800000000000000001');
+	});
+
+	it('shows on the canvas what it watches in the words of the Trigger On field', () => {
+		const { description } = new PlatformPostsTrigger();
+		const table = JSON.parse(/\((\{.*\})\)\[/.exec(String(description.subtitle))![1]) as Record<
+			string,
+			string
+		>;
+		const event = description.properties.find((p) => p.name === 'event')!;
+		for (const option of event.options as Array<{ name: string; value: string }>)
+			expect(table[option.value]).toBe(option.name);
+	});
+
 	it('classifies direct messages as sent or received from the authenticated user', async () => {
 		nock(BASE)
 			.persist()
