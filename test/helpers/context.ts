@@ -196,6 +196,8 @@ export interface ContextOptions {
 	continueOnFail?: boolean;
 	staticData?: IDataObject;
 	nodeName?: string;
+	/** The node's typeVersion (default 1). */
+	typeVersion?: number;
 	/** The workflow id (default: a new one per context, so that no two contexts share a trigger's memory). */
 	workflowId?: string;
 	/** Extra members merged into the context (webhook / hook functions). */
@@ -225,7 +227,7 @@ export function createContext(options: ContextOptions = {}) {
 		id: 'node-1',
 		name: options.nodeName ?? 'Test Node',
 		type: 'n8n-nodes-platform.test',
-		typeVersion: 1,
+		typeVersion: options.typeVersion ?? 1,
 		position: [0, 0],
 		parameters: {},
 	};
