@@ -210,7 +210,7 @@ describe('Push engine: the pace never sends a batch twice', () => {
 				sent.push(String(list[0].id));
 				pace.observe({ remaining: 1999, limited: false });
 				if (list[0].id === 'SKU-25') throw new NodeOperationError(NODE, 'no answer');
-				return putReply({ products: list });
+				return putReply({ products: list }) as IDataObject;
 			},
 		});
 		expect(sent.sort()).toEqual(['SKU-0', 'SKU-25', 'SKU-50']);

@@ -47,7 +47,7 @@ async function deliver(
 		workflowId: wf,
 	});
 	if (credentialId)
-		built.context.getNode().credentials = {
+		built.node.credentials = {
 			platformBearerApi: { id: credentialId, name: credentialId },
 		};
 	const reads = jest.spyOn(built.context, 'getCredentials');
