@@ -451,23 +451,27 @@ const BENCH_CATALOG_CODE = [
 ].join('\n');
 function benchCatalogWorkflow(kind, sandboxUrl) {
 	const catalogId = "={{ $('Start').first().json.body.catalogId }}";
+	// push: the node's current version (2: the pace follows the service's rate-limit headers);
+	// push1: version 1 as saved workflows have it (4 batches at once).
+	const pushNode = (typeVersion) =>
+		node(
+			'Push Products',
+			T.catalog,
+			typeVersion,
+			{
+				authentication: 'platformOAuth1Api',
+				resource: 'product',
+				operation: 'push',
+				catalogId: { __rl: true, mode: 'id', value: catalogId },
+				mapping: 'auto',
+				options: { onError: 'continue' },
+			},
+			[500, 0],
+			{ credentials: credRef(CRED.oauth1) },
+		);
 	const tails = {
-		push: () =>
-			node(
-				'Push Products',
-				T.catalog,
-				1,
-				{
-					authentication: 'platformOAuth1Api',
-					resource: 'product',
-					operation: 'push',
-					catalogId: { __rl: true, mode: 'id', value: catalogId },
-					mapping: 'auto',
-					options: { onError: 'continue' },
-				},
-				[500, 0],
-				{ credentials: credRef(CRED.oauth1) },
-			),
+		push: () => pushNode(2),
+		push1: () => pushNode(1),
 		// One PUT per product, signed by n8n's own OAuth1 credential (a user without this package has no
 		// other), with the node's default batching (none: every item's request at once).
 		http: () =>
@@ -490,7 +494,12 @@ function benchCatalogWorkflow(kind, sandboxUrl) {
 			),
 		noop: () => node('No Operation', 'n8n-nodes-base.noOp', 1, {}, [500, 0]),
 	};
-	const ids = { push: 'benchCatPush0001', http: 'benchCatHttp0001', noop: 'benchCatNoop0001' };
+	const ids = {
+		push: 'benchCatPush0001',
+		push1: 'benchCatPush0v01',
+		http: 'benchCatHttp0001',
+		noop: 'benchCatNoop0001',
+	};
 	return workflow(
 		ids[kind],
 		`bench catalog ${kind}`,

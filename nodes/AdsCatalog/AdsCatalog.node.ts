@@ -29,7 +29,10 @@ export class AdsCatalog implements INodeType {
 		// Opened as is by the editor's Docs link; the codex links get ?utm… appended, which would break an anchor.
 		documentationUrl: 'https://github.com/n8n-nodes-platform/n8n-nodes-platform#ads-catalog',
 		group: ['output'],
-		version: 1,
+		// Version 2: Product > Push without a Concurrency option adapts its pace to the service's
+		// rate-limit headers; version 1 keeps its fixed default of 4 batches at once.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: operationSubtitle(resources),
 		description:
 			'Product catalogs of the advertising interface: push products (checked, batched), list and delete products, product sets, scheduled feeds',

@@ -20,6 +20,7 @@ import {
 import { ACTIVITY_EVENT_TYPES, needsUserContext, USER_CREDENTIAL_TYPES } from './events';
 import type { TriggerState } from './state';
 import { clearState, forgetTrigger, replayWindow, triggerKey } from './state';
+import { forgetConsumerSecret } from './secretCache';
 import { activateStream, deactivateStream, streamExists } from './stream';
 
 /** The trigger's requests: the transport's defaults (the lifecycle sets no item or Options wait). */
@@ -163,6 +164,8 @@ function refuseEarly(ctx: IHookFunctions) {
 
 /** Our webhook exists (by stored id, else by exact URL) and our subscriptions are recorded. */
 export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
+	// (Re-)activation: deliveries read the credential anew.
+	forgetConsumerSecret(ctx);
 	refuseEarly(ctx);
 	const saved = state(ctx);
 	const url = webhookUrl(ctx);
@@ -262,6 +265,7 @@ async function deleteWebhook(ctx: IHookFunctions, webhookId: string): Promise<vo
 }
 
 export async function create(ctx: IHookFunctions): Promise<boolean> {
+	forgetConsumerSecret(ctx);
 	await requireConsumerSecret(ctx);
 	const mode = modeOf(ctx);
 	const { planned, accountCredential } = refuseEarly(ctx);
@@ -334,6 +338,7 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 }
 
 export async function remove(ctx: IHookFunctions): Promise<boolean> {
+	forgetConsumerSecret(ctx);
 	const saved = state(ctx);
 	if (saved.ruleIds || isStreamMode(ctx)) await deactivateStream(ctx, saved);
 	await deleteSubscriptions(ctx, saved.subscriptionIds ?? []);

@@ -1,6 +1,5 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPES } from '../shared/transport';
 import { normalizeDelivery } from './events';
 import {
 	crcResponseToken,
@@ -13,6 +12,7 @@ import type { TriggerState } from './state';
 import { claimNewIds, firstRecoveryInProcess, persistClaimed, triggerKey } from './state';
 import { defaultReplayStatus, isStatusEvent, workflowDataFor } from './outputs';
 import { isStreamDelivery, normalizeStreamDelivery } from './stream';
+import { cachedConsumerSecret, readConsumerSecret } from './secretCache';
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -70,9 +70,22 @@ function respond(ctx: IWebhookFunctions, status: number, body: IDataObject): IWe
 	return { noWebhookResponse: true };
 }
 
-async function consumerSecret(ctx: IWebhookFunctions): Promise<string> {
-	const credentials = await ctx.getCredentials(CREDENTIAL_TYPES.appOnly);
-	return String(credentials.consumerSecret ?? '');
+/**
+ * Whether `signature` is the consumer secret's signature of `raw`. The secret read for an earlier
+ * delivery is tried first (reading the credential costs n8n an expression isolate per call); when it
+ * does not verify, the credential is read anew, so a secret changed in it counts from the first delivery
+ * signed with it. See secretCache.ts for what bounds the cache.
+ */
+async function signedByConsumerSecret(
+	ctx: IWebhookFunctions,
+	raw: Buffer,
+	signature: unknown,
+	now: number,
+): Promise<boolean> {
+	const cached = cachedConsumerSecret(ctx, now);
+	if (cached !== undefined && verifySignature(cached, raw, signature)) return true;
+	const secret = await readConsumerSecret(ctx, now);
+	return !!secret && verifySignature(secret, raw, signature);
 }
 
 /** GET: the CRC check. */
@@ -84,7 +97,8 @@ export async function answerCrc(
 	const token = (ctx.getQueryData() as IDataObject).crc_token;
 	if (!isValidCrcToken(token))
 		return respond(ctx, 400, { error: 'crc_token missing or malformed' });
-	const secret = await consumerSecret(ctx);
+	// The CRC answer cannot be checked here, so it always uses the credential as it is now.
+	const secret = await readConsumerSecret(ctx, now.getTime());
 	if (!secret) {
 		ctx.logger.error(
 			'Platform Trigger: cannot answer a CRC check: the credential has no consumer secret',
@@ -121,9 +135,8 @@ export async function receiveDelivery(
 		return respond(ctx, 400, { error: 'no body' });
 	}
 	if (raw.length > MAX_BODY_BYTES) return respond(ctx, 413, { error: 'body too large' });
-	const secret = await consumerSecret(ctx);
 	const signature = ctx.getHeaderData()[headerName];
-	if (!secret || !verifySignature(secret, raw, signature)) {
+	if (!(await signedByConsumerSecret(ctx, raw, signature, now.getTime()))) {
 		return respond(ctx, 401, { error: 'invalid signature' });
 	}
 	let body: unknown;

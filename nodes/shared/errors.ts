@@ -213,6 +213,26 @@ export function windowReset(headers: Record<string, string>): Date | undefined {
 	return resetHeader(headers['x-account-rate-limit-reset'] ?? headers['x-rate-limit-reset']);
 }
 
+/**
+ * The 15-minute window as one answer's (lower-case) headers state it: requests left and when it
+ * resets (the ads account limit preferred, as for the reset). `limited` is true for a 429.
+ */
+export interface RateWindow {
+	remaining?: number;
+	resetAt?: Date;
+	limited: boolean;
+}
+
+export function rateWindowOf(headers: Record<string, string>, status: number): RateWindow {
+	const raw = headers['x-account-rate-limit-remaining'] ?? headers['x-rate-limit-remaining'];
+	const remaining = raw === undefined || raw === '' ? NaN : Number(raw);
+	return {
+		remaining: Number.isFinite(remaining) && remaining >= 0 ? Math.floor(remaining) : undefined,
+		resetAt: windowReset(headers),
+		limited: status === 429,
+	};
+}
+
 /** Classifies a 429 from its (lower-case) headers and body. */
 export function rateLimitOf(headers: Record<string, string>, body: unknown): RateLimitInfo {
 	const user = exhaustedDaily(headers, 'x-user-limit-24hour');

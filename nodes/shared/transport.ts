@@ -11,7 +11,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { apiError, asNodeError, rateLimitOf, withErrorInfo } from './errors';
+import type { RateWindow } from './errors';
+import { apiError, asNodeError, rateLimitOf, rateWindowOf, withErrorInfo } from './errors';
 
 /**
  * The one transport every node uses: credential choice, base URLs, JSON and form bodies through
@@ -84,6 +85,11 @@ export interface PlatformRequest {
 	 */
 	action?: string;
 	timeoutMs?: number;
+	/**
+	 * Told the rate-limit window of every answer (a 429 included, before the wait for its reset), so that
+	 * a caller sending many requests can pace the ones it has not sent yet. Retries stay here.
+	 */
+	onRateWindow?: (window: RateWindow) => void;
 }
 
 export interface PlatformResponse<T = unknown> {
@@ -323,6 +329,7 @@ export async function platformRequestFull<T = unknown>(
 			statusCode = Number(raw.statusCode);
 		}
 		const responseHeaders = lowerHeaders(raw.headers);
+		request.onRateWindow?.(rateWindowOf(responseHeaders, statusCode));
 		if (statusCode >= 200 && statusCode < 300) {
 			return { statusCode, headers: responseHeaders, body: raw.body as T };
 		}

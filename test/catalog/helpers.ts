@@ -13,13 +13,18 @@ export function locator(value: string, mode = 'id') {
 export async function run(
 	parameters: IDataObject | ((itemIndex: number) => IDataObject),
 	items: INodeExecutionData[] = [{ json: {} }],
-	options: { continueOnFail?: boolean } = {},
+	options: { continueOnFail?: boolean; typeVersion?: number } = {},
 ) {
 	const params =
 		typeof parameters === 'function'
 			? (i: number) => ({ authentication: CREDENTIAL_TYPES.hmac, ...parameters(i) })
 			: { authentication: CREDENTIAL_TYPES.hmac, ...parameters };
-	const ctx = createContext({ parameters: params, items, continueOnFail: options.continueOnFail });
+	const ctx = createContext({
+		parameters: params,
+		items,
+		continueOnFail: options.continueOnFail,
+		typeVersion: options.typeVersion,
+	});
 	const node = new AdsCatalog();
 	const output = await node.execute.call(ctx.context);
 	return { output: output[0], requests: ctx.requests };

@@ -196,6 +196,8 @@ export interface ContextOptions {
 	continueOnFail?: boolean;
 	staticData?: IDataObject;
 	nodeName?: string;
+	/** The node's typeVersion (default 1). */
+	typeVersion?: number;
 	/** The workflow id (default: a new one per context, so that no two contexts share a trigger's memory). */
 	workflowId?: string;
 	/** The node's typeVersion (default 1). */

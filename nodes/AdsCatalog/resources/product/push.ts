@@ -3,7 +3,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { BatchContext, BatchOperation } from '../../../shared/router';
 import { catalogIdOf, catalogPath } from '../../common';
 import { manualProduct, pushFields, pushOptions } from './pushFields';
-import { clampConcurrency, runPush, startPush } from './pushEngine';
+import { pushPace, runPush, startPush } from './pushEngine';
 
 export const push: BatchOperation = {
 	option: {
@@ -28,14 +28,21 @@ export const push: BatchOperation = {
 		const state = startPush(items.length, (i) =>
 			mapping === 'manual' ? manualProduct(ctx, i) : (items[i].json ?? {}),
 		);
+		const node = ctx.getNode();
+		const pace = pushPace(node.typeVersion, options.concurrency);
 		const results = await runPush(state, {
-			node: ctx.getNode(),
+			node,
 			keepGoing: options.onError === 'continue' || ctx.continueOnFail(),
-			concurrency: clampConcurrency(options.concurrency),
+			pace,
+			// A products PUT creates or replaces each product by its id: sending it again is safe, so the
+			// transport may retry it (429 after the reset, 5xx); a POST would never be.
 			send: async (products, itemIndex) =>
-				await ctx
-					.forItem(itemIndex)
-					.request<IDataObject>({ method: 'PUT', path, body: { products } }),
+				await ctx.forItem(itemIndex).request<IDataObject>({
+					method: 'PUT',
+					path,
+					body: { products },
+					onRateWindow: (window) => pace.observe(window),
+				}),
 		});
 		return results.map((json, i) => ({ json, pairedItem: { item: i } }));
 	},

@@ -3,6 +3,7 @@ import { unwrapData } from '../../../shared/transport';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { checkProduct, normalizeProduct, variantProblems } from '../../productSchema';
+import { PushPace } from './pushPace';
 
 /** The service takes at most 25 products per PUT. */
 export const BATCH_SIZE = 25;
@@ -20,9 +21,12 @@ export interface PushSettings {
 	node: INode;
 	/** Continue mode: send the valid products and report every item; otherwise stop at the first problem. */
 	keepGoing: boolean;
-	/** How many batches are in flight at the same time. */
-	concurrency: number;
-	/** Sends one batch (the PUT of at most BATCH_SIZE products); `itemIndex` is its first item. */
+	/** How many batches are in flight at the same time (fixed, or adapted to the rate-limit window). */
+	pace: PushPace;
+	/**
+	 * Sends one batch (the PUT of at most BATCH_SIZE products); `itemIndex` is its first item. It tells
+	 * `pace` the rate-limit window of every answer; retries (429 after the reset, 5xx) happen inside it.
+	 */
 	send: (products: IDataObject[], itemIndex: number) => Promise<IDataObject>;
 }
 
@@ -45,6 +49,16 @@ export interface PushState {
 	pushed: number;
 	/** Set at the first failure in Stop mode: no new batch starts after it. */
 	stopError?: NodeOperationError;
+}
+
+/**
+ * The pace of a push. Version 1 of the node: always the Concurrency option (default 4). Version 2: the
+ * Concurrency option when it is set; without it the pace starts at 4 and adapts to the rate-limit
+ * headers of the answers (see PushPace).
+ */
+export function pushPace(typeVersion: number, concurrency: unknown): PushPace {
+	const adaptive = typeVersion >= 2 && (concurrency === undefined || concurrency === null);
+	return new PushPace(clampConcurrency(concurrency), adaptive);
 }
 
 export function clampConcurrency(value: unknown): number {
@@ -291,14 +305,21 @@ async function runBatch(state: PushState, settings: PushSettings, batch: number[
  */
 export async function runPush(state: PushState, settings: PushSettings): Promise<IDataObject[]> {
 	if (!settings.keepGoing) checkAll(state, settings.node);
+	const pace = settings.pace;
 	const worker = async () => {
 		while (!state.stopError) {
-			const batch = takeBatch(state, settings.keepGoing);
-			if (!batch) return;
-			await runBatch(state, settings, batch);
+			await pace.acquire();
+			// Taken only once the pace allows sending it: a batch never waits assembled.
+			const batch = state.stopError ? undefined : takeBatch(state, settings.keepGoing);
+			try {
+				if (!batch) return;
+				await runBatch(state, settings, batch);
+			} finally {
+				pace.release();
+			}
 		}
 	};
-	await Promise.all(Array.from({ length: settings.concurrency }, worker));
+	await Promise.all(Array.from({ length: pace.workers }, worker));
 	if (state.stopError) throw state.stopError;
 	return state.results.map(
 		(result) => result?.json ?? failure(undefined, 'ERROR', ['not processed']).json,

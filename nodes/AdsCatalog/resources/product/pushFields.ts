@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { AGE_GROUP, AVAILABILITY, CONDITION, GENDER } from '../../productSchema';
 import { BATCH_SIZE, DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './pushEngine';
+import { ADAPTIVE_MAX_CONCURRENCY } from './pushPace';
 
 const optionList = (values: readonly string[]) => values.map((v) => ({ name: v, value: v }));
 
@@ -258,7 +259,7 @@ export const pushOptions: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 		default: DEFAULT_CONCURRENCY,
-		description: `How many batches of ${BATCH_SIZE} products are sent at the same time (1-${MAX_CONCURRENCY})`,
+		description: `How many batches of ${BATCH_SIZE} products are sent at the same time (1-${MAX_CONCURRENCY}). Without this option, version 2 of the node starts at ${DEFAULT_CONCURRENCY} and follows the rate-limit headers of the answers (up to ${ADAPTIVE_MAX_CONCURRENCY} at once, never more than half the requests left in the window; after a 429 it waits for the reset); version 1 sends ${DEFAULT_CONCURRENCY} at once.`,
 	},
 	{
 		displayName: 'When Products Are Rejected',

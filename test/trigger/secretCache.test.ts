@@ -1,0 +1,143 @@
+import nock from 'nock';
+import type { IDataObject } from 'n8n-workflow';
+
+import { checkExists } from '../../nodes/PlatformTrigger/lifecycle';
+import { answerCrc, receiveDelivery } from '../../nodes/PlatformTrigger/receive';
+import { MAX_AGE_MS } from '../../nodes/PlatformTrigger/secretCache';
+import { BASE, createContext, TEST_SECRETS } from '../helpers/context';
+import { sign, webhookContext } from './helpers';
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+afterAll(() => nock.enableNetConnect());
+
+const OLD = TEST_SECRETS.consumerSecret;
+const NEW = 'a-new-consumer-secret';
+const T0 = new Date('2026-11-25T10:00:00Z').getTime();
+let n = 0;
+
+/**
+ * One delivery to the trigger of workflow `wf`, signed with `signedWith`, while the credential holds
+ * `credential`; returns the answer's status and how often the credential was read.
+ */
+async function deliver(
+	wf: string,
+	{
+		signedWith = OLD,
+		credential = OLD,
+		at = T0,
+		credentialId,
+	}: { signedWith?: string; credential?: string; at?: number; credentialId?: string } = {},
+) {
+	n++;
+	const raw = Buffer.from(
+		JSON.stringify({
+			data: {
+				event_uuid: `e-${n}`,
+				event_type: 'post.create',
+				filter: { user_id: '1' },
+				payload: { id: String(n), text: 'hi' },
+			},
+		}),
+	);
+	const built = webhookContext({
+		raw,
+		headers: { 'x-platform-webhooks-signature': sign(raw, signedWith) },
+		secret: credential,
+		workflowId: wf,
+	});
+	if (credentialId)
+		built.node.credentials = {
+			platformBearerApi: { id: credentialId, name: credentialId },
+		};
+	const reads = jest.spyOn(built.context, 'getCredentials');
+	await receiveDelivery(built.context, new Date(at), 0);
+	return { status: built.captured.status, reads: reads.mock.calls.length };
+}
+
+describe('Platform Trigger: the consumer secret between deliveries', () => {
+	it('is read from the credential once for back-to-back deliveries of one trigger', async () => {
+		expect(await deliver('wf-cache-1')).toEqual({ status: 200, reads: 1 });
+		expect(await deliver('wf-cache-1', { at: T0 + 10 })).toEqual({ status: 200, reads: 0 });
+		expect(await deliver('wf-cache-1', { at: T0 + 20 })).toEqual({ status: 200, reads: 0 });
+		// Another trigger reads its own credential.
+		expect(await deliver('wf-cache-1b', { at: T0 + 20 })).toEqual({ status: 200, reads: 1 });
+	});
+
+	it('a secret changed in the credential is accepted from the first delivery signed with it', async () => {
+		await deliver('wf-cache-2');
+		expect(await deliver('wf-cache-2', { signedWith: NEW, credential: NEW, at: T0 + 10 })).toEqual({
+			status: 200,
+			reads: 1,
+		});
+		// Once read anew, the replaced secret verifies nothing more.
+		expect(await deliver('wf-cache-2', { signedWith: OLD, credential: NEW, at: T0 + 20 })).toEqual({
+			status: 401,
+			reads: 1,
+		});
+	});
+
+	it('a replaced secret stops verifying at most MAX_AGE_MS after it was read', async () => {
+		await deliver('wf-cache-3');
+		expect(MAX_AGE_MS).toBeLessThanOrEqual(1000);
+		const late = await deliver('wf-cache-3', {
+			signedWith: OLD,
+			credential: NEW,
+			at: T0 + MAX_AGE_MS,
+		});
+		expect(late).toEqual({ status: 401, reads: 1 });
+	});
+
+	it('pointing the node at another credential reads that credential at once', async () => {
+		await deliver('wf-cache-4', { credentialId: 'cred-a' });
+		expect(
+			await deliver('wf-cache-4', {
+				signedWith: OLD,
+				credential: NEW,
+				credentialId: 'cred-b',
+				at: T0 + 10,
+			}),
+		).toEqual({ status: 401, reads: 1 });
+	});
+
+	it('a forged delivery is refused after the credential is read anew', async () => {
+		await deliver('wf-cache-5');
+		expect(await deliver('wf-cache-5', { signedWith: 'not-the-secret', at: T0 + 10 })).toEqual({
+			status: 401,
+			reads: 1,
+		});
+	});
+
+	it('re-activation (checkExists) forgets the secret: the next delivery reads the credential', async () => {
+		await deliver('wf-cache-6');
+		nock(BASE).get('/2/webhooks').reply(200, { data: [] });
+		const hook = createContext({
+			parameters: { events: ['post.create'], userId: '1', options: {} },
+			workflowId: 'wf-cache-6',
+			extra: { getNodeWebhookUrl: () => 'https://n8n.example.com/webhook/abc/webhook' },
+		});
+		await checkExists(hook.context as never).catch(() => undefined);
+		expect(await deliver('wf-cache-6', { signedWith: OLD, credential: NEW, at: T0 + 10 })).toEqual({
+			status: 401,
+			reads: 1,
+		});
+	});
+
+	it('the CRC answer always uses the credential as it is now', async () => {
+		await deliver('wf-cache-7');
+		const built = webhookContext({
+			query: { crc_token: 'abcdefghijklmnopqrstuvwx' },
+			secret: NEW,
+			workflowId: 'wf-cache-7',
+		});
+		await answerCrc(built.context, new Date(T0 + 10), 0);
+		expect((built.captured.body as IDataObject).response_token).toBe(
+			sign('abcdefghijklmnopqrstuvwx', NEW),
+		);
+		// ... and the deliveries after it use that secret.
+		expect(await deliver('wf-cache-7', { signedWith: NEW, credential: NEW, at: T0 + 20 })).toEqual({
+			status: 200,
+			reads: 0,
+		});
+	});
+});
