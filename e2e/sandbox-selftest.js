@@ -194,10 +194,14 @@ async function selftest() {
 		assert.equal(r.status, 404, 'an event id the service never delivered');
 		assert.equal(received.length, 5, 'nothing is sent when one id is unknown');
 		const forgedId = sb.db.deliveries.find((d) => d.forged).event_uuid;
-		r = await call('POST', '/_sandbox/redeliver', { auth: 'none', body: { event_uuids: [forgedId] } });
+		r = await call('POST', '/_sandbox/redeliver', {
+			auth: 'none',
+			body: { event_uuids: [forgedId] },
+		});
 		assert.equal(r.status, 404, 'a forged delivery is not the service to re-send');
 		assert.equal(
-			(await call('POST', '/_sandbox/redeliver', { auth: 'none', body: { event_uuids: [] } })).status,
+			(await call('POST', '/_sandbox/redeliver', { auth: 'none', body: { event_uuids: [] } }))
+				.status,
 			400,
 		);
 		// Automatic retries are bounded by the configured delays and stop at the first 200.

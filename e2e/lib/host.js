@@ -440,7 +440,8 @@ function ensurePostgres() {
 		}
 		bin = find();
 	}
-	if (!bin) throw new Error('postgresql is installed but no /usr/lib/postgresql/*/bin/initdb exists');
+	if (!bin)
+		throw new Error('postgresql is installed but no /usr/lib/postgresql/*/bin/initdb exists');
 	return bin;
 }
 
@@ -453,9 +454,13 @@ function postgresUser() {
 	for (const name of ['postgres', 'n8n-platform-pg']) {
 		if (spawnSync('id', ['-u', name]).status === 0) return name;
 	}
-	const r = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', 'n8n-platform-pg'], {
-		encoding: 'utf8',
-	});
+	const r = spawnSync(
+		'useradd',
+		['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', 'n8n-platform-pg'],
+		{
+			encoding: 'utf8',
+		},
+	);
 	if (r.status !== 0) throw new Error(`useradd n8n-platform-pg failed: ${r.stderr}`);
 	return 'n8n-platform-pg';
 }

@@ -154,7 +154,12 @@ function install(sb) {
 	sb.route('POST', '/_sandbox/redeliver', C, async ({ body }) => {
 		const b = body || {};
 		const ids = b.event_uuids;
-		if (!Array.isArray(ids) || !ids.length || ids.length > 1000 || ids.some((i) => typeof i !== 'string'))
+		if (
+			!Array.isArray(ids) ||
+			!ids.length ||
+			ids.length > 1000 ||
+			ids.some((i) => typeof i !== 'string')
+		)
 			throw invalidRequest('event_uuids: 1 to 1000 event ids (strings)', { event_uuids: [ids] });
 		return { body: { deliveries: await sb.redeliver(ids, { webhookId: b.webhook_id }) } };
 	});
