@@ -67,14 +67,15 @@ class Instance {
 	}
 
 	/** `credentials`: more credentials to import beside the package's sandbox ones. */
-	async setup({ workflows, publish = [], extraEnv = {}, port, credentials = [] } = {}) {
+	/** `proxyPort`: the proxy's port (queue mode; default a free one). */
+	async setup({ workflows, publish = [], extraEnv = {}, port, credentials = [], proxyPort } = {}) {
 		fs.mkdirSync(this.userFolder, { recursive: true });
 		this.port = port || (await H.freePort());
 		if (this.queue) {
 			this.webhooks = [];
 			for (let i = 0; i < this.webhookCount; i++)
 				this.webhooks.push({ port: await H.freePort(), child: undefined });
-			this.proxyPort = this.proxy ? await H.freePort() : undefined;
+			this.proxyPort = this.proxy ? proxyPort || (await H.freePort()) : undefined;
 		}
 		/** The port the service calls: the proxy's, else the first webhook process's, else n8n's. */
 		this.webhookPort = this.queue
@@ -86,6 +87,8 @@ class Instance {
 		const extra = Object.assign({}, extraEnv);
 		await this.startDatabase();
 		if (this.pg) Object.assign(extra, this.pg.env, { DB_POSTGRESDB_POOL_SIZE: '4' });
+		// n8n sits behind one proxy: it takes the caller's address from X-Forwarded-For.
+		if (this.proxy) extra.N8N_PROXY_HOPS = '1';
 		if (this.queue) {
 			this.redisPort = await H.freePort();
 			Object.assign(extra, {
