@@ -214,6 +214,7 @@ class Instance {
 
 	/** Starts worker `i` (its own health and task-runner ports). */
 	async startWorker(i, { wait = true } = {}) {
+		if (i >= this.workerCount) this.workerCount = i + 1;
 		const name = this.workerName(i);
 		this.procs[name] = H.startN8n(
 			this.host,
