@@ -181,14 +181,14 @@ class Instance {
 			for (let i = 0; i < this.workerCount; i++)
 				await H.waitForLog(this.procs[this.workerName(i)], /n8n worker is now ready/);
 			if (this.proxy && !(this.nginx && this.nginx.child.exitCode === null)) {
+				// The recipe as a production deployment runs it: with the app's consumer secret, so that
+				// nginx checks every delivery's signature and the service's deliveries pass without a limit.
 				const options = {
 					dir: path.join(this.dir, 'nginx'),
 					port: this.proxyPort,
 					upstreams: this.webhooks.map((w) => `127.0.0.1:${w.port}`),
+					secret: this.sandbox.keys.consumerSecret,
 				};
-				// The recipe of today still has the service's allow-list placeholder; the next one has none.
-				if (fs.readFileSync(NGINX.RECIPE, 'utf8').includes('EDIT(service-ranges)'))
-					options.serviceRanges = ['127.0.0.1/32'];
 				this.nginx = await NGINX.startNginx(options);
 				this.procs.nginx = this.nginx.child;
 			}
