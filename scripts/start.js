@@ -128,7 +128,10 @@ async function main() {
 		sandbox = createSandbox({ quiet: false });
 		// The service keeps webhooks and subscriptions while n8n restarts, and n8n (which keeps its
 		// webhook rows) registers nothing again: the sandbox keeps them too, until --fresh.
-		const restored = persistTo(sandbox, path.join(RUN, 'sandbox-state.json'));
+		// Queue mode registers its webhooks at the proxy's URL: its sandbox state is kept apart.
+		const stateDir = queue ? path.join(RUN, 'queue') : RUN;
+		fs.mkdirSync(stateDir, { recursive: true });
+		const restored = persistTo(sandbox, path.join(stateDir, 'sandbox-state.json'));
 		if (restored)
 			console.log(
 				`  sandbox state restored from ${restored.savedAt}: ${restored.webhooks} webhooks, ${restored.subscriptions} subscriptions, ${restored.streamRules} stream rules, ${restored.events} events (start with --fresh to forget them)`,
