@@ -222,7 +222,7 @@ module.exports = [
 					{ timeoutMs: 30000 },
 				);
 				const retried = ids.filter((id) => attempts(id).length > 1);
-				const counts = await runsOf(ctx, ids, { timeoutMs: 60000 });
+				const counts = await runsOf(ctx, ids, { timeoutMs: 20000 });
 				const lost = ids.filter((id) => !counts[id]);
 				H.log(
 					`kill -9: ${retried.length} of ${ids.length} events were retried by the service; ${lost.length} acknowledged by the killed process never ran (${lost.join(', ') || 'none'})`,
