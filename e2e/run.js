@@ -15,7 +15,8 @@
  *      behind the nginx recipe, EXECUTIONS_MODE=queue, and the tests marked for queue mode;
  *   6. prints the results and the wall time of each phase; on failure the tail of n8n's logs.
  *
- * Options (environment): E2E_ONLY=<substring> runs matching tests; E2E_SKIP_QUEUE=1 skips queue mode;
+ * Options (environment): E2E_ONLY=<substring> runs matching tests; E2E_SKIP_QUEUE=1 skips queue mode,
+ * E2E_SKIP_REGULAR=1 regular mode;
  * E2E_ALLOW_MISSING=1 turns tests whose node or operation is not in the package into skips instead of
  * failures; E2E_KEEP=1 keeps .e2e/ (logs, user folders) after a successful run; E2E_SANDBOX_LOG=1 logs every
  * sandbox request; E2E_NO_PUBLICATION_SERVICE=1 sets N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false.
@@ -104,6 +105,7 @@ async function main() {
 		const tests = loadTests();
 		for (const mode of ['regular', 'queue']) {
 			if (mode === 'queue' && process.env.E2E_SKIP_QUEUE) continue;
+			if (mode === 'regular' && process.env.E2E_SKIP_REGULAR) continue;
 			const modeTests = tests.filter((t) => t.modes.includes(mode));
 			if (!modeTests.length) continue;
 			const inst = new Instance({
