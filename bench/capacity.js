@@ -38,6 +38,11 @@ const SECONDS = Number(process.env.BENCH_CAPACITY_SECONDS || (QUICK ? 10 : 60));
 const CONCURRENCY = Number(process.env.BENCH_CAPACITY_CONCURRENCY || 16);
 const WARMUP = Number(process.env.BENCH_WARMUP || 30);
 const COUNT = Number(process.env.BENCH_CAPACITY_COUNT || 2000);
+/** The service's retries in the fixed-count run (its real schedule is not published). */
+const RETRY_DELAY_MS = 3000;
+const RETRIES = 5;
+/** BENCH_CAPACITY_ONLY=<text>: only the queue-mode cases whose label contains the text. */
+const ONLY = process.env.BENCH_CAPACITY_ONLY || '';
 const SKIP_REGULAR = /^(1|true|yes)$/i.test(process.env.BENCH_CAPACITY_SKIP_REGULAR || '');
 /** Database errors in n8n's logs: SQLite's busy / locked, PostgreSQL's serialization and deadlocks. */
 const DB_ERRORS =
@@ -150,12 +155,96 @@ async function measure(sandbox, urls, seconds, label, count) {
 	};
 }
 
+/**
+ * `count` signed deliveries of distinct events through `url` from CONCURRENCY clients, with the
+ * service's retries: a delivery not acknowledged with 200 is sent again (the same bytes, the same
+ * signature) after RETRY_DELAY_MS, at most RETRIES times. Returns what was sent, retried and
+ * acknowledged, and the runs (each event must run once).
+ */
+async function deliverAll(sandbox, url, count, label) {
+	const prefix = `capacity-${label}-${process.pid}-`;
+	const sink = () =>
+		((sandbox.sinks && sandbox.sinks[SINK]) || []).filter((s) =>
+			String(F.eventIdOf(s.body)).startsWith(prefix),
+		);
+	const queue = Array.from({ length: count }, (_, i) => {
+		const body = L.eventBody(`${prefix}${i}`, sandbox.keys.userId);
+		return { body, signature: sandbox.signWebhook(body), attempt: 0 };
+	});
+	let inFlight = 0;
+	let sent = 0;
+	let acknowledged = 0;
+	let unacknowledged = 0;
+	const retried = new Set();
+	const statuses = {};
+	const started = Date.now();
+	async function client() {
+		const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+		for (;;) {
+			const d = queue.shift();
+			if (!d) {
+				if (!inFlight) break;
+				await new Promise((r) => setTimeout(r, 200));
+				continue;
+			}
+			inFlight++;
+			sent++;
+			const r = await L.request(url, {
+				method: 'POST',
+				body: d.body,
+				headers: { 'x-platform-webhooks-signature': d.signature },
+				agent,
+			});
+			const key = r.status || r.error;
+			statuses[key] = (statuses[key] || 0) + 1;
+			if (r.status === 200) acknowledged++;
+			else if (d.attempt < RETRIES) {
+				d.attempt++;
+				retried.add(d.body);
+				setTimeout(() => {
+					queue.push(d);
+					inFlight--;
+				}, RETRY_DELAY_MS);
+				continue;
+			} else unacknowledged++;
+			inFlight--;
+		}
+		agent.destroy();
+	}
+	await Promise.all(Array.from({ length: CONCURRENCY }, client));
+	const seconds = (Date.now() - started) / 1000;
+	let seen = sink().length;
+	let progress = Date.now();
+	while (sink().length < acknowledged && Date.now() - progress < 30000) {
+		await new Promise((r) => setTimeout(r, 100));
+		if (sink().length !== seen) {
+			seen = sink().length;
+			progress = Date.now();
+		}
+	}
+	const ids = sink().map((x) => F.eventIdOf(x.body));
+	const runs = new Set(ids).size;
+	return {
+		events: count,
+		sent,
+		retried: retried.size,
+		acknowledged,
+		unacknowledged,
+		statuses,
+		seconds,
+		runs,
+		lost: acknowledged - runs,
+		twice: ids.length - runs,
+	};
+}
+
 async function main() {
 	const P = H.phases();
 	const bench = H.benchWork('bench-capacity');
 	const work = bench.dir;
 	let sandbox;
 	const rows = [];
+	let once;
 	const onSignal = () => H.stopAll().finally(() => process.exit(130));
 	process.on('SIGINT', onSignal);
 	process.on('SIGTERM', onSignal);
@@ -217,15 +306,9 @@ async function main() {
 							urls: [url],
 							workers: 4,
 						},
-						{
-							label: `queue, PostgreSQL: ${COUNT} deliveries through nginx, 2 webhook processes, 4 workers`,
-							urls: [url],
-							workers: 4,
-							count: COUNT,
-						},
 					]
 				: [{ label: 'regular mode (1 process, SQLite)', urls: [url] }];
-			for (const c of cases) {
+			for (const c of cases.filter((x) => !queue || x.label.includes(ONLY))) {
 				for (let i = inst.workerCount; i < (c.workers || 0); i++) await inst.startWorker(i);
 				const what = c.count ? `${c.count} deliveries` : `warm-up and ${SECONDS} s of deliveries`;
 				await P.run(`${c.label}: ${what}`, async () => {
@@ -243,6 +326,15 @@ async function main() {
 					);
 				});
 			}
+			if (queue) {
+				for (let i = inst.workerCount; i < 4; i++) await inst.startWorker(i);
+				once = await P.run(`${COUNT} deliveries through nginx with the service's retries`, () =>
+					deliverAll(sandbox, url, COUNT, 'once'),
+				);
+				H.log(
+					`exactly once: ${once.events} events, ${once.sent} deliveries sent (${once.retried} events retried), ${once.acknowledged} acknowledged, ${once.unacknowledged} never acknowledged, ${once.runs} runs, ${once.lost} lost, ${once.twice} ran twice in ${once.seconds.toFixed(0)} s; answers ${JSON.stringify(once.statuses)}`,
+				);
+			}
 			// Database errors of any n8n process of this deployment (the SQLite rows of earlier versions lost runs to them).
 			const dbErrors = require('node:fs')
 				.readdirSync(inst.logDir)
@@ -257,6 +349,7 @@ async function main() {
 					0,
 				);
 			for (const r of rows.filter((r) => r.dbErrors === undefined)) r.dbErrors = dbErrors;
+			if (queue && once) once.dbErrors = dbErrors;
 			H.log(`${queue ? 'queue' : 'regular'} mode: ${dbErrors} database errors in n8n's logs`);
 			await P.run(`${queue ? 'queue' : 'regular'} mode: stop`, () => inst.stop());
 		}
@@ -293,7 +386,45 @@ async function main() {
 				"The CRC p99 is at full load: a deployment that runs near its acknowledged/s leaves the service's CRC checks that long; keep it well under 3 s.",
 			],
 		);
-		const failed = rows.some((r) => r.refused || r.lost || r.twice || r.crc.wrong || r.dbErrors);
+		if (once) {
+			R.table(
+				`Exactly once under load (production topology on PostgreSQL: 2 webhook processes behind nginx, 4 workers; ${CONCURRENCY} clients; a delivery not acknowledged is sent again after ${RETRY_DELAY_MS / 1000} s, at most ${RETRIES} times, as the service re-sends it)`,
+				[
+					'events',
+					'deliveries sent',
+					'events retried',
+					'acknowledged',
+					'runs',
+					'lost',
+					'ran twice',
+					'answers',
+					'seconds',
+					'database errors in the logs',
+				],
+				[
+					[
+						once.events,
+						once.sent,
+						once.retried,
+						once.acknowledged,
+						once.runs,
+						once.lost,
+						once.twice,
+						JSON.stringify(once.statuses),
+						R.fmt(once.seconds, 0),
+						String(once.dbErrors),
+					],
+				],
+			);
+		}
+		const failed =
+			rows.some((r) => r.refused || r.lost || r.twice || r.crc.wrong || r.dbErrors) ||
+			(once &&
+				(once.lost ||
+					once.twice ||
+					once.unacknowledged ||
+					once.dbErrors ||
+					once.runs !== once.events));
 		if (failed) {
 			console.error(
 				'capacity benchmark: a delivery was refused, lost or run twice, or a CRC answer was wrong',
