@@ -7,8 +7,9 @@
  *     plain static Webhook; forged deliveries; CRC idle and under load;
  *   - bench/catalog-n8n.js: Ads Catalog push versus the HTTP Request node, memory and time at scale;
  *   - bench/catalog.js: the push engine alone against a local server (no n8n), clean and with faults;
- *   - bench/capacity.js: events/s and CRC p99 of one n8n at full load, in regular mode and in queue
- *     mode with one and two webhook processes.
+ *   - bench/capacity.js: events/s and CRC p99 at full load, in regular mode and in the production
+ *     topology on PostgreSQL (one webhook process with 1, 2 and 4 workers, two behind nginx), and
+ *     2,000 deliveries each run once.
  * Every table goes to one file, bench/results/<date>.md, and is printed.
  *
  * BENCH_QUICK=1 runs every comparison small (a few minutes; the figures only prove the harness). Any
@@ -64,7 +65,7 @@ const runs = [
 	{
 		name: 'capacity.js',
 		label:
-			'capacity.js (events/s and CRC p99: regular mode, queue mode with 1 and 2 webhook processes)',
+			'capacity.js (events/s and CRC p99: regular mode, queue mode on PostgreSQL with 1, 2, 4 workers and 2 webhook processes)',
 		env: {},
 	},
 ].filter((r) => (process.env.BENCH_ONLY ? r.label.includes(process.env.BENCH_ONLY) : !r.optional));

@@ -10,11 +10,13 @@
  *   4. regular mode: installs the tarball into <user folder>/.n8n/nodes like n8n's community package
  *      installer, imports credentials and workflows, activates them (`import:workflow --activeState`,
  *      `publish:workflow`), starts `n8n start`, and runs every test of e2e/tests/ in it;
- *   5. queue mode: a second instance with Redis (Debian's redis-server, installed if missing), `n8n start`
- *      + `n8n worker` + `n8n webhook`, EXECUTIONS_MODE=queue, and the tests marked for queue mode;
+ *   5. queue mode: a second instance as the production topology (e2e/lib/instance.js): PostgreSQL and
+ *      Redis (Debian's packages, installed if missing), `n8n start` + 2 `n8n worker` + 2 `n8n webhook`
+ *      behind the nginx recipe, EXECUTIONS_MODE=queue, and the tests marked for queue mode;
  *   6. prints the results and the wall time of each phase; on failure the tail of n8n's logs.
  *
- * Options (environment): E2E_ONLY=<substring>[|<substring>...] runs matching tests; E2E_SKIP_QUEUE=1 skips queue mode;
+ * Options (environment): E2E_ONLY=<substring>[|<substring>...] runs matching tests; E2E_SKIP_QUEUE=1 skips
+ * queue mode, E2E_SKIP_REGULAR=1 regular mode;
  * E2E_ALLOW_MISSING=1 turns tests whose node or operation is not in the package into skips instead of
  * failures; E2E_KEEP=1 keeps .e2e/ (logs, user folders) after a successful run; E2E_SANDBOX_LOG=1 logs every
  * sandbox request; E2E_NO_PUBLICATION_SERVICE=1 sets N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false.
@@ -106,6 +108,7 @@ async function main() {
 		const tests = loadTests();
 		for (const mode of ['regular', 'queue']) {
 			if (mode === 'queue' && process.env.E2E_SKIP_QUEUE) continue;
+			if (mode === 'regular' && process.env.E2E_SKIP_REGULAR) continue;
 			const modeTests = tests.filter((t) => t.modes.includes(mode));
 			if (!modeTests.length) continue;
 			const inst = new Instance({
@@ -160,7 +163,7 @@ async function main() {
 				await inst.setup({ workflows, publish });
 			});
 			await P.run(
-				`${mode}: start n8n${mode === 'queue' ? ' (redis, main, worker, webhook)' : ''}`,
+				`${mode}: start n8n${mode === 'queue' ? ' (PostgreSQL, Redis, 2 workers, 2 webhook processes, nginx, main)' : ''}`,
 				() => inst.start(),
 			);
 			// n8n activates published workflows in the background after start-up (trigger registrations and

@@ -55,6 +55,8 @@ async function selftest() {
 	const K = sb.keys;
 	const received = [];
 	let crcMode = 'right';
+	/** The status the receiver answers deliveries with (the service retries anything but 200). */
+	let postStatus = 200;
 	const receiver = http.createServer((req, res) => {
 		let body = '';
 		req.on('data', (c) => (body += c));
@@ -68,7 +70,7 @@ async function selftest() {
 				return;
 			}
 			received.push({ body, signature: req.headers['x-platform-webhooks-signature'] });
-			res.writeHead(200);
+			res.writeHead(postStatus);
 			res.end();
 		});
 	});
@@ -174,6 +176,66 @@ async function selftest() {
 			400,
 			'24-hour window',
 		);
+
+		// The service's retries: a recorded event sent again is the same bytes with the same signature;
+		// an id it never delivered (or a forged one, never recorded) is refused.
+		r = await call('POST', '/_sandbox/redeliver', {
+			auth: 'none',
+			body: { event_uuids: [event.event_uuid] },
+		});
+		assert.equal(r.status, 200, JSON.stringify(r.body));
+		assert.equal(received.length, 5);
+		assert.equal(received[4].body, received[0].body);
+		assert.equal(received[4].signature, received[0].signature);
+		r = await call('POST', '/_sandbox/redeliver', {
+			auth: 'none',
+			body: { event_uuids: [event.event_uuid, 'never-delivered'] },
+		});
+		assert.equal(r.status, 404, 'an event id the service never delivered');
+		assert.equal(received.length, 5, 'nothing is sent when one id is unknown');
+		const forgedId = sb.db.deliveries.find((d) => d.forged).event_uuid;
+		r = await call('POST', '/_sandbox/redeliver', {
+			auth: 'none',
+			body: { event_uuids: [forgedId] },
+		});
+		assert.equal(r.status, 404, 'a forged delivery is not the service to re-send');
+		assert.equal(
+			(await call('POST', '/_sandbox/redeliver', { auth: 'none', body: { event_uuids: [] } }))
+				.status,
+			400,
+		);
+		// Automatic retries are bounded by the configured delays and stop at the first 200.
+		assert.equal(
+			(
+				await call('POST', '/_sandbox/options', {
+					auth: 'none',
+					body: { deliveryRetryDelaysMs: [10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10] },
+				})
+			).status,
+			400,
+			'more than 10 retries',
+		);
+		r = await call('POST', '/_sandbox/options', {
+			auth: 'none',
+			body: { deliveryRetryDelaysMs: [20, 20] },
+		});
+		assert.equal(r.status, 200, JSON.stringify(r.body));
+		postStatus = 500;
+		await sb.emit({ event_type: 'post.create', text: 'refused' });
+		await new Promise((res) => setTimeout(res, 300));
+		assert.equal(received.length, 8, `one delivery and two retries: ${received.length - 5}`);
+		assert.equal(received[7].body, received[5].body);
+		assert.equal(received[7].signature, received[5].signature);
+		postStatus = 200;
+		await sb.emit({ event_type: 'post.create', forge: true });
+		await new Promise((res) => setTimeout(res, 100));
+		assert.equal(received.length, 9, 'an acknowledged delivery is not retried');
+		postStatus = 500;
+		await sb.emit({ event_type: 'post.create', forge: true });
+		await new Promise((res) => setTimeout(res, 100));
+		assert.equal(received.length, 10, 'a forged delivery is never retried');
+		postStatus = 200;
+		sb.options.deliveryRetryDelaysMs = [];
 
 		// Activity subscriptions: DM and chat events only in user context; direction only sent / received.
 		r = await call('POST', '/2/activity/subscriptions', {

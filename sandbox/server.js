@@ -49,6 +49,13 @@ function createSandbox(options = {}) {
 			/** Emit post.create to subscribed webhooks when POST /2/tweets creates a post. */
 			emitOnCreate: !!options.emitOnCreate,
 			deliveryTimeoutMs: options.deliveryTimeoutMs || 10000,
+			/**
+			 * The service's retries: a signed delivery not acknowledged with 200 within the deadline is
+			 * sent again (the same bytes, the same signature) after each of these delays, until one attempt
+			 * is acknowledged. Bounded by the list's length; [] (the default) sends every delivery once.
+			 * The real service's schedule is not published.
+			 */
+			deliveryRetryDelaysMs: options.deliveryRetryDelaysMs || [],
 			/** Period of the background CRC re-check of every webhook; 0 = off. */
 			crcIntervalMs: options.crcIntervalMs || 0,
 			quiet: options.quiet !== false,

@@ -8,7 +8,12 @@
  * start uses another port than the last), waits until it is subscribed, and prints the editor URL,
  * whether the trigger is ready and how to fire a sample event. Ctrl-C stops everything.
  *
- * Options: --skip-build (reuse dist/), --fresh (forget .n8n-run/ first: n8n's data and the sandbox's saved
+ * --queue runs the production topology instead (e2e/lib/instance.js): PostgreSQL (Debian's package,
+ * installed with apt-get when missing; a cluster of its own in .n8n-run/queue/postgres), Redis, n8n main,
+ * two `n8n webhook` processes and two `n8n worker` processes behind the repository's nginx recipe
+ * (deploy/nginx), which is n8n's public webhook URL; the same examples, credentials and sandbox.
+ *
+ * Options: --queue, --proxy-port <the proxy's port in queue mode, default 5679 when free>, --skip-build (reuse dist/), --fresh (forget .n8n-run/ first: n8n's data and the sandbox's saved
  * webhooks, subscriptions, rules and events), --prepare-only (build and prepare
  * n8n, then exit: what CI uses to prove the cold path), --port <n8n port, default
  * 5678 when free>, --sandbox-port <port, default 5680 when free>. Environment: N8N_PORT, SANDBOX_PORT, PLATFORM_RUN_DIR (the run folder, default .n8n-run/).
@@ -22,6 +27,7 @@ const F = require('../e2e/lib/fixtures');
 const { createSandbox } = require('../sandbox/server');
 const { persistTo } = require('../sandbox/lib/persist');
 const { session } = require('../e2e/lib/rest');
+const { Instance } = require('../e2e/lib/instance');
 
 /** The run folder: n8n's user folder, logs and the sandbox's saved state. PLATFORM_RUN_DIR overrides it. */
 const RUN = path.resolve(process.env.PLATFORM_RUN_DIR || path.join(H.ROOT, '.n8n-run'));
@@ -94,7 +100,7 @@ function triggerExamples(examples, port) {
  * deactivation deletes the old webhook and its subscriptions, its activation registers the new URL
  * (CRC check) and subscribes again. Returns what was moved, or why not.
  */
-async function moveStaleWebhooks(sandbox, triggers, port, owner) {
+async function moveStaleWebhooks(sandbox, triggers, port, owner, probePort = port) {
 	const moved = [];
 	for (const t of triggers) {
 		const stale = [...sandbox.db.webhooks.values()].find(
@@ -110,7 +116,7 @@ async function moveStaleWebhooks(sandbox, triggers, port, owner) {
 		// Toggle only once this process has activated the workflow (n8n activates in the background
 		// after start-up): until then n8n answers 404 at the path; then the trigger itself answers a
 		// GET without a CRC token with 400 (and, without a token, asks the service for nothing).
-		const local = `http://127.0.0.1:${port}${t.hookPath}`;
+		const local = `http://127.0.0.1:${probePort}${t.hookPath}`;
 		const deadline = Date.now() + 90000;
 		while (Date.now() < deadline) {
 			const status = await fetch(local)
@@ -149,12 +155,16 @@ async function main() {
 	const P = H.phases();
 	let sandbox;
 	let n8n;
+	let inst;
 	let stopping = false;
+	const queue = args.includes('--queue');
 
 	const shutdown = async (code) => {
 		if (stopping) return;
 		stopping = true;
 		console.log('\nStopping n8n and the sandbox...');
+		// Queue mode: n8n first, then nginx, Redis and PostgreSQL (a clean shutdown of its cluster).
+		if (inst) await inst.stop().catch(() => undefined);
 		await H.stopAll();
 		if (sandbox) await sandbox.close();
 		console.log('Stopped.');
@@ -191,7 +201,10 @@ async function main() {
 		sandbox = createSandbox({ quiet: false });
 		// The service keeps webhooks and subscriptions while n8n restarts, and n8n (which keeps its
 		// webhook rows) registers nothing again: the sandbox keeps them too, until --fresh.
-		const restored = persistTo(sandbox, path.join(RUN, 'sandbox-state.json'));
+		// Queue mode registers its webhooks at the proxy's URL: its sandbox state is kept apart.
+		const stateDir = queue ? path.join(RUN, 'queue') : RUN;
+		fs.mkdirSync(stateDir, { recursive: true });
+		const restored = persistTo(sandbox, path.join(stateDir, 'sandbox-state.json'));
 		if (restored)
 			console.log(
 				`  sandbox state restored from ${restored.savedAt}: ${restored.webhooks} webhooks, ${restored.subscriptions} subscriptions, ${restored.streamRules} stream rules, ${restored.events} events (start with --fresh to forget them)`,
@@ -204,49 +217,85 @@ async function main() {
 		);
 
 		const port = await pickPort(Number(opt('port', process.env.N8N_PORT || 5678)));
-		const userFolder = path.join(RUN, 'user');
-		const env = H.n8nEnv(host, {
-			userFolder,
-			port,
-			extra: { N8N_RUNNERS_BROKER_PORT: String(await H.freePort()) },
-		});
 		const examples = demoExamples(sandbox.url);
-		await P.run('install the package into n8n, import credentials and examples', async () => {
-			const installed = H.installPackage(userFolder, tgz);
-			console.log(
-				`  installed ${installed.manifest.name}@${installed.manifest.version} into ${installed.nodesDir}`,
+		// Activate the examples that start with the Platform Trigger (they register a webhook at the
+		// sandbox), and the webhook watchdog that re-validates their webhooks when they turn invalid.
+		const live = examples
+			.filter((w) =>
+				w.nodes.some(
+					(n) =>
+						n.type === F.T.trigger ||
+						(n.type === F.T.posts && n.parameters.operation === 'revalidateWebhooks'),
+				),
+			)
+			.map((w) => w.id);
+		let userFolder = path.join(RUN, 'user');
+		let logFile = path.join(RUN, 'logs', 'n8n.log');
+		if (queue) {
+			inst = new Instance({
+				host,
+				dir: path.join(RUN, 'queue'),
+				tgz,
+				sandbox,
+				label: 'queue',
+				queue: true,
+			});
+			userFolder = inst.userFolder;
+			logFile = inst.log('n8n-main');
+			const proxyPort = await pickPort(Number(opt('proxy-port', 5679)));
+			await P.run(
+				'queue mode: PostgreSQL, install the package, import credentials and examples',
+				() =>
+					inst.setup({
+						workflows: examples,
+						publish: live,
+						port,
+						proxyPort,
+					}),
 			);
-			const credFile = path.join(RUN, 'credentials.json');
-			fs.writeFileSync(credFile, JSON.stringify(F.credentials(sandbox.url, sandbox.keys), null, 2));
-			await H.cli(host, env, ['import:credentials', `--input=${credFile}`]);
-			if (examples.length) {
-				const wfFile = path.join(RUN, 'examples.json');
-				fs.writeFileSync(wfFile, JSON.stringify(examples, null, 2));
-				await H.cli(host, env, ['import:workflow', `--input=${wfFile}`]);
-				// Activate the examples that start with the Platform Trigger (they register a webhook at the
-				// sandbox), and the webhook watchdog that re-validates their webhooks when they turn invalid.
-				const live = (w) =>
-					w.nodes.some(
-						(n) =>
-							n.type === F.T.trigger ||
-							(n.type === F.T.posts && n.parameters.operation === 'revalidateWebhooks'),
-					);
-				for (const wf of examples.filter(live))
-					await H.cli(host, env, ['publish:workflow', `--id=${wf.id}`]);
-			}
-		});
-
-		const logFile = path.join(RUN, 'logs', 'n8n.log');
-		n8n = await P.run('start n8n', async () => {
-			const child = H.startN8n(host, env, 'start', logFile);
-			await H.waitHealthy(port, child, 240000);
-			await H.waitForLog(child, /Editor is now accessible via/, 240000);
-			return child;
-		});
+			n8n = await P.run(
+				'start Redis, 2 workers, 2 webhook processes, nginx, n8n main',
+				async () => {
+					await inst.start();
+					return inst.procs.main;
+				},
+			);
+		} else {
+			const env = H.n8nEnv(host, {
+				userFolder,
+				port,
+				extra: { N8N_RUNNERS_BROKER_PORT: String(await H.freePort()) },
+			});
+			await P.run('install the package into n8n, import credentials and examples', async () => {
+				const installed = H.installPackage(userFolder, tgz);
+				console.log(
+					`  installed ${installed.manifest.name}@${installed.manifest.version} into ${installed.nodesDir}`,
+				);
+				const credFile = path.join(RUN, 'credentials.json');
+				fs.writeFileSync(
+					credFile,
+					JSON.stringify(F.credentials(sandbox.url, sandbox.keys), null, 2),
+				);
+				await H.cli(host, env, ['import:credentials', `--input=${credFile}`]);
+				if (examples.length) {
+					const wfFile = path.join(RUN, 'examples.json');
+					fs.writeFileSync(wfFile, JSON.stringify(examples, null, 2));
+					await H.cli(host, env, ['import:workflow', `--input=${wfFile}`]);
+					for (const id of live) await H.cli(host, env, ['publish:workflow', `--id=${id}`]);
+				}
+			});
+			n8n = await P.run('start n8n', async () => {
+				const child = H.startN8n(host, env, 'start', logFile);
+				await H.waitHealthy(port, child, 240000);
+				await H.waitForLog(child, /Editor is now accessible via/, 240000);
+				return child;
+			});
+		}
 		const owner = await setupOwner(port);
-		const triggers = triggerExamples(examples, port);
+		// Queue mode: the public webhook URL is the proxy's, and a webhook process answers behind it.
+		const triggers = triggerExamples(examples, inst ? inst.proxyPort : port);
 		const moved = await P.run('check where the webhooks of the trigger examples point', () =>
-			moveStaleWebhooks(sandbox, triggers, port, owner),
+			moveStaleWebhooks(sandbox, triggers, port, owner, inst ? inst.webhooks[0].port : port),
 		);
 		for (const m of moved) console.log(`  ${m}`);
 		// Activation registers the webhook and subscribes in the background after start-up.
@@ -279,7 +328,15 @@ ${owner ? `                  log in as ${owner.email} / ${owner.password} (a loc
 		.map((c) => c.name)
 		.join(', ')}
   examples        ${examples.map((w) => w.name).join('; ') || '(none yet)'}
-  webhooks        ${hooks.length ? hooks.map((w) => `${w.url} (${w.valid ? 'valid' : 'invalid'})`).join(', ') : 'none registered yet'}
+${
+	inst
+		? `  queue mode      PostgreSQL 127.0.0.1:${inst.pgPort} (database n8n, user n8n), Redis 127.0.0.1:${inst.redisPort},
+                  webhook processes ${inst.webhooks.map((w) => `127.0.0.1:${w.port}`).join(', ')}, 2 workers,
+                  nginx (deploy/nginx recipe) http://localhost:${inst.proxyPort}/ = n8n's public webhook URL
+                  logs: ${path.relative(process.cwd(), inst.logDir)}/, nginx: ${path.relative(process.cwd(), path.join(inst.dir, 'nginx', 'logs'))}/
+`
+		: ''
+}  webhooks        ${hooks.length ? hooks.map((w) => `${w.url} (${w.valid ? 'valid' : 'invalid'})`).join(', ') : 'none registered yet'}
 ${ready
 	.map((r) =>
 		r.ready

@@ -95,12 +95,16 @@ function makeContext({ inst, sandbox, mode }) {
 			return r.json;
 		},
 		sandboxUrl: sandbox.url,
-		/** Executions the queue-mode worker has started so far (from its log). */
+		/** Executions the queue-mode workers have started so far (from their logs). */
 		workerExecutions() {
 			const fs = require('node:fs');
-			const f = inst.log('n8n-worker');
-			if (!fs.existsSync(f)) return 0;
-			return (fs.readFileSync(f, 'utf8').match(/Worker started execution/g) || []).length;
+			let n = 0;
+			for (let i = 0; i < Math.max(1, inst.workerCount || 0); i++) {
+				const f = inst.log(`n8n-${inst.workerName(i)}`);
+				if (fs.existsSync(f))
+					n += (fs.readFileSync(f, 'utf8').match(/Worker started execution/g) || []).length;
+			}
+			return n;
 		},
 	};
 	return ctx;

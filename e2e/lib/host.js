@@ -418,6 +418,148 @@ function ensureRedis() {
 }
 
 /**
+ * Finds Debian's PostgreSQL server binaries (/usr/lib/postgresql/<version>/bin: initdb, pg_ctl,
+ * postgres, createdb, psql), installing the `postgresql` package with apt-get when they are missing.
+ * The package's own cluster and service are never used: startPostgres runs a cluster of its own.
+ */
+function ensurePostgres() {
+	const find = () => {
+		const base = '/usr/lib/postgresql';
+		if (!fs.existsSync(base)) return undefined;
+		const versions = fs
+			.readdirSync(base)
+			.filter((v) => fs.existsSync(path.join(base, v, 'bin', 'initdb')))
+			.sort((a, b) => Number(b) - Number(a));
+		return versions.length ? path.join(base, versions[0], 'bin') : undefined;
+	};
+	let bin = find();
+	if (!bin) {
+		// ensureDebianCommand installs the package; its binaries live outside PATH, found above.
+		try {
+			ensureDebianCommand('pg_ctlcluster', 'postgresql');
+		} catch (error) {
+			if (!find()) throw error;
+		}
+		bin = find();
+	}
+	if (!bin)
+		throw new Error('postgresql is installed but no /usr/lib/postgresql/*/bin/initdb exists');
+	return bin;
+}
+
+/**
+ * The unprivileged account PostgreSQL runs as when this harness runs as root (the server refuses
+ * root): Debian's `postgres` account, or a system account created for it. Undefined when not root.
+ */
+function postgresUser() {
+	if (!(process.getuid && process.getuid() === 0)) return undefined;
+	for (const name of ['postgres', 'n8n-platform-pg']) {
+		if (spawnSync('id', ['-u', name]).status === 0) return name;
+	}
+	const r = spawnSync(
+		'useradd',
+		['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', 'n8n-platform-pg'],
+		{
+			encoding: 'utf8',
+		},
+	);
+	if (r.status !== 0) throw new Error(`useradd n8n-platform-pg failed: ${r.stderr}`);
+	return 'n8n-platform-pg';
+}
+
+/** Every folder above `dir` must let the PostgreSQL account through (mkdtemp makes 0700 folders). */
+function openPathFor(dir) {
+	for (let d = path.dirname(dir); d !== path.dirname(d); d = path.dirname(d)) {
+		const st = fs.statSync(d);
+		if (st.uid === process.getuid() && (st.mode & 0o001) === 0) fs.chmodSync(d, st.mode | 0o001);
+	}
+}
+
+/**
+ * A throwaway PostgreSQL cluster for one n8n instance, in `dir`, on 127.0.0.1:`port` (and a Unix
+ * socket in `dir`), run by an unprivileged account, with one database `n8n` owned by the role `n8n`.
+ * Durability settings are off (fsync, synchronous commit): the cluster lives as long as the run, and
+ * what is measured is n8n's behaviour on PostgreSQL, not the disk. Returns {port, env, child, psql(sql),
+ * stop()}; `env` is n8n's DB_* variables for it.
+ */
+async function startPostgres({ dir, port }) {
+	const bin = ensurePostgres();
+	const user = postgresUser();
+	const as = (cmd, args) => (user ? ['runuser', ['-u', user, '--', cmd, ...args]] : [cmd, args]);
+	const data = path.join(dir, 'data');
+	fs.mkdirSync(dir, { recursive: true });
+	if (user) {
+		openPathFor(dir);
+		spawnSync('chown', ['-R', user, dir]);
+	}
+	if (!fs.existsSync(path.join(data, 'PG_VERSION'))) {
+		const [c, a] = as(path.join(bin, 'initdb'), [
+			'-D',
+			data,
+			'-U',
+			'n8n',
+			'--auth=trust',
+			'--encoding=UTF8',
+			'--locale=C.UTF-8',
+			'--no-sync',
+		]);
+		run(c, a, { cwd: dir });
+	}
+	const [c, a] = as(path.join(bin, 'postgres'), [
+		'-D',
+		data,
+		'-p',
+		String(port),
+		'-c',
+		'listen_addresses=127.0.0.1',
+		'-c',
+		`unix_socket_directories=${dir}`,
+		'-c',
+		'fsync=off',
+		'-c',
+		'synchronous_commit=off',
+		'-c',
+		'full_page_writes=off',
+		'-c',
+		'shared_buffers=64MB',
+		'-c',
+		'max_connections=100',
+	]);
+	const child = startProcess('postgres', c, a, {
+		env: process.env,
+		logFile: path.join(dir, 'postgres.log'),
+		cwd: dir,
+	});
+	const psqlArgs = ['-h', '127.0.0.1', '-p', String(port), '-U', 'n8n', '-X', '-q', '-A', '-t'];
+	const psql = (sql, db = 'n8n') =>
+		run(path.join(bin, 'psql'), [...psqlArgs, '-d', db, '-v', 'ON_ERROR_STOP=1', '-c', sql], {
+			cwd: dir,
+		}).trim();
+	await waitFor(
+		`postgres to accept connections on ${port}`,
+		() =>
+			spawnSync(path.join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port)]).status === 0,
+		{ timeoutMs: 60000, intervalMs: 300, child },
+	);
+	if (!psql("select 1 from pg_database where datname = 'n8n'", 'postgres'))
+		psql('create database n8n', 'postgres');
+	return {
+		port,
+		child,
+		psql,
+		env: {
+			DB_TYPE: 'postgresdb',
+			DB_POSTGRESDB_HOST: '127.0.0.1',
+			DB_POSTGRESDB_PORT: String(port),
+			DB_POSTGRESDB_DATABASE: 'n8n',
+			DB_POSTGRESDB_USER: 'n8n',
+			DB_POSTGRESDB_PASSWORD: 'n8n',
+		},
+		stop: () => stopProcess(child, { graceMs: 10000, signal: 'SIGINT' }),
+	};
+}
+
+/**
  * A new work folder for one benchmark run under the system's temporary folder: two runs never share
  * one. `finish(sandbox)` is every benchmark's teardown: it stops the processes this harness started,
  * closes the sandbox, and removes the folder when the run succeeded or keeps it (and says where) when it
@@ -459,5 +601,7 @@ module.exports = {
 	tail,
 	ensureDebianCommand,
 	ensureRedis,
+	ensurePostgres,
+	startPostgres,
 	run,
 };

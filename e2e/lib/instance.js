@@ -1,13 +1,20 @@
 'use strict';
 /**
  * One n8n instance with the package installed, pointing at a sandbox: set-up (install, import, publish)
- * and start / stop in regular mode or queue mode (main + worker + webhook processes with Redis).
+ * and start / stop in regular mode or queue mode.
+ *
+ * Queue mode is the production topology on one machine: PostgreSQL (a throwaway cluster of Debian's
+ * package, H.startPostgres), Redis, n8n main, `webhooks` n8n webhook processes (2) and `workers` n8n
+ * worker processes (2), behind the repository's nginx recipe (deploy/nginx, e2e/lib/nginx.js). n8n's
+ * public webhook URL is the proxy's, so the service's CRC checks and deliveries go through the recipe
+ * as shipped. `postgres: false` keeps n8n's SQLite database (regular mode's default).
  */
 const fs = require('node:fs');
 const path = require('node:path');
 
 const H = require('./host');
 const F = require('./fixtures');
+const NGINX = require('./nginx');
 
 /** The end (exclusive) of the JSON value that starts at `start` (log lines may follow it). */
 function jsonEnd(text, start) {
@@ -29,20 +36,59 @@ function jsonEnd(text, start) {
 }
 
 class Instance {
-	constructor({ host, dir, tgz, sandbox, label = 'main', queue = false }) {
-		Object.assign(this, { host, dir, tgz, sandbox, label, queue });
+	constructor({
+		host,
+		dir,
+		tgz,
+		sandbox,
+		label = 'main',
+		queue = false,
+		postgres = queue,
+		webhooks = 2,
+		workers = 2,
+		proxy = queue,
+	}) {
+		Object.assign(this, { host, dir, tgz, sandbox, label, queue, postgres, proxy });
+		this.webhookCount = queue ? webhooks : 0;
+		this.workerCount = queue ? workers : 0;
 		this.userFolder = path.join(dir, 'user');
 		this.logDir = path.join(dir, 'logs');
 		this.procs = {};
+		/** Queue mode: the n8n webhook processes, [{port, child}], in the proxy's upstream order. */
+		this.webhooks = [];
+	}
+
+	/** The throwaway PostgreSQL cluster (started once, before n8n's CLI first touches the database). */
+	async startDatabase() {
+		if (!this.postgres || (this.pg && this.pg.child.exitCode === null)) return;
+		this.pgPort = this.pgPort || (await H.freePort());
+		this.pg = await H.startPostgres({ dir: path.join(this.dir, 'postgres'), port: this.pgPort });
+		this.procs.postgres = this.pg.child;
 	}
 
 	/** `credentials`: more credentials to import beside the package's sandbox ones. */
-	async setup({ workflows, publish = [], extraEnv = {}, port, credentials = [] } = {}) {
+	/** `proxyPort`: the proxy's port (queue mode; default a free one). */
+	async setup({ workflows, publish = [], extraEnv = {}, port, credentials = [], proxyPort } = {}) {
 		fs.mkdirSync(this.userFolder, { recursive: true });
 		this.port = port || (await H.freePort());
-		this.webhookPort = this.queue ? await H.freePort() : this.port;
+		if (this.queue) {
+			this.webhooks = [];
+			for (let i = 0; i < this.webhookCount; i++)
+				this.webhooks.push({ port: await H.freePort(), child: undefined });
+			this.proxyPort = this.proxy ? proxyPort || (await H.freePort()) : undefined;
+		}
+		/** The port the service calls: the proxy's, else the first webhook process's, else n8n's. */
+		this.webhookPort = this.queue
+			? this.proxy
+				? this.proxyPort
+				: this.webhooks[0].port
+			: this.port;
 		this.webhookBase = `http://localhost:${this.webhookPort}/`;
 		const extra = Object.assign({}, extraEnv);
+		await this.startDatabase();
+		if (this.pg) Object.assign(extra, this.pg.env, { DB_POSTGRESDB_POOL_SIZE: '4' });
+		// n8n sits behind one proxy: it takes the caller's address from X-Forwarded-For.
+		if (this.proxy) extra.N8N_PROXY_HOPS = '1';
 		if (this.queue) {
 			this.redisPort = await H.freePort();
 			Object.assign(extra, {
@@ -126,28 +172,26 @@ class Instance {
 			}
 		}
 		if (this.queue) {
-			// The webhook process must be up before main activates the workflows: activation registers the
-			// trigger's webhook, and the service's CRC GET goes to the webhook process.
-			this.procs.worker = H.startN8n(
-				this.host,
-				Object.assign({}, this.env, {
-					QUEUE_HEALTH_CHECK_PORT: String(await H.freePort()),
-					N8N_RUNNERS_BROKER_PORT: String(await H.freePort()),
-				}),
-				'worker',
-				this.log('n8n-worker'),
-			);
-			this.procs.webhook = H.startN8n(
-				this.host,
-				Object.assign({}, this.env, {
-					N8N_PORT: String(this.webhookPort),
-					N8N_RUNNERS_BROKER_PORT: String(await H.freePort()),
-				}),
-				'webhook',
-				this.log('n8n-webhook'),
-			);
-			await H.waitForLog(this.procs.webhook, /Webhook listener waiting for requests/);
-			await H.waitForLog(this.procs.worker, /n8n worker is now ready/);
+			// The webhook processes must be up before main activates the workflows: activation registers
+			// the trigger's webhook, and the service's CRC GET goes to a webhook process.
+			for (let i = 0; i < this.workerCount; i++) await this.startWorker(i, { wait: false });
+			for (let i = 0; i < this.webhookCount; i++) await this.startWebhook(i, { wait: false });
+			for (let i = 0; i < this.webhookCount; i++)
+				await H.waitForLog(this.webhooks[i].child, /Webhook listener waiting for requests/);
+			for (let i = 0; i < this.workerCount; i++)
+				await H.waitForLog(this.procs[this.workerName(i)], /n8n worker is now ready/);
+			if (this.proxy && !(this.nginx && this.nginx.child.exitCode === null)) {
+				// The recipe as a production deployment runs it: with the app's consumer secret, so that
+				// nginx checks every delivery's signature and the service's deliveries pass without a limit.
+				const options = {
+					dir: path.join(this.dir, 'nginx'),
+					port: this.proxyPort,
+					upstreams: this.webhooks.map((w) => `127.0.0.1:${w.port}`),
+					secret: this.sandbox.keys.consumerSecret,
+				};
+				this.nginx = await NGINX.startNginx(options);
+				this.procs.nginx = this.nginx.child;
+			}
 		}
 		this.procs.main = H.startN8n(
 			this.host,
@@ -160,22 +204,94 @@ class Instance {
 		await H.waitForLog(this.procs.main, /Editor is now accessible via/);
 	}
 
-	/** Stops n8n (not Redis). `hard` kills at once, like a crash. */
+	workerName(i) {
+		return i ? `worker${i + 1}` : 'worker';
+	}
+
+	webhookName(i) {
+		return i ? `webhook${i + 1}` : 'webhook';
+	}
+
+	/** Starts worker `i` (its own health and task-runner ports). */
+	async startWorker(i, { wait = true } = {}) {
+		if (i >= this.workerCount) this.workerCount = i + 1;
+		const name = this.workerName(i);
+		this.procs[name] = H.startN8n(
+			this.host,
+			Object.assign({}, this.env, {
+				QUEUE_HEALTH_CHECK_PORT: String(await H.freePort()),
+				N8N_RUNNERS_BROKER_PORT: String(await H.freePort()),
+			}),
+			'worker',
+			this.log(`n8n-${name}`),
+		);
+		if (wait) await H.waitForLog(this.procs[name], /n8n worker is now ready/);
+		return this.procs[name];
+	}
+
+	/** Starts webhook process `i` on its own port (the proxy's upstream `i`). */
+	async startWebhook(i, { wait = true } = {}) {
+		const name = this.webhookName(i);
+		const w = this.webhooks[i];
+		w.child = H.startN8n(
+			this.host,
+			Object.assign({}, this.env, {
+				N8N_PORT: String(w.port),
+				N8N_RUNNERS_BROKER_PORT: String(await H.freePort()),
+			}),
+			'webhook',
+			this.log(`n8n-${name}`),
+		);
+		this.procs[name] = w.child;
+		if (wait) await H.waitForLog(w.child, /Webhook listener waiting for requests/);
+		return w.child;
+	}
+
+	/** Stops webhook process `i`: SIGTERM (n8n's graceful shutdown), or SIGKILL with `hard`. */
+	async stopWebhook(i, { hard = false } = {}) {
+		const name = this.webhookName(i);
+		await H.stopProcess(this.webhooks[i].child, {
+			signal: hard ? 'SIGKILL' : 'SIGTERM',
+			graceMs: 20000,
+		});
+		delete this.procs[name];
+	}
+
+	/** The URL of webhook process `i` itself, bypassing the proxy. */
+	directUrl(i, url) {
+		const u = new URL(url);
+		u.hostname = '127.0.0.1';
+		u.port = String(this.webhooks[i].port);
+		return u.toString();
+	}
+
+	/** Stops n8n (not Redis, PostgreSQL or the proxy). `hard` kills at once, like a crash. */
 	async stopN8n({ hard = false } = {}) {
-		for (const k of ['main', 'webhook', 'worker']) {
-			if (this.procs[k])
-				await H.stopProcess(this.procs[k], {
-					signal: hard ? 'SIGKILL' : 'SIGTERM',
-					graceMs: 20000,
-				});
-			delete this.procs[k];
-		}
+		const names = ['main'];
+		for (let i = 0; i < this.webhookCount; i++) names.push(this.webhookName(i));
+		for (let i = 0; i < this.workerCount; i++) names.push(this.workerName(i));
+		await Promise.all(
+			names
+				.filter((k) => this.procs[k])
+				.map((k) =>
+					H.stopProcess(this.procs[k], {
+						signal: hard ? 'SIGKILL' : 'SIGTERM',
+						graceMs: 20000,
+					}).then(() => delete this.procs[k]),
+				),
+		);
 	}
 
 	async stop() {
 		await this.stopN8n();
+		if (this.nginx) await this.nginx.stop();
+		delete this.procs.nginx;
+		this.nginx = undefined;
 		if (this.procs.redis) await H.stopProcess(this.procs.redis, { graceMs: 5000 });
 		delete this.procs.redis;
+		if (this.pg) await this.pg.stop();
+		delete this.procs.postgres;
+		this.pg = undefined;
 	}
 
 	/** `n8n execute --id --rawOutput` (a separate CLI process beside the running instance); returns the parsed output. */
@@ -191,8 +307,16 @@ class Instance {
 		return JSON.parse(out.slice(start, jsonEnd(out, start)));
 	}
 
-	/** The workflow's static data as stored in n8n's SQLite database (read with Node 24's sqlite3). */
+	/** The workflow's static data as stored in n8n's database (PostgreSQL, or SQLite read with Node 24's sqlite3). */
 	staticData(workflowId) {
+		if (this.pg) {
+			const text = this.pg.psql(
+				`select "staticData" from workflow_entity where id = '${String(workflowId).replace(/'/g, "''")}'`,
+			);
+			if (!text) return null;
+			const v = JSON.parse(text);
+			return typeof v === 'string' ? JSON.parse(v) : v;
+		}
 		const db = path.join(this.userFolder, '.n8n', 'database.sqlite');
 		const script = `const s=require('sqlite3');const d=new s.Database(process.argv[1],s.OPEN_READONLY);d.get('select staticData from workflow_entity where id=?',[process.argv[2]],(e,r)=>{if(e){console.error(e.message);process.exit(1)}console.log(r&&r.staticData||'null');d.close()})`;
 		const r = require('node:child_process').spawnSync(
@@ -209,8 +333,10 @@ class Instance {
 				: JSON.parse(text);
 	}
 
+	/** A harness workflow's URL: the first webhook process itself in queue mode (the proxy is the service's way in). */
 	webhookUrl(p) {
-		return `http://127.0.0.1:${this.webhookPort}/webhook/${p}`;
+		const port = this.queue ? this.webhooks[0].port : this.webhookPort;
+		return `http://127.0.0.1:${port}/webhook/${p}`;
 	}
 
 	/** Calls a harness workflow (Webhook start node, answers with the last node's items). */
@@ -220,7 +346,11 @@ class Instance {
 
 	logTails(lines = 60) {
 		const out = [];
-		for (const name of ['n8n-main', 'n8n-worker', 'n8n-webhook', 'redis']) {
+		const names = ['n8n-main'];
+		for (let i = 0; i < this.webhookCount; i++) names.push(`n8n-${this.webhookName(i)}`);
+		for (let i = 0; i < this.workerCount; i++) names.push(`n8n-${this.workerName(i)}`);
+		names.push('redis');
+		for (const name of names) {
 			const f = this.log(name);
 			if (fs.existsSync(f))
 				out.push(

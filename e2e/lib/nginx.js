@@ -14,6 +14,10 @@ const { spawnSync } = require('node:child_process');
 const H = require('./host');
 
 const RECIPE = path.join(H.ROOT, 'deploy', 'nginx', 'platform-webhooks.conf');
+/** The recipe's njs module (signature check, CRC answers over the budget, routing key). */
+const SCRIPT = path.join(H.ROOT, 'deploy', 'nginx', 'platform-webhooks.js');
+/** Where Debian's libnginx-mod-http-js puts nginx's njs module. */
+const NJS_MODULE = '/usr/lib/nginx/modules/ngx_http_js_module.so';
 const MARK = /#\s*EDIT\(([a-z-]+)\)/;
 
 /** The recipe with every `EDIT(name)` line replaced by `values[name]` (an array of lines). */
@@ -43,19 +47,63 @@ function render(values, text = fs.readFileSync(RECIPE, 'utf8')) {
 }
 
 /**
- * Starts nginx on 127.0.0.1:`port` in front of n8n at `upstreams` (["127.0.0.1:5678", ...]), with
- * `serviceRanges` (["127.0.0.1/32"]) as the service's allow-list. Returns {url, port, child, conf,
- * stop()}.
+ * nginx's njs module, from Debian's package libnginx-mod-http-js, installed with apt-get (as root, or
+ * with `sudo -n`) when missing: the recipe needs it, and a fresh CI machine has only what the harness
+ * installs.
  */
-async function startNginx({ dir, port, upstreams, serviceRanges }) {
+function ensureNjsModule() {
+	if (fs.existsSync(NJS_MODULE)) return NJS_MODULE;
+	const root = process.getuid && process.getuid() === 0;
+	const env = Object.assign({}, process.env, { DEBIAN_FRONTEND: 'noninteractive' });
+	const apt = (args) =>
+		spawnSync(root ? 'apt-get' : 'sudo', root ? args : ['-n', 'apt-get', ...args], {
+			stdio: 'inherit',
+			env,
+			timeout: 600000,
+		}).status === 0;
+	H.log("installing libnginx-mod-http-js with apt-get (Debian package: nginx's njs module)");
+	if (!apt(['install', '-y', '--no-install-recommends', 'libnginx-mod-http-js'])) {
+		// The package lists may be older than the machine (a fresh image): refresh them once.
+		if (
+			!apt(['update']) ||
+			!apt(['install', '-y', '--no-install-recommends', 'libnginx-mod-http-js'])
+		)
+			throw new Error('apt-get install libnginx-mod-http-js failed');
+	}
+	if (!fs.existsSync(NJS_MODULE))
+		throw new Error(`libnginx-mod-http-js is installed but ${NJS_MODULE} is missing`);
+	return NJS_MODULE;
+}
+
+/** The recipe's secret file: one map line; "" is the fallback (no signature check at the proxy). */
+function secretFile(secret) {
+	if (/["$\\\s]/.test(secret))
+		throw new Error('the consumer secret must not contain quotes, $, backslashes or spaces');
+	return `map "" $platform_webhooks_secret { default "${secret}"; }\n`;
+}
+
+/**
+ * Starts nginx on 127.0.0.1:`port` in front of n8n at `upstreams` (["127.0.0.1:5678", ...]: several
+ * webhook processes share the calls by the recipe's consistent hash). `secret` (optional) is the app's
+ * consumer secret: given, nginx checks every delivery's signature and answers CRC checks over the
+ * budget itself; omitted, the recipe's fallback (format checks and limits only). The secret goes to a
+ * file of mode 600 in `dir`, as the recipe asks. Returns {url, port, child, conf, site, errorLog,
+ * accessLog, stop()}.
+ */
+async function startNginx({ dir, port, upstreams, secret }) {
 	const bin = H.ensureDebianCommand('nginx', 'nginx');
+	const njs = ensureNjsModule();
 	fs.mkdirSync(path.join(dir, 'temp'), { recursive: true });
 	fs.mkdirSync(path.join(dir, 'logs'), { recursive: true });
+	const secretConf = path.join(dir, 'platform-webhooks-secret.conf');
+	fs.writeFileSync(secretConf, secretFile(secret || ''), { mode: 0o600 });
+	fs.chmodSync(secretConf, 0o600);
 	const site = path.join(dir, 'platform-webhooks.conf');
 	fs.writeFileSync(
 		site,
 		render({
-			'service-ranges': serviceRanges.map((r) => `${r} 0;`),
+			njs: [`js_import platform from ${SCRIPT};`],
+			secret: [`include ${secretConf};`],
 			upstream: upstreams.map((u) => `server ${u};`),
 			listen: [`listen 127.0.0.1:${port};`],
 			'server-name': ['server_name localhost 127.0.0.1;'],
@@ -67,15 +115,20 @@ async function startNginx({ dir, port, upstreams, serviceRanges }) {
 	fs.writeFileSync(
 		conf,
 		[
+			`load_module ${njs};`,
 			'daemon off;',
 			'worker_processes 1;',
 			`pid ${path.join(dir, 'nginx.pid')};`,
 			`error_log ${path.join(dir, 'logs', 'error.log')} warn;`,
 			'events { worker_connections 4096; }',
 			'http {',
-			// The flood's refusals (thousands a second) are counted by its clients; the log keeps the rest.
-			'    map $status $platform_logged { 429 0; default 1; }',
-			`    access_log ${path.join(dir, 'logs', 'access.log')} combined buffer=64k flush=1s if=$platform_logged;`,
+			// The log holds the calls nginx passed on to n8n, each with the process it chose and its routing
+			// key: what a test asserts about (no forged delivery reached n8n; the copies of one delivery went
+			// to one process). What nginx answered itself (thousands a second under a flood) is counted by
+			// the callers.
+			'    map $upstream_addr $platform_logged { "" 0; default 1; }',
+			'    log_format platform_forwarded \'$remote_addr [$time_local] "$request" $status upstream=$upstream_addr route="$platform_route" ${request_time}s\';',
+			`    access_log ${path.join(dir, 'logs', 'access.log')} platform_forwarded buffer=64k flush=1s if=$platform_logged;`,
 			`    client_body_temp_path ${temp('body')};`,
 			`    proxy_temp_path ${temp('proxy')};`,
 			`    fastcgi_temp_path ${temp('fastcgi')};`,
@@ -113,8 +166,10 @@ async function startNginx({ dir, port, upstreams, serviceRanges }) {
 		conf,
 		site,
 		errorLog: path.join(dir, 'logs', 'error.log'),
+		/** The calls passed on to n8n, one line each: `<address> [time] "<request>" <status> upstream=<process> route="<key>" <seconds>s`. */
+		accessLog: path.join(dir, 'logs', 'access.log'),
 		stop: () => H.stopProcess(child, { graceMs: 5000, signal: 'SIGQUIT' }),
 	};
 }
 
-module.exports = { RECIPE, render, startNginx };
+module.exports = { RECIPE, SCRIPT, render, startNginx };

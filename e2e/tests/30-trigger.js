@@ -124,7 +124,13 @@ module.exports = [
 				unsigned: true,
 				webhook_id: hook.id,
 			});
-			assert.equal(unsigned.deliveries[0].status, 401, 'an unsigned delivery must get 401');
+			// In queue mode the deliveries go through the nginx recipe, which refuses a delivery without a
+			// signature header as malformed (400) before n8n; the trigger itself answers 401.
+			assert.equal(
+				unsigned.deliveries[0].status,
+				ctx.inst.proxy ? 400 : 401,
+				`an unsigned delivery must get ${ctx.inst.proxy ? '400 from the proxy' : '401'}`,
+			);
 			const original = sandbox.db.events.find((e) => e.event_uuid === events[0].event_uuid).raw;
 			const tampered = original.replace('first e2e post', 'first e2e post (changed)');
 			const r = await sandbox.httpRequest('POST', hook.url, {

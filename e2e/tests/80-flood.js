@@ -1,18 +1,21 @@
-'use strict';
 /**
- * A flood of forged deliveries against the trigger's webhook, with and without the repository's nginx
- * recipe (deploy/nginx/platform-webhooks.conf) in front of n8n (regular mode, its own n8n instance whose
- * WEBHOOK_URL is the proxy, so that the trigger registers itself through it):
+ * A flood of forged calls against the trigger's webhook, with and without the repository's nginx recipe
+ * (deploy/nginx/platform-webhooks.conf and .js) in front of n8n (regular mode, its own n8n instance
+ * whose WEBHOOK_URL is the proxy, so that the trigger registers itself through it). The recipe has no
+ * allow-list: the service publishes no addresses, and the service's calls come from 127.0.0.1 like any
+ * other caller's would from the internet.
  *
- *   - behind the proxy: 64 clients, from 16 loopback addresses other than the service's, send forged
- *     deliveries for E2E_FLOOD_SECONDS (30) while the service (the sandbox, from 127.0.0.1, the
- *     allow-listed address) sends a CRC check every 2 s and a signed delivery every second.
- *     Asserted: every CRC check answered correctly within 3 s, every signed delivery acknowledged
- *     within 10 s and run exactly once, and the flood ran no workflow (n8n's executions of the
- *     workflow are exactly the signed deliveries);
- *   - the same flood straight at n8n, no proxy: reported (CRC and delivery latencies, failures), not
- *     asserted. n8n spends about 60 ms of CPU per webhook call before the node runs, so the service's
- *     calls queue behind the flood's.
+ *   - the recipe as shipped, with the app's consumer secret: 64 clients from 16 loopback addresses
+ *     (127.0.0.2-17) send forged deliveries and 16 more send well-formed forged CRC checks for
+ *     E2E_FLOOD_SECONDS (30), while the service (the sandbox) sends a CRC check every 2 s and a signed
+ *     delivery every second. Asserted: every CRC check answered correctly within 1 s, every signed
+ *     delivery acknowledged within 10 s and run exactly once, the flood ran no workflow (n8n's
+ *     executions of the workflow are exactly the signed deliveries), and no forged delivery reached n8n
+ *     (nginx's log of the calls it passed on holds none from the flood's addresses);
+ *   - the recipe's fallback, without the secret (format checks and limits only), and the same flood
+ *     straight at n8n, no proxy: reported (CRC and delivery latencies, failures), not asserted. n8n
+ *     spends about 60 ms of CPU per webhook call before the node runs, so the service's calls queue
+ *     behind the flood's.
  */
 const path = require('node:path');
 
@@ -30,9 +33,14 @@ const FLOOD = {
 };
 const SECONDS = Number(process.env.E2E_FLOOD_SECONDS || 30);
 const CLIENTS = 64;
+const CRC_CLIENTS = 16;
 const ADDRESSES = 16;
-/** The service's deadlines: a CRC answer within 3 s, a delivery acknowledged within 10 s. */
-const CRC_DEADLINE_MS = 3000;
+/**
+ * A CRC answer within 1 s behind the recipe (the service's own deadline is 3 s: reported for the
+ * fallback and without a proxy), a delivery acknowledged within 10 s.
+ */
+const CRC_DEADLINE_MS = 1000;
+const SERVICE_CRC_DEADLINE_MS = 3000;
 const DELIVERY_DEADLINE_MS = 10000;
 
 function triggerWorkflow(sandboxUrl, userId) {
@@ -75,8 +83,55 @@ async function serviceTraffic(sandbox, webhook, { seconds, userId, label }) {
 	return { crcs, deliveries };
 }
 
-function summary({ crcs, deliveries }) {
-	const crcLate = crcs.filter((c) => !c.ok || c.ms > CRC_DEADLINE_MS);
+/**
+ * Well-formed forged CRC checks (a valid crc_token each: only the service's secret tells a real check
+ * from these) from `clients` clients over the flood's addresses, in a child process (this file run on
+ * its own) so that the sandbox's measurements do not wait on the clients' work. Resolves the closed
+ * loop's counts.
+ */
+function crcFlood({ url, clients, seconds }) {
+	return new Promise((resolve, reject) => {
+		const child = require('node:child_process').fork(
+			__filename,
+			[JSON.stringify({ url, clients, seconds })],
+			{ stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+		);
+		require('node:os').setPriority(child.pid, 19);
+		let result;
+		child.on('message', (m) => (result = m));
+		child.on('error', reject);
+		child.on('exit', (code) =>
+			result ? resolve(result) : reject(new Error(`the CRC flood process exited with ${code}`)),
+		);
+	});
+}
+
+if (require.main === module) {
+	const { url, clients, seconds } = JSON.parse(process.argv[2]);
+	const end = Date.now() + seconds * 1000;
+	L.closedLoop({
+		clients,
+		until: () => Date.now() >= end,
+		make: () => {
+			const u = new URL(url);
+			u.searchParams.set('crc_token', require('node:crypto').randomBytes(24).toString('base64url'));
+			return { url: u.toString() };
+		},
+		localAddress: (c) => `127.0.0.${2 + (c % ADDRESSES)}`,
+	}).then((r) => process.send(r, () => process.exit(0)));
+}
+
+/** Both floods at once for `seconds`: forged deliveries and forged CRC checks. */
+async function floods(url, seconds, userId) {
+	const [deliveries, crcs] = await Promise.all([
+		L.flood({ url, clients: CLIENTS, addresses: ADDRESSES, seconds, userId }),
+		crcFlood({ url, clients: CRC_CLIENTS, seconds }),
+	]);
+	return { deliveries, crcs };
+}
+
+function summary({ crcs, deliveries }, crcDeadlineMs = CRC_DEADLINE_MS) {
+	const crcLate = crcs.filter((c) => !c.ok || c.ms > crcDeadlineMs);
 	const deliveryLate = deliveries.filter((d) => !d.ok || d.ms > DELIVERY_DEADLINE_MS);
 	const crc = L.latencies(crcs.map((c) => c.ms));
 	const del = L.latencies(deliveries.map((d) => d.ms));
@@ -98,36 +153,46 @@ function summary({ crcs, deliveries }) {
 		deliveryFailed: deliveryLate,
 		text:
 			`CRC ${crcs.length}: p50 ${crc.p50} ms, p99 ${crc.p99} ms, max ${crc.max} ms, ` +
-			`${crcLate.length} failed or over 3 s${why(crcLate)}; deliveries ${deliveries.length}: p50 ${del.p50} ms, ` +
+			`${crcLate.length} failed or over ${crcDeadlineMs / 1000} s${why(crcLate)}; deliveries ${deliveries.length}: p50 ${del.p50} ms, ` +
 			`p99 ${del.p99} ms, max ${del.max} ms, ${deliveryLate.length} failed or over 10 s${why(deliveryLate)}`,
 	};
 }
 
-const statusText = (r) =>
-	`${r.sent} forged deliveries in ${r.seconds.toFixed(1)} s (${r.perSecond.toFixed(0)}/s): ` +
+const countText = (what, r) =>
+	`${r.sent} ${what} in ${r.seconds.toFixed(1)} s (${r.perSecond.toFixed(0)}/s): ` +
 	Object.entries(r.statuses)
 		.map(([k, v]) => `${v}x ${k}`)
 		.concat(Object.entries(r.errors).map(([k, v]) => `${v}x ${k}`))
 		.join(', ');
+const statusText = (f) =>
+	`${countText('forged deliveries', f.deliveries)}; ${countText('forged CRC checks', f.crcs)}`;
+
+/** The calls nginx passed on to n8n (the harness logs only those), from the flood's addresses. */
+function forwardedFromFlood(accessLog) {
+	const lines = require('node:fs').readFileSync(accessLog, 'utf8').split('\n');
+	return lines.filter((l) => /^127\.0\.0\.(\d+) /.test(l) && l.split(' ')[0] !== '127.0.0.1');
+}
 
 module.exports = [
 	{
-		name: `flood: behind the nginx recipe the trigger answers every CRC within 3 s and every signed delivery within 10 s while ${CLIENTS} clients send forged deliveries; without it, reported`,
+		name: `flood: behind the nginx recipe (no allow-list) the trigger answers every CRC within 1 s and every signed delivery within 10 s while ${CLIENTS + CRC_CLIENTS} clients send forged deliveries and CRC checks; the fallback without the secret and no proxy at all, reported`,
 		needs: ['platformTriggerPosts'],
 		modes: ['regular'],
-		timeoutMs: 300000 + 2 * SECONDS * 1000,
+		timeoutMs: 300000 + 3 * SECONDS * 1000,
 		async run(ctx) {
 			const { assert, sandbox } = ctx;
 			const userId = ctx.keys.userId;
 			const dir = path.join(path.dirname(ctx.inst.dir), 'flood');
 			const n8nPort = await H.freePort();
 			const proxyPort = await H.freePort();
+			const upstreams = [`127.0.0.1:${n8nPort}`];
 			const proxy = await startNginx({
 				dir: path.join(dir, 'nginx'),
 				port: proxyPort,
-				upstreams: [`127.0.0.1:${n8nPort}`],
-				serviceRanges: ['127.0.0.1/32'],
+				upstreams,
+				secret: sandbox.keys.consumerSecret,
 			});
+			let fallback;
 			const inst = new Instance({
 				host: ctx.inst.host,
 				dir: path.join(dir, 'n8n'),
@@ -155,10 +220,8 @@ module.exports = [
 						),
 					{ timeoutMs: 90000 },
 				);
-				const direct = {
-					id: hook.id,
-					url: hook.url.replace(proxy.url, `http://127.0.0.1:${n8nPort}`),
-				};
+				const at = (base) => ({ id: hook.id, url: hook.url.replace(proxy.url, base) });
+				const direct = at(`http://127.0.0.1:${n8nPort}`);
 				api = await rest.session(n8nPort);
 				// Idle, through the proxy: the reference for this machine at this moment (and the warm-up: the
 				// first calls of a process pay for more than the steady state).
@@ -172,21 +235,15 @@ module.exports = [
 				const executionsBefore = await api.executionCount(FLOOD.id);
 
 				H.log(
-					`flood test: ${CLIENTS} clients from ${ADDRESSES} addresses for ${SECONDS} s at ${proxy.url} (nginx) -> n8n :${n8nPort}`,
+					`flood test: ${CLIENTS} + ${CRC_CLIENTS} clients from ${ADDRESSES} addresses for ${SECONDS} s at ${proxy.url} (nginx, the recipe with the secret) -> n8n :${n8nPort}`,
 				);
 				const [proxied, flood] = await Promise.all([
 					serviceTraffic(sandbox, hook, { seconds: SECONDS - 2, userId, label: 'proxy' }),
-					L.flood({
-						url: hook.url,
-						clients: CLIENTS,
-						addresses: ADDRESSES,
-						seconds: SECONDS,
-						userId,
-					}),
+					floods(hook.url, SECONDS, userId),
 				]);
 				const p = summary(proxied);
-				H.log(`flood test, BEHIND THE PROXY: ${p.text}`);
-				H.log(`flood test, behind the proxy, the flood: ${statusText(flood)}`);
+				H.log(`flood test, BEHIND THE RECIPE: ${p.text}`);
+				H.log(`flood test, behind the recipe, the flood: ${statusText(flood)}`);
 
 				// Every signed delivery runs once; nothing else runs.
 				const ids = proxied.deliveries.map((d) => d.id);
@@ -198,32 +255,50 @@ module.exports = [
 				await ctx.sleep(3000); // a second run of an event would arrive within this window
 				const counts = ctx.runCounts(FLOOD.sink);
 				const executions = (await api.executionCount(FLOOD.id)) - executionsBefore;
+				const leaked = forwardedFromFlood(proxy.accessLog);
+				const leakedDeliveries = leaked.filter((l) => l.includes('"POST '));
+				H.log(
+					`flood test, behind the recipe, calls from the flood's addresses that reached n8n: ${leakedDeliveries.length} deliveries, ${leaked.length - leakedDeliveries.length} CRC checks (the CRC budget); the rest was answered by nginx`,
+				);
+
+				// The fallback (no secret in the proxy): a second nginx on the same n8n, reported.
+				fallback = await startNginx({
+					dir: path.join(dir, 'nginx-fallback'),
+					port: await H.freePort(),
+					upstreams,
+				});
+				H.log(`flood test: the same flood at the recipe's fallback (no secret) for ${SECONDS} s`);
+				const [fb, fbFlood] = await Promise.all([
+					serviceTraffic(sandbox, at(fallback.url), {
+						seconds: SECONDS - 2,
+						userId,
+						label: 'fallback',
+					}),
+					floods(at(fallback.url).url, SECONDS, userId),
+				]);
+				const f = summary(fb, SERVICE_CRC_DEADLINE_MS);
+				H.log(`flood test, THE FALLBACK WITHOUT THE SECRET: ${f.text}`);
+				H.log(`flood test, the fallback, the flood: ${statusText(fbFlood)}`);
 
 				// Without the proxy, for comparison (reported, not asserted).
 				H.log(`flood test: the same flood straight at n8n (no proxy) for ${SECONDS} s`);
 				const [bare, bareFlood] = await Promise.all([
 					serviceTraffic(sandbox, direct, { seconds: SECONDS - 2, userId, label: 'bare' }),
-					L.flood({
-						url: direct.url,
-						clients: CLIENTS,
-						addresses: ADDRESSES,
-						seconds: SECONDS,
-						userId,
-					}),
+					floods(direct.url, SECONDS, userId),
 				]);
-				const b = summary(bare);
+				const b = summary(bare, SERVICE_CRC_DEADLINE_MS);
 				H.log(`flood test, WITHOUT THE PROXY: ${b.text}`);
 				H.log(`flood test, without the proxy, the flood: ${statusText(bareFlood)}`);
 
 				assert.deepEqual(
 					p.crcFailed.map((c) => `${c.ms} ms ${c.why || ''}`),
 					[],
-					`behind the proxy, every CRC check answered correctly within 3 s (${p.text})`,
+					`behind the recipe, every CRC check answered correctly within 1 s (${p.text})`,
 				);
 				assert.deepEqual(
 					p.deliveryFailed.map((d) => `${d.ms} ms ${d.status || d.error}`),
 					[],
-					`behind the proxy, every signed delivery acknowledged within 10 s (${p.text})`,
+					`behind the recipe, every signed delivery acknowledged within 10 s (${p.text})`,
 				);
 				assert.ok(hook.valid, 'the webhook is still valid');
 				for (const id of ids) assert.equal(counts[id], 1, `event ${id} ran ${counts[id]} times`);
@@ -236,13 +311,22 @@ module.exports = [
 					Object.keys(counts).every((id) => !id.startsWith('forged-')),
 					'no forged delivery reached the sink',
 				);
-				// The flood was one: nginx refused most of it, and what it let through reached n8n (401).
-				assert.ok(flood.statuses[429] > 0, `nginx refused part of the flood: ${statusText(flood)}`);
-				assert.ok(flood.statuses[401] > 0, `n8n refused the rest: ${statusText(flood)}`);
+				// nginx answered every forged delivery itself (401), and no forged delivery reached n8n.
+				assert.equal(
+					flood.deliveries.statuses[401],
+					flood.deliveries.sent - Object.values(flood.deliveries.errors).reduce((a, v) => a + v, 0),
+					`nginx refused every forged delivery with 401: ${statusText(flood)}`,
+				);
+				assert.deepEqual(leakedDeliveries, [], 'no forged delivery reached n8n');
+				assert.ok(
+					flood.crcs.statuses[200] > 0,
+					`the forged CRC checks were answered: ${statusText(flood)}`,
+				);
 			} finally {
 				if (api) await api.toggle(FLOOD.id, 'deactivate').catch(() => undefined);
 				await inst.stop();
 				await proxy.stop();
+				if (fallback) await fallback.stop();
 			}
 		},
 	},

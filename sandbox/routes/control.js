@@ -6,7 +6,10 @@
  *   GET    /_sandbox/requests[?since=&path=&method=]   recorded API requests (auth verdict, body, status)
  *   DELETE /_sandbox/requests               forget recorded requests
  *   POST   /_sandbox/reset                  empty every store
- *   POST   /_sandbox/options                {emitOnCreate, legacyShapes, allowInsecureWebhookUrls, webhookLimit}
+ *   POST   /_sandbox/options                {emitOnCreate, legacyShapes, allowInsecureWebhookUrls, webhookLimit,
+ *                                            deliveryTimeoutMs, deliveryRetryDelaysMs: [ms, ...] the service's retries}
+ *   POST   /_sandbox/redeliver              {event_uuids: [...], webhook_id?} the service sends recorded events again
+ *                                            (same bytes, same signature), as it does when it saw no acknowledgement
  *   POST   /_sandbox/faults                 {latencyMs, rules:[{status:429|500|503, count, path?, method?, resetAfterS?,
  *                                            delayMs? (without status: answer normally after the delay)}]}
  *   DELETE /_sandbox/faults
@@ -104,12 +107,25 @@ function install(sb) {
 	});
 	sb.route('POST', '/_sandbox/options', C, ({ body }) => {
 		const b = body || {};
+		if (
+			b.deliveryRetryDelaysMs !== undefined &&
+			!(
+				Array.isArray(b.deliveryRetryDelaysMs) &&
+				b.deliveryRetryDelaysMs.length <= 10 &&
+				b.deliveryRetryDelaysMs.every((d) => Number.isInteger(d) && d >= 0 && d <= 600000)
+			)
+		)
+			throw invalidRequest(
+				'deliveryRetryDelaysMs: at most 10 delays, each an integer from 0 to 600000 ms',
+				{ deliveryRetryDelaysMs: [b.deliveryRetryDelaysMs] },
+			);
 		for (const k of [
 			'emitOnCreate',
 			'legacyShapes',
 			'allowInsecureWebhookUrls',
 			'webhookLimit',
 			'deliveryTimeoutMs',
+			'deliveryRetryDelaysMs',
 		])
 			if (b[k] !== undefined) sb.options[k] = b[k];
 		return { body: { options: sb.options } };
@@ -138,6 +154,18 @@ function install(sb) {
 	sb.route('POST', '/_sandbox/events', C, async ({ body }) => ({
 		body: { events: await sb.emit(body || {}) },
 	}));
+	sb.route('POST', '/_sandbox/redeliver', C, async ({ body }) => {
+		const b = body || {};
+		const ids = b.event_uuids;
+		if (
+			!Array.isArray(ids) ||
+			!ids.length ||
+			ids.length > 1000 ||
+			ids.some((i) => typeof i !== 'string')
+		)
+			throw invalidRequest('event_uuids: 1 to 1000 event ids (strings)', { event_uuids: [ids] });
+		return { body: { deliveries: await sb.redeliver(ids, { webhookId: b.webhook_id }) } };
+	});
 	sb.route('POST', '/_sandbox/stream/posts', C, async ({ body }) => ({
 		body: await sb.emitStreamPost(body || {}),
 	}));

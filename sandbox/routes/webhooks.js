@@ -192,7 +192,40 @@ function install(sb) {
 		sb.log(
 			`deliver ${meta.event_uuid || 'status'} -> ${webhook.url}: ${result.error || result.status}`,
 		);
+		// The service retries what it signed and saw no acknowledgement for; forged and unsigned bodies
+		// are not the service's.
+		const retry = meta.attempt || 0;
+		const delays = sb.options.deliveryRetryDelaysMs || [];
+		if (!delivery.ok && signature && !meta.forge && retry < delays.length) {
+			delivery.retry_scheduled_in_ms = delays[retry];
+			sb.later(delays[retry], () =>
+				sb.deliver(webhook, rawBody, Object.assign({}, meta, { attempt: retry + 1 })),
+			);
+		}
+		if (retry) delivery.attempt = retry + 1;
 		return delivery;
+	};
+
+	/**
+	 * The service sends recorded events again, byte for byte with the same signature: what it does when
+	 * a delivery's acknowledgement did not reach it (a retry). Unknown ids (never emitted, forged or
+	 * unsigned ones are not recorded) are refused before anything is sent.
+	 */
+	sb.redeliver = async (eventUuids, { webhookId } = {}) => {
+		const events = eventUuids.map((id) => {
+			const e = sb.db.events.find(
+				(x) => x.event_uuid === id && !x.replay && (!webhookId || x.webhook_id === webhookId),
+			);
+			if (!e) throw notFound('event', 'event_uuid', id);
+			const webhook = sb.db.webhooks.get(e.webhook_id);
+			if (!webhook) throw notFound('webhook', 'webhook_id', e.webhook_id);
+			return { e, webhook };
+		});
+		return Promise.all(
+			events.map(({ e, webhook }) =>
+				sb.deliver(webhook, e.raw, { event_uuid: e.event_uuid, redelivery: true }),
+			),
+		);
 	};
 
 	let eventCounter = 0;

@@ -1,0 +1,99 @@
+// njs (nginx's JavaScript module, Debian package libnginx-mod-http-js) for platform-webhooks.conf.
+//
+// The service publishes no addresses, so the proxy tells its calls from a flood by what only the service
+// can produce: a delivery's signature, HMAC-SHA256 of the raw body keyed with the app's consumer secret.
+// With the secret ($platform_webhooks_secret, from the root-only file the recipe includes) the proxy
+// checks every POST itself and a forged one gets 401 here, never reaching n8n (which spends about 60 ms
+// of CPU on any webhook call before the trigger node runs). Without the secret (the fallback) nothing is
+// verified here: the recipe's format checks and limits are then the only guard.
+//
+// Every call that goes on to n8n carries $platform_route, the key of the upstream's consistent hash:
+// the same delivery (the service's copies and its retries) always reaches the same webhook process.
+
+const crypto = require('crypto');
+
+/** The service's crc_token: 16 to 128 of these characters, anything else is not the service. */
+const CRC_TOKEN = /^[A-Za-z0-9+/=_-]{16,128}$/;
+
+function hmac(key, data) {
+	return crypto.createHmac('sha256', key).update(data).digest('base64');
+}
+
+/**
+ * a === b without telling a caller, by the time it takes, how much of a forged signature was right:
+ * both sides are compared as HMACs under a key nobody knows.
+ */
+function sameText(a, b) {
+	const key = String(Math.random()) + String(Date.now());
+	return hmac(key, a) === hmac(key, b);
+}
+
+/**
+ * The routing key of a delivery: the event id when the body is one event (`data.event_uuid`: a replay
+ * may wrap the same event in another envelope, and still reaches the process that ran it), otherwise
+ * the signature, identical for identical bodies (Account Activity batches `{for_user_id,
+ * <kind>_events: [...]}`, filtered-stream posts `{data: {id, ...}}`).
+ */
+function routeKey(text, signature) {
+	try {
+		const body = JSON.parse(text);
+		const id = body && body.data && body.data.event_uuid;
+		if (typeof id === 'string' && id) return 'event:' + id;
+	} catch (e) {
+		// not JSON: n8n answers it; the signature still routes it
+	}
+	return 'signature:' + signature;
+}
+
+/**
+ * Every call the recipe's format checks and limits let through (a GET with a well-formed crc_token, a
+ * POST with a well-formed signature header): a CRC check goes on to n8n; a delivery goes on when its
+ * signature is right (checked only when the proxy has the secret), else 401.
+ */
+function webhook(r) {
+	if (r.method !== 'POST') {
+		r.variables.platform_route = 'crc:' + (r.args.crc_token || '');
+		r.internalRedirect('@platform_n8n');
+		return;
+	}
+	const secret = r.variables.platform_webhooks_secret;
+	const signature = r.headersIn['x-platform-webhooks-signature'] || '';
+	const body = r.requestBuffer;
+	if (body === undefined) {
+		// The body went to a temporary file: larger than client_body_buffer_size, which the recipe sets
+		// to client_max_body_size, so this is a misconfiguration, not a caller's fault.
+		r.error('platform-webhooks: the request body is not in memory; set client_body_buffer_size');
+		r.return(500);
+		return;
+	}
+	if (secret && !sameText(signature, 'sha256=' + hmac(secret, body))) {
+		r.headersOut['Content-Type'] = 'application/json';
+		r.return(401, '{"error":"invalid signature"}');
+		return;
+	}
+	r.variables.platform_route = routeKey(r.requestText || '', signature);
+	r.internalRedirect('@platform_n8n');
+}
+
+/**
+ * GET: the CRC check, when the CRC budget towards n8n is spent (a flood of well-formed CRC checks): the
+ * proxy answers it itself, exactly as the trigger does, so that the service's own check never waits
+ * behind forged ones. Without the secret it cannot: 429, and the service checks again later.
+ */
+function crc(r) {
+	const secret = r.variables.platform_webhooks_secret;
+	const token = r.args.crc_token;
+	r.headersOut['Content-Type'] = 'application/json';
+	if (r.method !== 'GET' || !secret) {
+		// a delivery over its limit (only without the secret), or a CRC check the proxy cannot answer
+		r.return(429, '{"error":"too many requests"}');
+		return;
+	}
+	if (typeof token !== 'string' || !CRC_TOKEN.test(token)) {
+		r.return(400, '{"error":"crc_token missing or malformed"}');
+		return;
+	}
+	r.return(200, JSON.stringify({ response_token: 'sha256=' + hmac(secret, token) }));
+}
+
+export default { webhook, crc };

@@ -1,0 +1,255 @@
+'use strict';
+/**
+ * Exactly once across processes, in the production topology (queue mode: PostgreSQL, Redis, n8n main,
+ * two webhook processes and two workers behind the repository's nginx recipe). The service reaches a
+ * deployment through its proxy, so every delivery here goes through it:
+ *   - 100 events, two identical copies of each (same bytes, same signature) at the same moment, then
+ *     the service's retries of 20 of them a few seconds later: each event runs once, none is lost;
+ *   - a rolling restart of one webhook process: 10 events sent while it is down (the proxy hands them
+ *     to the other process), then the service replays them after the restart: each runs once;
+ *   - kill -9 of a webhook process in the middle of deliveries, with the service's retries on: every
+ *     event the service retried runs once, and no event runs twice.
+ */
+const F = require('../lib/fixtures');
+const H = require('../lib/host');
+
+const WF_ID = 'e2eQueueOnce001';
+const SINK = 'queue-once';
+const WEBHOOK_ID = F.uuidFrom('e2e-queue-once');
+
+function hookOf(ctx) {
+	return [...ctx.sandbox.db.webhooks.values()].find(
+		(w) => w.valid && w.url.includes(`:${ctx.inst.webhookPort}/webhook/${WEBHOOK_ID}`),
+	);
+}
+
+/** Records `n` events at the sandbox without delivering them (the test sends the copies); [{id, raw}]. */
+async function recordEvents(ctx, hook, n, text) {
+	hook.valid = false;
+	try {
+		const sent = await ctx.sandbox.emit({
+			event_type: 'post.create',
+			text,
+			count: n,
+			webhook_id: hook.id,
+		});
+		return sent.map((e) => ({
+			id: e.event_uuid,
+			raw: ctx.sandbox.db.events.find((x) => x.event_uuid === e.event_uuid).raw,
+		}));
+	} finally {
+		hook.valid = true;
+	}
+}
+
+/** Runs `fn` over `items`, `width` at a time. */
+async function pool(items, width, fn) {
+	const out = new Array(items.length);
+	let next = 0;
+	await Promise.all(
+		Array.from({ length: width }, async () => {
+			while (next < items.length) {
+				const i = next++;
+				out[i] = await fn(items[i], i);
+			}
+		}),
+	);
+	return out;
+}
+
+/** Waits until every id has run, then a few seconds for second runs; returns the run counts. */
+async function runsOf(ctx, ids, { settleMs = 5000, timeoutMs = 120000 } = {}) {
+	await ctx
+		.waitFor(
+			`${ids.length} events to run`,
+			() => {
+				const counts = ctx.runCounts(SINK);
+				return ids.every((id) => counts[id]);
+			},
+			{ timeoutMs },
+		)
+		.catch(() => undefined); // the assertions below name what is missing
+	await ctx.sleep(settleMs);
+	return ctx.runCounts(SINK);
+}
+
+function assertOnce(ctx, ids, counts, what) {
+	const twice = ids.filter((id) => counts[id] > 1);
+	const lost = ids.filter((id) => !counts[id]);
+	ctx.assert.equal(
+		twice.length + lost.length,
+		0,
+		`${what}: ${twice.length} of ${ids.length} events ran more than once (${twice.slice(0, 5).join(', ')}), ${lost.length} never ran (${lost.slice(0, 5).join(', ')})`,
+	);
+}
+
+/** Waits for replay jobs to end, then starts one over [from, now] for the webhook. */
+async function replay(ctx, hook, from) {
+	const { sandbox } = ctx;
+	await ctx.waitFor(
+		'running replay jobs to finish',
+		() => !sandbox.db.replayJobs.some((j) => j.state === 'running'),
+		{ timeoutMs: 60000 },
+	);
+	const job = sandbox.startReplay(
+		hook,
+		new Date(Math.floor(from / 60000) * 60000),
+		new Date(Date.now() + 60000),
+	);
+	await ctx.waitFor('the replay job to finish', () => job.finished_at, { timeoutMs: 120000 });
+	return job;
+}
+
+module.exports = [
+	{
+		name: 'queue once: 100 events delivered twice at once through the proxy, then the service retries 20: each runs once',
+		needs: ['platformTriggerPosts'],
+		modes: ['queue'],
+		timeoutMs: 240000,
+		workflows: (ctx) => [
+			F.workflow(
+				WF_ID,
+				'e2e queue exactly once',
+				[
+					F.triggerNode('Platform Trigger', [0, 0], {
+						userId: ctx.keys.userId,
+						webhookId: WEBHOOK_ID,
+						description: ctx.describe('platformTriggerPosts'),
+					}),
+					F.sinkNode('Record Run', ctx.sandboxUrl, SINK, [300, 0]),
+				],
+				F.chain(['Platform Trigger', 'Record Run']),
+			),
+		],
+		publish: () => [WF_ID],
+		async run(ctx) {
+			const { assert, sandbox, inst } = ctx;
+			assert.ok(
+				inst.proxy && inst.webhooks.length === 2,
+				'queue mode runs 2 webhook processes behind the proxy',
+			);
+			const hook = await ctx.waitFor('the trigger to register its webhook', () => hookOf(ctx), {
+				timeoutMs: 90000,
+			});
+			const events = await recordEvents(ctx, hook, 100, 'delivered twice at once');
+			const answers = await pool(events, 8, (e) =>
+				Promise.all([0, 1].map(() => sandbox.deliver(hook, e.raw, { event_uuid: e.id }))),
+			);
+			const refused = answers.flat().filter((d) => d.status !== 200);
+			assert.equal(
+				refused.length,
+				0,
+				`copies not acknowledged: ${JSON.stringify(refused.slice(0, 3))}`,
+			);
+			const ids = events.map((e) => e.id);
+			assertOnce(ctx, ids, await runsOf(ctx, ids), '100 events, two copies each at once');
+			// A few seconds later the service sends 20 of them again (their acknowledgements did not reach it).
+			await ctx.sleep(3000);
+			const again = await sandbox.redeliver(ids.slice(0, 20));
+			assert.ok(
+				again.every((d) => d.status === 200),
+				'the retries are acknowledged',
+			);
+			assertOnce(ctx, ids, await runsOf(ctx, ids), 'after the service retried 20 of them');
+			ctx.queueOnce = { hook, ids };
+		},
+	},
+	{
+		name: 'queue once: rolling restart of a webhook process, 10 events sent while it is down and replayed: each runs once',
+		needs: ['platformTriggerPosts'],
+		modes: ['queue'],
+		timeoutMs: 300000,
+		async run(ctx) {
+			const { assert, sandbox, inst } = ctx;
+			assert.ok(ctx.queueOnce, 'the previous test registered the webhook');
+			const { hook, ids } = ctx.queueOnce;
+			const from = Date.now();
+			await inst.stopWebhook(1);
+			const down = [];
+			for (let i = 0; i < 10; i++) {
+				const [e] = await sandbox.emit({
+					event_type: 'post.create',
+					text: `sent while webhook process 2 is down ${i}`,
+					webhook_id: hook.id,
+				});
+				assert.equal(
+					e.deliveries[0].status,
+					200,
+					`the proxy hands a delivery to the process that is up: ${JSON.stringify(e.deliveries[0])}`,
+				);
+				down.push(e.event_uuid);
+			}
+			await inst.startWebhook(1);
+			// The service replays the window (a replay job sends every event of it again, through the proxy).
+			const job = await replay(ctx, hook, from);
+			assert.ok(job.delivered >= 10, `the replay re-sent ${job.delivered} events`);
+			const counts = await runsOf(ctx, down);
+			assertOnce(
+				ctx,
+				down,
+				counts,
+				'10 events sent while a webhook process was down, then replayed',
+			);
+			assertOnce(ctx, ids, counts, 'the earlier 100 events');
+			ctx.queueOnce.down = down;
+		},
+	},
+	{
+		name: 'queue once: kill -9 of a webhook process in the middle of deliveries: every event the service retries runs once',
+		needs: ['platformTriggerPosts'],
+		modes: ['queue'],
+		timeoutMs: 300000,
+		async run(ctx) {
+			const { assert, sandbox, inst } = ctx;
+			assert.ok(ctx.queueOnce, 'the first test registered the webhook');
+			const { hook } = ctx.queueOnce;
+			const delays = sandbox.options.deliveryRetryDelaysMs;
+			sandbox.options.deliveryRetryDelaysMs = [3000, 6000];
+			try {
+				const events = await recordEvents(ctx, hook, 40, 'delivered while a process is killed');
+				const ids = events.map((e) => e.id);
+				let killed;
+				await pool(events, 6, async (e, i) => {
+					if (i === 12) killed = inst.stopWebhook(0, { hard: true });
+					return sandbox.deliver(hook, e.raw, { event_uuid: e.id });
+				});
+				await killed;
+				// Every event is acknowledged in the end (the proxy hands retries to the live process).
+				const attempts = (id) => sandbox.db.deliveries.filter((d) => d.event_uuid === id);
+				await ctx.waitFor(
+					'every event to be acknowledged',
+					() => ids.every((id) => attempts(id).some((d) => d.ok)),
+					{ timeoutMs: 30000 },
+				);
+				const retried = ids.filter((id) => attempts(id).length > 1);
+				const counts = await runsOf(ctx, ids, { timeoutMs: 20000 });
+				const lost = ids.filter((id) => !counts[id]);
+				H.log(
+					`kill -9: ${retried.length} of ${ids.length} events were retried by the service; ${lost.length} acknowledged by the killed process never ran (${lost.join(', ') || 'none'})`,
+				);
+				assert.ok(
+					retried.length > 0,
+					'the kill caught deliveries in flight (the service retried some)',
+				);
+				assertOnce(ctx, retried, counts, 'events the service retried after the kill');
+				const twice = ids.filter((id) => counts[id] > 1);
+				assert.equal(twice.length, 0, `events that ran twice: ${twice.join(', ')}`);
+				// Only a delivery the killed process acknowledged can be lost (answered, then killed before
+				// it queued the run): never one the service had to retry.
+				for (const id of lost)
+					assert.ok(
+						attempts(id)[0].ok,
+						`${id} was lost though the service never got an acknowledgement for it`,
+					);
+			} finally {
+				sandbox.options.deliveryRetryDelaysMs = delays;
+				if (
+					!inst.webhooks[0].child ||
+					inst.webhooks[0].child.exitCode !== null ||
+					inst.webhooks[0].child.signalCode
+				)
+					await inst.startWebhook(0);
+			}
+		},
+	},
+];

@@ -1,0 +1,88 @@
+/**
+ * The trigger's record of event ids across n8n processes (queue mode, several webhook processes). Each
+ * process is a separate copy of the state module (its own memory); they share one database row, the
+ * workflow's static data, which n8n reads per request and writes whole after the answer, the last
+ * writer winning.
+ */
+import type { TriggerState } from '../../nodes/PlatformTrigger/state';
+
+type StateModule = typeof import('../../nodes/PlatformTrigger/state');
+
+function newProcess(): StateModule {
+	let mod: StateModule | undefined;
+	jest.isolateModules(() => {
+		mod = jest.requireActual<StateModule>('../../nodes/PlatformTrigger/state');
+	});
+	return mod as StateModule;
+}
+
+const KEY = 'wf:node';
+const t0 = Date.parse('2026-01-01T00:00:00Z');
+
+/** The database row: what each request reads, and what n8n writes after the answer. */
+function database() {
+	let row: TriggerState = {};
+	return {
+		read: (): TriggerState => JSON.parse(JSON.stringify(row)) as TriggerState,
+		write: (state: TriggerState) => {
+			row = JSON.parse(JSON.stringify(state)) as TriggerState;
+		},
+		ids: (p: StateModule) => p.persistedIds(row).map(([id]) => id),
+	};
+}
+
+describe('event ids across webhook processes', () => {
+	it('a lost update (two processes saving at once) heals at the next write of the process that lost it', () => {
+		const db = database();
+		const a = newProcess();
+		const b = newProcess();
+		// Both read the row before either saves.
+		const readByA = db.read();
+		const readByB = db.read();
+		expect(a.claimNewIds(KEY, readByA, ['e1'], t0)).toEqual(new Set(['e1']));
+		expect(b.claimNewIds(KEY, readByB, ['e2'], t0 + 1)).toEqual(new Set(['e2']));
+		db.write(readByA);
+		db.write(readByB); // the last writer wins: e1 is no longer in the row
+		expect(db.ids(a)).toEqual(['e2']);
+		// A's next delivery re-asserts its own ids with the ones it reads.
+		const next = db.read();
+		a.claimNewIds(KEY, next, ['e3'], t0 + 2);
+		db.write(next);
+		expect(db.ids(a).sort()).toEqual(['e1', 'e2', 'e3']);
+		// B now knows e1 too: a copy of it that reaches B (A down, the proxy fails over) does not run.
+		expect(b.claimNewIds(KEY, db.read(), ['e1'], t0 + 3)).toEqual(new Set());
+	});
+
+	it('a process started after another one stopped knows every id that process saved', () => {
+		const db = database();
+		const a = newProcess();
+		for (const [i, id] of ['r1', 'r2', 'r3'].entries()) {
+			const s = db.read();
+			a.claimNewIds(KEY, s, [id], t0 + i);
+			db.write(s);
+		}
+		const restarted = newProcess();
+		expect(restarted.claimNewIds(KEY, db.read(), ['r1', 'r2', 'r3', 'r4'], t0 + 10)).toEqual(
+			new Set(['r4']),
+		);
+	});
+
+	it('copies of one event handled by the same process at once: one passes', () => {
+		const db = database();
+		const a = newProcess();
+		const first = db.read();
+		const second = db.read();
+		expect(a.claimNewIds(KEY, first, ['same'], t0)).toEqual(new Set(['same']));
+		expect(a.claimNewIds(KEY, second, ['same'], t0)).toEqual(new Set());
+	});
+
+	it('copies of one event handled by two processes at once both pass (why the proxy routes every copy to one process)', () => {
+		const db = database();
+		const a = newProcess();
+		const b = newProcess();
+		const readByA = db.read();
+		const readByB = db.read();
+		expect(a.claimNewIds(KEY, readByA, ['same'], t0)).toEqual(new Set(['same']));
+		expect(b.claimNewIds(KEY, readByB, ['same'], t0)).toEqual(new Set(['same']));
+	});
+});
