@@ -260,6 +260,12 @@ module.exports = [
 				await api('POST', `/rest/workflows/${triggerId}/deactivate`, {
 					versionId: (await api('GET', `/rest/workflows/${triggerId}`)).versionId,
 				});
+				// n8n deactivates in the background: the trigger (of the updated package) removes its
+				// webhook from the service; only then is the package removed (else n8n, finding no node
+				// type, abandons the webhook on the service).
+				await ctx.waitFor('the trigger example to remove its webhook', () => !ownHook(), {
+					timeoutMs: 60000,
+				});
 				await api('DELETE', `/rest/community-packages?name=${encodeURIComponent(name)}`);
 				assert.deepEqual(await api('GET', '/rest/community-packages'), []);
 				assert.ok(!fs.existsSync(pkgDir), 'the package folder is gone');
