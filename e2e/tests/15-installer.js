@@ -263,7 +263,11 @@ module.exports = [
 				// n8n deactivates in the background: the trigger (of the updated package) removes its
 				// webhook from the service; only then is the package removed (else n8n, finding no node
 				// type, abandons the webhook on the service).
-				await ctx.waitFor('the trigger example to remove its webhook', () => !ownHook(), {
+				const anyOwnWebhook = () =>
+					[...sandbox.db.webhooks.values()].some(
+						(w) => w.url.includes(webhookId) && w.url.includes(`:${inst.webhookPort}/`),
+					);
+				await ctx.waitFor('the trigger example to remove its webhook', () => !anyOwnWebhook(), {
 					timeoutMs: 60000,
 				});
 				await api('DELETE', `/rest/community-packages?name=${encodeURIComponent(name)}`);
