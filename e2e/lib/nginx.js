@@ -104,7 +104,7 @@ async function startNginx({ dir, port, upstreams, secret }) {
 		render({
 			njs: [`js_import platform from ${SCRIPT};`],
 			secret: [`include ${secretConf};`],
-			upstream: upstreams.map((u) => `server ${u};`),
+			upstream: upstreams.map((u) => `server ${u} max_fails=0;`),
 			listen: [`listen 127.0.0.1:${port};`],
 			'server-name': ['server_name localhost 127.0.0.1;'],
 			tls: [],
