@@ -70,6 +70,23 @@ function workflow(sandbox) {
 }
 
 /** CRC checks one after the other until `until()`; every answer checked. */
+/**
+ * Waits until the sink holds `acknowledged` runs. Runs finish after their answers; a run that has not
+ * come 30 s after the previous one never will. Returns when the sink last grew.
+ */
+async function drainRuns(sink, acknowledged) {
+	let seen = sink().length;
+	let progress = Date.now();
+	while (sink().length < acknowledged && Date.now() - progress < 30000) {
+		await new Promise((r) => setTimeout(r, 100));
+		if (sink().length !== seen) {
+			seen = sink().length;
+			progress = Date.now();
+		}
+	}
+	return progress;
+}
+
 async function crcLoop(urls, sign, until) {
 	const ms = [];
 	let wrong = 0;
@@ -126,16 +143,7 @@ async function measure(sandbox, urls, seconds, label, count) {
 		crcLoop(urls, sign, until),
 	]);
 	const acknowledged = load.statuses[200] || 0;
-	// Runs finish after their answers; a run that has not come 30 s after the previous one never will.
-	let seen = sink().length;
-	let progress = Date.now();
-	while (sink().length < acknowledged && Date.now() - progress < 30000) {
-		await new Promise((r) => setTimeout(r, 100));
-		if (sink().length !== seen) {
-			seen = sink().length;
-			progress = Date.now();
-		}
-	}
+	const progress = await drainRuns(sink, acknowledged);
 	const ids = sink().map((x) => F.eventIdOf(x.body));
 	const runs = new Set(ids).size;
 	const drained = (progress - started) / 1000;
@@ -213,15 +221,7 @@ async function deliverAll(sandbox, url, count, label) {
 	}
 	await Promise.all(Array.from({ length: CONCURRENCY }, client));
 	const seconds = (Date.now() - started) / 1000;
-	let seen = sink().length;
-	let progress = Date.now();
-	while (sink().length < acknowledged && Date.now() - progress < 30000) {
-		await new Promise((r) => setTimeout(r, 100));
-		if (sink().length !== seen) {
-			seen = sink().length;
-			progress = Date.now();
-		}
-	}
+	await drainRuns(sink, acknowledged);
 	const ids = sink().map((x) => F.eventIdOf(x.body));
 	const runs = new Set(ids).size;
 	return {

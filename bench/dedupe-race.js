@@ -44,19 +44,13 @@ async function main() {
 		const inst = new Instance({ host, dir: work, tgz, sandbox, label: 'race', queue: true });
 		inst.installed = H.installPackage(inst.userFolder, tgz);
 		const description = F.describeInstalled(inst.installed.pkgDir, 'platformTriggerPosts');
-		const wf = F.workflow(
-			WF_ID,
-			'dedupe race',
-			[
-				F.triggerNode('Platform Trigger', [0, 0], {
-					userId: sandbox.keys.userId,
-					webhookId: F.uuidFrom('dedupe-race'),
-					description,
-				}),
-				F.sinkNode('Record Run', sandbox.url, SINK, [300, 0]),
-			],
-			F.chain(['Platform Trigger', 'Record Run']),
-		);
+		const wf = F.triggerToSink(WF_ID, 'dedupe race', {
+			userId: sandbox.keys.userId,
+			webhookId: F.uuidFrom('dedupe-race'),
+			description,
+			sandboxUrl: sandbox.url,
+			sink: SINK,
+		});
 		await inst.setup({ workflows: [wf], publish: [WF_ID] });
 		await inst.start();
 		const hook = await H.waitFor(

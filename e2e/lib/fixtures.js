@@ -201,6 +201,22 @@ function webhookStart(path, method = 'POST') {
 	);
 }
 
+/**
+ * The workflow the trigger tests and benches share: Platform Trigger (subscribed to `userId`'s posts,
+ * at `webhookId`) → an HTTP Request node recording each run in the sandbox sink `sink`.
+ */
+function triggerToSink(id, name, { userId, webhookId, description, sandboxUrl, sink }) {
+	return workflow(
+		id,
+		name,
+		[
+			triggerNode('Platform Trigger', [0, 0], { userId, webhookId, description }),
+			sinkNode('Record Run', sandboxUrl, sink, [300, 0]),
+		],
+		chain(['Platform Trigger', 'Record Run']),
+	);
+}
+
 /** An HTTP Request node that POSTs the incoming item to a sandbox sink (one call per item = per run). */
 function sinkNode(name, sandboxUrl, sink, position) {
 	return node(
@@ -571,6 +587,7 @@ module.exports = {
 	workflow,
 	webhookStart,
 	sinkNode,
+	triggerToSink,
 	triggerNode,
 	triggerParameters,
 	eventIdOf,

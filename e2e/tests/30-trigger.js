@@ -14,19 +14,13 @@ const SINK = 'trigger';
 const WEBHOOK_ID = F.uuidFrom('e2e-trigger-webhook');
 
 function triggerWorkflow(ctx) {
-	return F.workflow(
-		WF_ID,
-		'e2e platform trigger',
-		[
-			F.triggerNode('Platform Trigger', [0, 0], {
-				userId: ctx.keys.userId,
-				webhookId: WEBHOOK_ID,
-				description: ctx.describe('platformTriggerPosts'),
-			}),
-			F.sinkNode('Record Run', ctx.sandboxUrl, SINK, [300, 0]),
-		],
-		F.chain(['Platform Trigger', 'Record Run']),
-	);
+	return F.triggerToSink(WF_ID, 'e2e platform trigger', {
+		userId: ctx.keys.userId,
+		webhookId: WEBHOOK_ID,
+		description: ctx.describe('platformTriggerPosts'),
+		sandboxUrl: ctx.sandboxUrl,
+		sink: SINK,
+	});
 }
 
 function ourWebhook(ctx) {

@@ -107,19 +107,13 @@ module.exports = [
 		modes: ['queue'],
 		timeoutMs: 240000,
 		workflows: (ctx) => [
-			F.workflow(
-				WF_ID,
-				'e2e queue exactly once',
-				[
-					F.triggerNode('Platform Trigger', [0, 0], {
-						userId: ctx.keys.userId,
-						webhookId: WEBHOOK_ID,
-						description: ctx.describe('platformTriggerPosts'),
-					}),
-					F.sinkNode('Record Run', ctx.sandboxUrl, SINK, [300, 0]),
-				],
-				F.chain(['Platform Trigger', 'Record Run']),
-			),
+			F.triggerToSink(WF_ID, 'e2e queue exactly once', {
+				userId: ctx.keys.userId,
+				webhookId: WEBHOOK_ID,
+				description: ctx.describe('platformTriggerPosts'),
+				sandboxUrl: ctx.sandboxUrl,
+				sink: SINK,
+			}),
 		],
 		publish: () => [WF_ID],
 		async run(ctx) {

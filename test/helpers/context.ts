@@ -200,8 +200,6 @@ export interface ContextOptions {
 	typeVersion?: number;
 	/** The workflow id (default: a new one per context, so that no two contexts share a trigger's memory). */
 	workflowId?: string;
-	/** The node's typeVersion (default 1). */
-	typeVersion?: number;
 	/** Extra members merged into the context (webhook / hook functions). */
 	extra?: IDataObject;
 }
