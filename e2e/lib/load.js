@@ -127,20 +127,29 @@ function forgedDelivery(url, userId, i) {
  * child's closedLoop result.
  */
 function flood({ url, clients, addresses, seconds, userId }) {
+	return runLowPriority(
+		__filename,
+		{ url, clients, addresses, seconds, userId },
+		'the flood process',
+	);
+}
+
+/**
+ * Runs `file` in a child process with `options` (JSON) as its argument and resolves with the one
+ * message it sends back. Flooding clients stand in for other machines: on this one they must not take
+ * the CPU that n8n and the proxy need, so they get only what those leave (lowest priority).
+ */
+function runLowPriority(file, options, label) {
 	return new Promise((resolve, reject) => {
-		const child = require('node:child_process').fork(
-			__filename,
-			[JSON.stringify({ url, clients, addresses, seconds, userId })],
-			{ stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
-		);
-		// The flooding clients stand in for other machines: on this one they must not take the CPU that
-		// n8n and the proxy need, so they get only what those leave.
+		const child = require('node:child_process').fork(file, [JSON.stringify(options)], {
+			stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+		});
 		require('node:os').setPriority(child.pid, 19);
 		let result;
 		child.on('message', (m) => (result = m));
 		child.on('error', reject);
 		child.on('exit', (code) =>
-			result ? resolve(result) : reject(new Error(`the flood process exited with ${code}`)),
+			result ? resolve(result) : reject(new Error(`${label} exited with ${code}`)),
 		);
 	});
 }
@@ -159,6 +168,7 @@ if (require.main === module) {
 }
 
 module.exports = {
+	runLowPriority,
 	request,
 	percentile,
 	latencies,

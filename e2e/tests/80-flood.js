@@ -90,20 +90,7 @@ async function serviceTraffic(sandbox, webhook, { seconds, userId, label }) {
  * loop's counts.
  */
 function crcFlood({ url, clients, seconds }) {
-	return new Promise((resolve, reject) => {
-		const child = require('node:child_process').fork(
-			__filename,
-			[JSON.stringify({ url, clients, seconds })],
-			{ stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
-		);
-		require('node:os').setPriority(child.pid, 19);
-		let result;
-		child.on('message', (m) => (result = m));
-		child.on('error', reject);
-		child.on('exit', (code) =>
-			result ? resolve(result) : reject(new Error(`the CRC flood process exited with ${code}`)),
-		);
-	});
+	return L.runLowPriority(__filename, { url, clients, seconds }, 'the CRC flood process');
 }
 
 if (require.main === module) {
