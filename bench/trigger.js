@@ -211,11 +211,18 @@ function get(url) {
  * deliveries/second (finished runs) and failures. Waiting for the runs keeps a backlog of one side
  * from slowing the other side down.
  */
-async function blast(url, bodies, sign, sink) {
-	return blastWith(url, bodies, sign, sink, { concurrency: CONCURRENCY, via: agent });
+async function blast(url, bodies, sign, sink, cpuMs) {
+	return blastWith(url, bodies, sign, sink, { concurrency: CONCURRENCY, via: agent, cpuMs });
 }
-async function blastWith(url, bodies, sign, sink, { concurrency, via, stop = () => false }) {
+async function blastWith(
+	url,
+	bodies,
+	sign,
+	sink,
+	{ concurrency, via, stop = () => false, cpuMs = () => NaN },
+) {
 	let next = 0;
+	const cpuBefore = cpuMs();
 	let failures = 0;
 	const before = sink ? sink().length : 0;
 	const started = Date.now();
@@ -263,6 +270,8 @@ async function blastWith(url, bodies, sign, sink, { concurrency, via, stop = () 
 	const missing = bodies.length - failures - runs;
 	return {
 		perSecond: runs / seconds,
+		// n8n's CPU time (every thread of its process: isolates, garbage collector, database) per run.
+		cpuMsPerRun: (cpuMs() - cpuBefore) / runs,
 		acceptedPerSecond: bodies.length / accepted,
 		seconds,
 		monoUs: [monoStartUs, Number(process.hrtime.bigint() / 1000n)],
@@ -446,6 +455,7 @@ async function main() {
 			sides: {},
 		};
 		for (const s of sides) result.sides[s.key] = { rounds: [] };
+		const n8nCpu = () => H.processCpuMs(inst.procs.main.pid);
 		await P.run('deliveries: warm-up', async () => {
 			for (const s of sides) await blast(s.url, eventBodies(WARMUP, userId), sign, sinkOf(s));
 		});
@@ -455,10 +465,10 @@ async function main() {
 				const bodies = eventBodies(REQUESTS, userId);
 				const order = sides.map((_, i) => sides[(i + r) % sides.length]);
 				for (const s of order) {
-					const m = await blast(s.url, bodies, sign, sinkOf(s));
+					const m = await blast(s.url, bodies, sign, sinkOf(s), n8nCpu);
 					result.sides[s.key].rounds.push(m);
 					H.log(
-						`round ${r + 1} ${s.key}: ${m.perSecond.toFixed(1)} processed/s (${m.acceptedPerSecond.toFixed(1)} accepted/s), ${m.failures} failures`,
+						`round ${r + 1} ${s.key}: ${m.perSecond.toFixed(1)} processed/s (${m.acceptedPerSecond.toFixed(1)} accepted/s), n8n CPU ${m.cpuMsPerRun.toFixed(1)} ms/run, ${m.failures} failures`,
 					);
 				}
 			}
@@ -557,6 +567,7 @@ async function main() {
 			const x = result.sides[s.key];
 			x.per_second = median(x.rounds, 'perSecond');
 			x.accepted_per_second = median(x.rounds, 'acceptedPerSecond');
+			x.cpu_ms_per_run = median(x.rounds, 'cpuMsPerRun');
 			x.failures = x.rounds.reduce((a, r) => a + r.failures, 0);
 		}
 		const t = result.sides.trigger ? result.sides.trigger.per_second : NaN;
@@ -587,7 +598,15 @@ async function main() {
 			result.sides[key] ? R.fmt(t / result.sides[key].per_second, 2) : 'not measured';
 		R.table(
 			`Deliveries, ${engine} (n8n ${result.n8n}, ${result.cores} cores, ${REQUESTS} x ${ROUNDS} rounds per side, ${CONCURRENCY} in flight, medians of the rounds)`,
-			['workflow', 'runs finished/s', 'accepted/s', 'trigger ÷ this', 'target', 'failures'],
+			[
+				'workflow',
+				'runs finished/s',
+				'accepted/s',
+				'trigger ÷ this',
+				'target',
+				'n8n CPU ms per run',
+				'failures',
+			],
 			sides.map((s) => {
 				const x = result.sides[s.key];
 				const ratio = s.key === 'trigger' ? '' : R.fmt(t / x.per_second, 2);
@@ -600,6 +619,7 @@ async function main() {
 					R.fmt(x.accepted_per_second),
 					ratio,
 					target,
+					R.fmt(x.cpu_ms_per_run),
 					x.failures,
 				];
 			}),
@@ -607,6 +627,7 @@ async function main() {
 				`Runs/s: trigger ÷ Webhook v1 ${ratio('isolate')}, trigger ÷ do-it-yourself ${ratio('diy')}, trigger ÷ empty community webhook node (n8n's floor) ${ratio('empty')}.`,
 				"n8n's own cost: the isolate-path Webhook line is what n8n spends on any webhook node outside its static Webhook (isolate per call); the empty community node line is the same for a community node that does nothing (answers 200, emits {}); the plain static Webhook line is n8n's cost without the isolate.",
 				"The trigger below the empty-node line is the trigger's own cost.",
+				"n8n CPU ms per run: CPU time of n8n's process (every thread: isolates, garbage collector, database) while the round ran, divided by its runs; steadier than runs/s on a shared machine.",
 			],
 		);
 		if (full)

@@ -565,6 +565,21 @@ async function startPostgres({ dir, port }) {
  * closes the sandbox, and removes the folder when the run succeeded or keeps it (and says where) when it
  * failed, so that n8n's logs can be read.
  */
+/** CPU time (user + system, every thread) a Linux process has used so far, in ms; NaN elsewhere. */
+let clockTicks;
+function processCpuMs(pid) {
+	try {
+		const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+		// Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		if (clockTicks === undefined)
+			clockTicks = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+		return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+	} catch {
+		return NaN;
+	}
+}
+
 function benchWork(name) {
 	const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), `n8n-nodes-platform-${name}-`));
 	return {
@@ -581,6 +596,7 @@ function benchWork(name) {
 module.exports = {
 	ROOT,
 	benchWork,
+	processCpuMs,
 	N8N_VERSION,
 	log,
 	phases,

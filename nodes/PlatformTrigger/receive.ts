@@ -12,7 +12,7 @@ import type { TriggerState } from './state';
 import { claimNewIds, firstRecoveryInProcess, persistClaimed, triggerKey } from './state';
 import { defaultReplayStatus, isStatusEvent, workflowDataFor } from './outputs';
 import { isStreamDelivery, normalizeStreamDelivery } from './stream';
-import { cachedConsumerSecret, readConsumerSecret } from './secretCache';
+import { consumerSecretVerifies, readConsumerSecret } from './secretCache';
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -70,24 +70,6 @@ function respond(ctx: IWebhookFunctions, status: number, body: IDataObject): IWe
 	return { noWebhookResponse: true };
 }
 
-/**
- * Whether `signature` is the consumer secret's signature of `raw`. The secret read for an earlier
- * delivery is tried first (reading the credential costs n8n an expression isolate per call); when it
- * does not verify, the credential is read anew, so a secret changed in it counts from the first delivery
- * signed with it. See secretCache.ts for what bounds the cache.
- */
-async function signedByConsumerSecret(
-	ctx: IWebhookFunctions,
-	raw: Buffer,
-	signature: unknown,
-	now: number,
-): Promise<boolean> {
-	const cached = cachedConsumerSecret(ctx, now);
-	if (cached !== undefined && verifySignature(cached, raw, signature)) return true;
-	const secret = await readConsumerSecret(ctx, now);
-	return !!secret && verifySignature(secret, raw, signature);
-}
-
 /** GET: the CRC check. */
 export async function answerCrc(
 	ctx: IWebhookFunctions,
@@ -136,7 +118,9 @@ export async function receiveDelivery(
 	}
 	if (raw.length > MAX_BODY_BYTES) return respond(ctx, 413, { error: 'body too large' });
 	const signature = ctx.getHeaderData()[headerName];
-	if (!(await signedByConsumerSecret(ctx, raw, signature, now.getTime()))) {
+	if (
+		!(await consumerSecretVerifies(ctx, now.getTime(), (s) => verifySignature(s, raw, signature)))
+	) {
 		return respond(ctx, 401, { error: 'invalid signature' });
 	}
 	let body: unknown;

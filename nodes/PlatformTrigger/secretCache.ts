@@ -21,6 +21,11 @@ import { triggerKey } from './state';
  *     credential is edited; reading it to find out is the cost this saves);
  *   - activating, re-activating or deactivating the trigger forgets it; the CRC check always reads the
  *     credential (it cannot verify its answer) and refreshes it.
+ * Deliveries that find no fresh secret at the same moment share one read instead of each reading the
+ * credential: when the kept secret expires under load, every delivery in flight used to miss at once,
+ * and each miss costs n8n one more isolate. A delivery that finds no kept secret shares any read under
+ * way. A delivery whose signature the kept secret did not verify, and a CRC check, share only a read
+ * that started after they arrived: they see the credential as it was when they came in, never older.
  * Never written anywhere: not to static data, not to a log line.
  */
 export const MAX_AGE_MS = 1000;
@@ -45,13 +50,64 @@ function credentialIdOf(ctx: Ctx): string {
 	return String(ctx.getNode().credentials?.[TYPE]?.id ?? '');
 }
 
-/** Reads the consumer secret from the credential and keeps it for the next deliveries. */
+interface Read {
+	secret: string;
+	startedAt: number;
+}
+
+const readings = new Map<
+	string,
+	{ credentialId: string; startedAt: number; read: Promise<Read> }
+>();
+
+/**
+ * The consumer secret as the credential holds it, kept for the next deliveries, and when the read
+ * started. A read of the same trigger and credential that started at or after `notBefore` (ms) and is
+ * still under way is shared rather than repeated; the default shares any read under way.
+ */
+async function readShared(ctx: Ctx, now: number, notBefore: number): Promise<Read> {
+	const key = keyOf(ctx);
+	const credentialId = credentialIdOf(ctx);
+	const pending = readings.get(key);
+	if (pending && pending.credentialId === credentialId && pending.startedAt >= notBefore)
+		return await pending.read;
+	const read = (async (): Promise<Read> => {
+		const credentials = await ctx.getCredentials(TYPE);
+		const secret = String(credentials.consumerSecret ?? '');
+		if (secret) cache.set(key, { credentialId, secret, readAt: now });
+		else cache.delete(key);
+		return { secret, startedAt: now };
+	})();
+	const entry = { credentialId, startedAt: now, read };
+	readings.set(key, entry);
+	try {
+		return await read;
+	} finally {
+		if (readings.get(key) === entry) readings.delete(key);
+	}
+}
+
+/** Reads the consumer secret from the credential as it is now (CRC answers) and keeps it. */
 export async function readConsumerSecret(ctx: Ctx, now = Date.now()): Promise<string> {
-	const credentials = await ctx.getCredentials(TYPE);
-	const secret = String(credentials.consumerSecret ?? '');
-	if (secret) cache.set(keyOf(ctx), { credentialId: credentialIdOf(ctx), secret, readAt: now });
-	else cache.delete(keyOf(ctx));
-	return secret;
+	return (await readShared(ctx, now, now)).secret;
+}
+
+/**
+ * Whether the consumer secret verifies a delivery that arrived at `now`: the kept secret first, then
+ * the credential. A read that another delivery started before this one arrived is shared, and when
+ * its secret does not verify, the credential is read once more: it may have changed in between.
+ */
+export async function consumerSecretVerifies(
+	ctx: Ctx,
+	now: number,
+	verifies: (secret: string) => boolean,
+): Promise<boolean> {
+	const kept = cachedConsumerSecret(ctx, now);
+	if (kept !== undefined && verifies(kept)) return true;
+	let read = await readShared(ctx, now, kept === undefined ? Number.NEGATIVE_INFINITY : now);
+	if (read.startedAt < now && !(read.secret && verifies(read.secret)))
+		read = await readShared(ctx, now, now);
+	return !!read.secret && verifies(read.secret);
 }
 
 /** The secret read for this trigger and credential less than MAX_AGE_MS ago, if any. */
@@ -65,4 +121,5 @@ export function cachedConsumerSecret(ctx: Ctx, now = Date.now()): string | undef
 /** Forgets a trigger's secret (activation, re-activation, deactivation). */
 export function forgetConsumerSecret(ctx: Ctx): void {
 	cache.delete(keyOf(ctx));
+	readings.delete(keyOf(ctx));
 }

@@ -16,18 +16,22 @@ const NEW = 'a-new-consumer-secret';
 const T0 = new Date('2026-11-25T10:00:00Z').getTime();
 let n = 0;
 
+interface DeliveryOptions {
+	signedWith?: string;
+	credential?: string;
+	at?: number;
+	credentialId?: string;
+	/** Holds every credential read of this delivery until it resolves. */
+	gate?: Promise<void>;
+}
+
 /**
- * One delivery to the trigger of workflow `wf`, signed with `signedWith`, while the credential holds
- * `credential`; returns the answer's status and how often the credential was read.
+ * Starts one delivery to the trigger of workflow `wf`, signed with `signedWith`, while the credential
+ * holds `credential`; `done` gives the answer's status and how often this delivery read the credential.
  */
-async function deliver(
+function start(
 	wf: string,
-	{
-		signedWith = OLD,
-		credential = OLD,
-		at = T0,
-		credentialId,
-	}: { signedWith?: string; credential?: string; at?: number; credentialId?: string } = {},
+	{ signedWith = OLD, credential = OLD, at = T0, credentialId, gate }: DeliveryOptions = {},
 ) {
 	n++;
 	const raw = Buffer.from(
@@ -50,9 +54,28 @@ async function deliver(
 		built.node.credentials = {
 			platformBearerApi: { id: credentialId, name: credentialId },
 		};
-	const reads = jest.spyOn(built.context, 'getCredentials');
-	await receiveDelivery(built.context, new Date(at), 0);
-	return { status: built.captured.status, reads: reads.mock.calls.length };
+	const read = built.context.getCredentials.bind(built.context);
+	const reads = jest
+		.spyOn(built.context, 'getCredentials')
+		.mockImplementation(async (...args: Parameters<typeof read>) => {
+			await gate;
+			return await read(...args);
+		});
+	const done = receiveDelivery(built.context, new Date(at), 0).then(() => ({
+		status: built.captured.status,
+		reads: reads.mock.calls.length,
+	}));
+	return { done };
+}
+
+async function deliver(wf: string, options: DeliveryOptions = {}) {
+	return await start(wf, options).done;
+}
+
+function gate() {
+	let open = () => {};
+	const closed = new Promise<void>((resolve) => (open = resolve));
+	return { closed, open };
 }
 
 describe('Platform Trigger: the consumer secret between deliveries', () => {
@@ -139,5 +162,32 @@ describe('Platform Trigger: the consumer secret between deliveries', () => {
 			status: 200,
 			reads: 0,
 		});
+	});
+
+	it('deliveries that find no kept secret at the same moment share one read of the credential', async () => {
+		const g = gate();
+		const all = Array.from({ length: 8 }, (_, i) =>
+			start('wf-cache-8', { at: T0 + i, gate: g.closed }),
+		);
+		g.open();
+		const results = await Promise.all(all.map((d) => d.done));
+		expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
+		expect(results.reduce((sum, r) => sum + r.reads, 0)).toBe(1);
+	});
+
+	it('a delivery that a shared read (started before it arrived) does not verify reads the credential anew', async () => {
+		await deliver('wf-cache-9');
+		// The kept secret expires; a delivery starts a read of the credential, still holding OLD.
+		const g = gate();
+		const first = start('wf-cache-9', { at: T0 + MAX_AGE_MS, gate: g.closed });
+		// The secret is replaced; a delivery signed with the new one arrives while that read is under way.
+		const second = start('wf-cache-9', {
+			signedWith: NEW,
+			credential: NEW,
+			at: T0 + MAX_AGE_MS + 5,
+		});
+		g.open();
+		expect(await first.done).toEqual({ status: 200, reads: 1 });
+		expect(await second.done).toEqual({ status: 200, reads: 1 });
 	});
 });
