@@ -15,7 +15,8 @@
  *    finds the entry of ours it should (and prints where it ranks);
  *  - opens each example, and a poll trigger workflow: every node of the package shows a subtitle
  *    without camelCase or dotted values, and no field's mode dropdown cuts its value off;
- *  - every output schema of ours the editor asks for is shipped (no 404);
+ *  - every output schema of ours the editor asks for is shipped (no 404), and the editor receives
+ *    those of Ads Creatives and of each Platform Trigger version (a node of ours placed after it);
  *  - saves screenshots of the node panel and of one open node per node type under .ui-screenshots/.
  *
  * Environment: UI_WORK (work folder, default <tmp>/n8n-nodes-platform-ui), UI_SHOTS (screenshot folder,
@@ -39,6 +40,8 @@ const OWNER = {
 	password: 'Sandbox-Owner-1',
 };
 const PLATFORM = 'Platform';
+/** Platform Trigger versions whose shipped output schema (__schema__/v<version>.0.0.json) the editor must receive. */
+const TRIGGER_SCHEMA_VERSIONS = [1, 2];
 
 /** Finds or installs Debian's chromium (CI runs as root on a fresh machine), as host.js does for redis. */
 function ensureChromium() {
@@ -163,9 +166,12 @@ async function runBrowserChecks(port, examples, chromium) {
 		page.setDefaultTimeout(30000);
 		// The output schemas the editor asks for (shown as the next node's input before a run).
 		const schemaRequests = new Map();
+		// The panel open when the editor asked (its answers are cached: each path is asked for once).
+		let openPanel = '';
 		page.on('response', (r) => {
 			const u = new URL(r.url());
-			if (u.pathname.startsWith('/schemas/')) schemaRequests.set(u.pathname, r.status());
+			if (u.pathname.startsWith('/schemas/') && !schemaRequests.has(u.pathname))
+				schemaRequests.set(u.pathname, { status: r.status(), panel: openPanel });
 		});
 
 		// ---- log in through the sign-in form ----
@@ -315,6 +321,7 @@ async function runBrowserChecks(port, examples, chromium) {
 				if (el) {
 					// Every panel is opened (the editor then asks for the output schema of the node before it);
 					// one screenshot per node type.
+					openPanel = `${slug}: ${node.name}`;
 					await el.click({ count: 2 });
 					await page.waitForSelector('[data-test-id="ndv"]', { timeout: 30000 }).catch(() => {});
 					await sleep(1500);
@@ -340,24 +347,40 @@ async function runBrowserChecks(port, examples, chromium) {
 					panelShot.add(node.type);
 					await page.keyboard.press('Escape');
 					await sleep(500);
+					openPanel = '';
 				}
 			}
 		}
-		const schemaList = [...schemaRequests].map(([p, st]) => `${st} ${p}`).sort();
+		const schemaList = [...schemaRequests]
+			.map(([p, { status, panel }]) => `${status} ${p}${panel ? ` (opening ${panel})` : ''}`)
+			.sort();
 		console.log(
 			`  output schemas requested by the editor:\n    ${schemaList.join('\n    ') || '(none)'}`,
 		);
 		fs.writeFileSync(path.join(SHOTS, 'schemas.txt'), `${schemaList.join('\n')}\n`);
-		for (const node of ['platformTriggerPosts', 'adsCreatives']) {
+		const received = (p) => schemaRequests.get(p)?.status === 200;
+		check(
+			[...schemaRequests.keys()].some((p) => p.includes(`.adsCreatives/`) && received(p)),
+			'the editor receives a shipped output schema of adsCreatives',
+		);
+		// n8n 2.40's editor asks for a trigger's output schema only as the input of a node placed directly
+		// after it that is not one of n8n's Core Nodes (its schema view never previews a trigger), at
+		// /schemas/<type>/<version as x.y.z>.json for a node without resource and operation. The flagship
+		// example's trigger feeds a Switch (a Core Node), so the UI workflows put Platform Posts directly
+		// after a trigger of each version.
+		for (const version of TRIGGER_SCHEMA_VERSIONS) {
+			const wanted = `/schemas/${F.T.trigger}/${version}.0.0.json`;
 			check(
-				[...schemaRequests].some(([p, st]) => p.includes(`.${node}/`) && st === 200),
-				`the editor receives a shipped output schema of ${node}`,
+				received(wanted),
+				`the editor receives the shipped output schema of Platform Trigger v${version} (${wanted}: ${schemaRequests.get(wanted)?.status ?? 'not asked for'})`,
 			);
 		}
-		const ours404 = [...schemaRequests].filter(([p, st]) => p.includes(`/${F.PKG}.`) && st !== 200);
+		const ours404 = [...schemaRequests].filter(
+			([p, { status }]) => p.includes(`/${F.PKG}.`) && status !== 200,
+		);
 		check(
 			ours404.length === 0,
-			`every output schema of ours the editor asks for is shipped${ours404.length ? ` (${ours404.map(([p, st]) => `${st} ${p}`).join(', ')})` : ''}`,
+			`every output schema of ours the editor asks for is shipped${ours404.length ? ` (${ours404.map(([p, { status }]) => `${status} ${p}`).join(', ')})` : ''}`,
 		);
 		check(panelShot.size >= 4, `one open panel per node type (${[...panelShot].join(', ')})`);
 	} finally {
@@ -400,6 +423,35 @@ async function main() {
 			);
 			return copy;
 		});
+		// One small workflow per Platform Trigger version with Platform Posts directly after the trigger,
+		// so that opening Platform Posts makes the editor ask for the trigger's output schema.
+		for (const version of TRIGGER_SCHEMA_VERSIONS) {
+			const trigger = F.triggerNode('Platform Trigger', [0, 0], { userId: '1000000001' });
+			trigger.typeVersion = version;
+			examples.push(
+				F.workflow(
+					`uiTriggerSchema${version}`,
+					`UI: Platform Trigger v${version} output schema`,
+					[
+						trigger,
+						F.node(
+							'Look Up Post',
+							`${F.PKG}.platformPosts`,
+							1,
+							{
+								authentication: 'platformBearerApi',
+								resource: 'post',
+								operation: 'get',
+								postIds: '={{ $json.id }}',
+							},
+							[250, 0],
+							{ credentials: F.credRef(F.CRED.bearer) },
+						),
+					],
+					F.chain(['Platform Trigger', 'Look Up Post']),
+				),
+			);
+		}
 		// No example uses the poll trigger: one small workflow shows it on the canvas and in its panel.
 		examples.push(
 			F.workflow(
@@ -438,7 +490,9 @@ async function main() {
 				),
 			);
 			await H.cli(host, env, ['import:workflow', `--input=${wfFile}`]);
-			for (const wf of examples.filter((w) => w.nodes.some((n) => n.type === F.T.trigger)))
+			for (const wf of examples.filter(
+				(w) => w.file && w.nodes.some((n) => n.type === F.T.trigger),
+			))
 				await H.cli(host, env, ['publish:workflow', `--id=${wf.id}`]);
 		});
 		const logFile = path.join(WORK, 'logs', 'n8n.log');
