@@ -17,6 +17,9 @@
  *    without camelCase or dotted values, and no field's mode dropdown cuts its value off;
  *  - every output schema of ours the editor asks for is shipped (no 404), and the editor receives
  *    those of Ads Creatives and of each Platform Trigger version (a node of ours placed after it);
+ *  - Platform Posts 1.1's Revoke App Bearer Token shows the App-Only Bearer credential beside the
+ *    OAuth1 one, other operations and version 1 do not, and App-Only Bearer stays one of the sign-ins
+ *    the Credential selector offers;
  *  - saves screenshots of the node panel and of one open node per node type under .ui-screenshots/.
  *
  * Environment: UI_WORK (work folder, default <tmp>/n8n-nodes-platform-ui), UI_SHOTS (screenshot folder,
@@ -42,6 +45,8 @@ const OWNER = {
 const PLATFORM = 'Platform';
 /** Platform Trigger versions whose shipped output schema (__schema__/v<version>.0.0.json) the editor must receive. */
 const TRIGGER_SCHEMA_VERSIONS = [1, 2];
+/** The workflow of the Platform Posts credential selector checks (Revoke App Bearer Token, versions 1 and 1.1). */
+const REVOKE_WF = 'uiRevokeBearer01';
 
 /** Finds or installs Debian's chromium (CI runs as root on a fresh machine), as host.js does for redis. */
 function ensureChromium() {
@@ -137,6 +142,27 @@ async function clickCreatorItem(page, name) {
 
 function badActionName(name) {
 	return /\ba [aeiou]/i.test(name) || /medias\b/i.test(name);
+}
+
+/** Opens a node's panel on the open canvas. */
+async function openNodePanel(page, nodeName) {
+	const el = await page.$(`[data-test-id="canvas-node"][data-node-name="${nodeName}"]`);
+	if (!el) return false;
+	await el.click({ count: 2 });
+	await page.waitForSelector('[data-test-id="ndv"]', { timeout: 30000 });
+	await sleep(1500);
+	return true;
+}
+
+/** The credential selectors of the open panel: each one's label and chosen credential (or placeholder). */
+async function credentialSlots(page) {
+	return await page.$$eval('[data-test-id="ndv"] [data-test-id="node-credentials-slot"]', (els) =>
+		els.map((e) => {
+			const label = (e.querySelector('label')?.textContent || '').replace(/\s+/g, ' ').trim();
+			const input = e.querySelector('input');
+			return `${label}: ${input ? input.value || input.placeholder : (e.textContent || '').trim()}`;
+		}),
+	);
 }
 
 async function runBrowserChecks(port, examples, chromium) {
@@ -382,6 +408,57 @@ async function runBrowserChecks(port, examples, chromium) {
 			ours404.length === 0,
 			`every output schema of ours the editor asks for is shipped${ours404.length ? ` (${ours404.map(([p, { status }]) => `${status} ${p}`).join(', ')})` : ''}`,
 		);
+
+		// ---- Platform Posts 1.1: Revoke App Bearer Token asks for the App-Only Bearer credential beside
+		// the OAuth1 one that signs it; other OAuth1 operations and version 1 do not ----
+		await page.goto(`${base}/workflow/${REVOKE_WF}`, { waitUntil: 'networkidle2' });
+		await page.waitForSelector('[data-test-id="canvas-node"]');
+		await sleep(1500);
+		const bearerSlot = (slots) => slots.some((t) => /Bearer/i.test(t));
+		const panelOf = async (nodeName) => {
+			const opened = await openNodePanel(page, nodeName);
+			const slots = opened ? await credentialSlots(page) : [];
+			const tokenField = Boolean(
+				await page.$('[data-test-id="ndv"] [data-test-id="parameter-input-bearerTokenToRevoke"]'),
+			);
+			console.log(
+				`  "${nodeName}": credentials ${JSON.stringify(slots)}; Bearer Token field: ${tokenField}`,
+			);
+			return { opened, slots, tokenField };
+		};
+		const closePanel = async () => {
+			await page.keyboard.press('Escape');
+			await sleep(500);
+		};
+		const v11 = await panelOf('Revoke App Bearer Token (1.1)');
+		await shot(page, 'panel-platformPosts-revoke-bearer-1.1');
+		check(
+			v11.opened && v11.slots.length === 2 && bearerSlot(v11.slots) && !v11.tokenField,
+			'Platform Posts 1.1, Revoke App Bearer Token: the OAuth1 and the App-Only Bearer credential, no Bearer Token field',
+		);
+		await closePanel();
+		const v1 = await panelOf('Revoke App Bearer Token (1)');
+		check(
+			v1.opened && v1.slots.length === 1 && !bearerSlot(v1.slots) && v1.tokenField,
+			'Platform Posts 1, Revoke App Bearer Token: only the OAuth1 credential and the Bearer Token field, as before',
+		);
+		await closePanel();
+		const other = await panelOf('Revoke OAuth1 Token (1.1)');
+		check(
+			other.opened && other.slots.length === 1 && !bearerSlot(other.slots),
+			'Platform Posts 1.1, another OAuth1 operation: only the OAuth1 credential',
+		);
+		await closePanel();
+		// The App-Only Bearer credential stays one of the sign-ins the Credential selector offers (the
+		// selector is labelled just "Credential"; a credential shown on its own names its type).
+		const appOnly = await panelOf('Get Me (App-Only, 1)');
+		check(
+			appOnly.opened &&
+				appOnly.slots.length === 1 &&
+				/^Credential: .*Bearer/.test(appOnly.slots[0]),
+			'Platform Posts 1 with App-Only Bearer: the bearer credential in the Credential selector, as before',
+		);
+		await closePanel();
 		check(panelShot.size >= 4, `one open panel per node type (${[...panelShot].join(', ')})`);
 	} finally {
 		await browser.close();
@@ -452,6 +529,65 @@ async function main() {
 				),
 			);
 		}
+		// Platform Posts' token revocation in both versions, for the credential selector checks.
+		examples.push(
+			F.workflow(
+				REVOKE_WF,
+				'UI: revoke the app bearer token',
+				[
+					F.node(
+						'Revoke App Bearer Token (1.1)',
+						`${F.PKG}.platformPosts`,
+						1.1,
+						{
+							authentication: 'platformOAuth1Api',
+							resource: 'token',
+							operation: 'revokeBearerToken',
+						},
+						[0, 0],
+						{
+							credentials: Object.assign(
+								F.credRef(F.CRED.oauth1),
+								F.credRef(F.CRED.bearerRevocable),
+							),
+						},
+					),
+					F.node(
+						'Revoke App Bearer Token (1)',
+						`${F.PKG}.platformPosts`,
+						1,
+						{
+							authentication: 'platformOAuth1Api',
+							resource: 'token',
+							operation: 'revokeBearerToken',
+						},
+						[0, 250],
+						{ credentials: F.credRef(F.CRED.oauth1) },
+					),
+					F.node(
+						'Get Me (App-Only, 1)',
+						`${F.PKG}.platformPosts`,
+						1,
+						{ authentication: 'platformBearerApi', resource: 'user', operation: 'getMe' },
+						[0, 750],
+						{ credentials: F.credRef(F.CRED.bearer) },
+					),
+					F.node(
+						'Revoke OAuth1 Token (1.1)',
+						`${F.PKG}.platformPosts`,
+						1.1,
+						{
+							authentication: 'platformOAuth1Api',
+							resource: 'token',
+							operation: 'revokeOAuth1Token',
+						},
+						[0, 500],
+						{ credentials: F.credRef(F.CRED.oauth1) },
+					),
+				],
+				{},
+			),
+		);
 		// No example uses the poll trigger: one small workflow shows it on the canvas and in its panel.
 		examples.push(
 			F.workflow(
