@@ -15,7 +15,11 @@
  *    finds the entry of ours it should (and prints where it ranks);
  *  - opens each example, and a poll trigger workflow: every node of the package shows a subtitle
  *    without camelCase or dotted values, and no field's mode dropdown cuts its value off;
- *  - every output schema of ours the editor asks for is shipped (no 404);
+ *  - every output schema of ours the editor asks for is shipped (no 404), and the editor receives
+ *    those of Ads Creatives and of each Platform Trigger version (a node of ours placed after it);
+ *  - Platform Posts 1.1's Revoke App Bearer Token shows the App-Only Bearer credential beside the
+ *    OAuth1 one, other operations and version 1 do not, and App-Only Bearer stays one of the sign-ins
+ *    the Credential selector offers;
  *  - saves screenshots of the node panel and of one open node per node type under .ui-screenshots/.
  *
  * Environment: UI_WORK (work folder, default <tmp>/n8n-nodes-platform-ui), UI_SHOTS (screenshot folder,
@@ -39,6 +43,10 @@ const OWNER = {
 	password: 'Sandbox-Owner-1',
 };
 const PLATFORM = 'Platform';
+/** Platform Trigger versions whose shipped output schema (__schema__/v<version>.0.0.json) the editor must receive. */
+const TRIGGER_SCHEMA_VERSIONS = [1, 2];
+/** The workflow of the Platform Posts credential selector checks (Revoke App Bearer Token, versions 1 and 1.1). */
+const REVOKE_WF = 'uiRevokeBearer01';
 
 /** Finds or installs Debian's chromium (CI runs as root on a fresh machine), as host.js does for redis. */
 function ensureChromium() {
@@ -136,6 +144,27 @@ function badActionName(name) {
 	return /\ba [aeiou]/i.test(name) || /medias\b/i.test(name);
 }
 
+/** Opens a node's panel on the open canvas. */
+async function openNodePanel(page, nodeName) {
+	const el = await page.$(`[data-test-id="canvas-node"][data-node-name="${nodeName}"]`);
+	if (!el) return false;
+	await el.click({ count: 2 });
+	await page.waitForSelector('[data-test-id="ndv"]', { timeout: 30000 });
+	await sleep(1500);
+	return true;
+}
+
+/** The credential selectors of the open panel: each one's label and chosen credential (or placeholder). */
+async function credentialSlots(page) {
+	return await page.$$eval('[data-test-id="ndv"] [data-test-id="node-credentials-slot"]', (els) =>
+		els.map((e) => {
+			const label = (e.querySelector('label')?.textContent || '').replace(/\s+/g, ' ').trim();
+			const input = e.querySelector('input');
+			return `${label}: ${input ? input.value || input.placeholder : (e.textContent || '').trim()}`;
+		}),
+	);
+}
+
 async function runBrowserChecks(port, examples, chromium) {
 	const puppeteer = require('puppeteer-core');
 	const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-platform-ui-chromium-'));
@@ -163,9 +192,12 @@ async function runBrowserChecks(port, examples, chromium) {
 		page.setDefaultTimeout(30000);
 		// The output schemas the editor asks for (shown as the next node's input before a run).
 		const schemaRequests = new Map();
+		// The panel open when the editor asked (its answers are cached: each path is asked for once).
+		let openPanel = '';
 		page.on('response', (r) => {
 			const u = new URL(r.url());
-			if (u.pathname.startsWith('/schemas/')) schemaRequests.set(u.pathname, r.status());
+			if (u.pathname.startsWith('/schemas/') && !schemaRequests.has(u.pathname))
+				schemaRequests.set(u.pathname, { status: r.status(), panel: openPanel });
 		});
 
 		// ---- log in through the sign-in form ----
@@ -315,6 +347,7 @@ async function runBrowserChecks(port, examples, chromium) {
 				if (el) {
 					// Every panel is opened (the editor then asks for the output schema of the node before it);
 					// one screenshot per node type.
+					openPanel = `${slug}: ${node.name}`;
 					await el.click({ count: 2 });
 					await page.waitForSelector('[data-test-id="ndv"]', { timeout: 30000 }).catch(() => {});
 					await sleep(1500);
@@ -340,25 +373,92 @@ async function runBrowserChecks(port, examples, chromium) {
 					panelShot.add(node.type);
 					await page.keyboard.press('Escape');
 					await sleep(500);
+					openPanel = '';
 				}
 			}
 		}
-		const schemaList = [...schemaRequests].map(([p, st]) => `${st} ${p}`).sort();
+		const schemaList = [...schemaRequests]
+			.map(([p, { status, panel }]) => `${status} ${p}${panel ? ` (opening ${panel})` : ''}`)
+			.sort();
 		console.log(
 			`  output schemas requested by the editor:\n    ${schemaList.join('\n    ') || '(none)'}`,
 		);
 		fs.writeFileSync(path.join(SHOTS, 'schemas.txt'), `${schemaList.join('\n')}\n`);
-		for (const node of ['platformTriggerPosts', 'adsCreatives']) {
+		const received = (p) => schemaRequests.get(p)?.status === 200;
+		check(
+			[...schemaRequests.keys()].some((p) => p.includes(`.adsCreatives/`) && received(p)),
+			'the editor receives a shipped output schema of adsCreatives',
+		);
+		// n8n 2.40's editor asks for a trigger's output schema only as the input of a node placed directly
+		// after it that is not one of n8n's Core Nodes (its schema view never previews a trigger), at
+		// /schemas/<type>/<version as x.y.z>.json for a node without resource and operation. The flagship
+		// example's trigger feeds a Switch (a Core Node), so the UI workflows put Platform Posts directly
+		// after a trigger of each version.
+		for (const version of TRIGGER_SCHEMA_VERSIONS) {
+			const wanted = `/schemas/${F.T.trigger}/${version}.0.0.json`;
 			check(
-				[...schemaRequests].some(([p, st]) => p.includes(`.${node}/`) && st === 200),
-				`the editor receives a shipped output schema of ${node}`,
+				received(wanted),
+				`the editor receives the shipped output schema of Platform Trigger v${version} (${wanted}: ${schemaRequests.get(wanted)?.status ?? 'not asked for'})`,
 			);
 		}
-		const ours404 = [...schemaRequests].filter(([p, st]) => p.includes(`/${F.PKG}.`) && st !== 200);
+		const ours404 = [...schemaRequests].filter(
+			([p, { status }]) => p.includes(`/${F.PKG}.`) && status !== 200,
+		);
 		check(
 			ours404.length === 0,
-			`every output schema of ours the editor asks for is shipped${ours404.length ? ` (${ours404.map(([p, st]) => `${st} ${p}`).join(', ')})` : ''}`,
+			`every output schema of ours the editor asks for is shipped${ours404.length ? ` (${ours404.map(([p, { status }]) => `${status} ${p}`).join(', ')})` : ''}`,
 		);
+
+		// ---- Platform Posts 1.1: Revoke App Bearer Token asks for the App-Only Bearer credential beside
+		// the OAuth1 one that signs it; other OAuth1 operations and version 1 do not ----
+		await page.goto(`${base}/workflow/${REVOKE_WF}`, { waitUntil: 'networkidle2' });
+		await page.waitForSelector('[data-test-id="canvas-node"]');
+		await sleep(1500);
+		const bearerSlot = (slots) => slots.some((t) => /Bearer/i.test(t));
+		const panelOf = async (nodeName) => {
+			const opened = await openNodePanel(page, nodeName);
+			const slots = opened ? await credentialSlots(page) : [];
+			const tokenField = Boolean(
+				await page.$('[data-test-id="ndv"] [data-test-id="parameter-input-bearerTokenToRevoke"]'),
+			);
+			console.log(
+				`  "${nodeName}": credentials ${JSON.stringify(slots)}; Bearer Token field: ${tokenField}`,
+			);
+			return { opened, slots, tokenField };
+		};
+		const closePanel = async () => {
+			await page.keyboard.press('Escape');
+			await sleep(500);
+		};
+		const v11 = await panelOf('Revoke App Bearer Token (1.1)');
+		await shot(page, 'panel-platformPosts-revoke-bearer-1.1');
+		check(
+			v11.opened && v11.slots.length === 2 && bearerSlot(v11.slots) && !v11.tokenField,
+			'Platform Posts 1.1, Revoke App Bearer Token: the OAuth1 and the App-Only Bearer credential, no Bearer Token field',
+		);
+		await closePanel();
+		const v1 = await panelOf('Revoke App Bearer Token (1)');
+		check(
+			v1.opened && v1.slots.length === 1 && !bearerSlot(v1.slots) && v1.tokenField,
+			'Platform Posts 1, Revoke App Bearer Token: only the OAuth1 credential and the Bearer Token field, as before',
+		);
+		await closePanel();
+		const other = await panelOf('Revoke OAuth1 Token (1.1)');
+		check(
+			other.opened && other.slots.length === 1 && !bearerSlot(other.slots),
+			'Platform Posts 1.1, another OAuth1 operation: only the OAuth1 credential',
+		);
+		await closePanel();
+		// The App-Only Bearer credential stays one of the sign-ins the Credential selector offers (the
+		// selector is labelled just "Credential"; a credential shown on its own names its type).
+		const appOnly = await panelOf('Get Me (App-Only, 1)');
+		check(
+			appOnly.opened &&
+				appOnly.slots.length === 1 &&
+				/^Credential: .*Bearer/.test(appOnly.slots[0]),
+			'Platform Posts 1 with App-Only Bearer: the bearer credential in the Credential selector, as before',
+		);
+		await closePanel();
 		check(panelShot.size >= 4, `one open panel per node type (${[...panelShot].join(', ')})`);
 	} finally {
 		await browser.close();
@@ -400,6 +500,94 @@ async function main() {
 			);
 			return copy;
 		});
+		// One small workflow per Platform Trigger version with Platform Posts directly after the trigger,
+		// so that opening Platform Posts makes the editor ask for the trigger's output schema.
+		for (const version of TRIGGER_SCHEMA_VERSIONS) {
+			const trigger = F.triggerNode('Platform Trigger', [0, 0], { userId: '1000000001' });
+			trigger.typeVersion = version;
+			examples.push(
+				F.workflow(
+					`uiTriggerSchema${version}`,
+					`UI: Platform Trigger v${version} output schema`,
+					[
+						trigger,
+						F.node(
+							'Look Up Post',
+							`${F.PKG}.platformPosts`,
+							1,
+							{
+								authentication: 'platformBearerApi',
+								resource: 'post',
+								operation: 'get',
+								postIds: '={{ $json.id }}',
+							},
+							[250, 0],
+							{ credentials: F.credRef(F.CRED.bearer) },
+						),
+					],
+					F.chain(['Platform Trigger', 'Look Up Post']),
+				),
+			);
+		}
+		// Platform Posts' token revocation in both versions, for the credential selector checks.
+		examples.push(
+			F.workflow(
+				REVOKE_WF,
+				'UI: revoke the app bearer token',
+				[
+					F.node(
+						'Revoke App Bearer Token (1.1)',
+						`${F.PKG}.platformPosts`,
+						1.1,
+						{
+							authentication: 'platformOAuth1Api',
+							resource: 'token',
+							operation: 'revokeBearerToken',
+						},
+						[0, 0],
+						{
+							credentials: Object.assign(
+								F.credRef(F.CRED.oauth1),
+								F.credRef(F.CRED.bearerRevocable),
+							),
+						},
+					),
+					F.node(
+						'Revoke App Bearer Token (1)',
+						`${F.PKG}.platformPosts`,
+						1,
+						{
+							authentication: 'platformOAuth1Api',
+							resource: 'token',
+							operation: 'revokeBearerToken',
+						},
+						[0, 250],
+						{ credentials: F.credRef(F.CRED.oauth1) },
+					),
+					F.node(
+						'Get Me (App-Only, 1)',
+						`${F.PKG}.platformPosts`,
+						1,
+						{ authentication: 'platformBearerApi', resource: 'user', operation: 'getMe' },
+						[0, 750],
+						{ credentials: F.credRef(F.CRED.bearer) },
+					),
+					F.node(
+						'Revoke OAuth1 Token (1.1)',
+						`${F.PKG}.platformPosts`,
+						1.1,
+						{
+							authentication: 'platformOAuth1Api',
+							resource: 'token',
+							operation: 'revokeOAuth1Token',
+						},
+						[0, 500],
+						{ credentials: F.credRef(F.CRED.oauth1) },
+					),
+				],
+				{},
+			),
+		);
 		// No example uses the poll trigger: one small workflow shows it on the canvas and in its panel.
 		examples.push(
 			F.workflow(
@@ -438,7 +626,9 @@ async function main() {
 				),
 			);
 			await H.cli(host, env, ['import:workflow', `--input=${wfFile}`]);
-			for (const wf of examples.filter((w) => w.nodes.some((n) => n.type === F.T.trigger)))
+			for (const wf of examples.filter(
+				(w) => w.file && w.nodes.some((n) => n.type === F.T.trigger),
+			))
 				await H.cli(host, env, ['publish:workflow', `--id=${wf.id}`]);
 		});
 		const logFile = path.join(WORK, 'logs', 'n8n.log');

@@ -26,6 +26,15 @@ const CRED = {
 		name: 'Platform Sandbox App Bearer',
 		type: 'platformBearerApi',
 	},
+	/**
+	 * A pasted app token of its own (REVOCABLE_BEARER_TOKEN), for the test that revokes the token of the
+	 * bearer credential: the app's own bearer token stays valid for every other test.
+	 */
+	bearerRevocable: {
+		id: 'PlatSbxBearerR01',
+		name: 'Platform Sandbox App Bearer (to revoke)',
+		type: 'platformBearerApi',
+	},
 	bearerMinted: {
 		id: 'PlatSbxBearerM01',
 		name: 'Platform Sandbox App Bearer (minted)',
@@ -55,6 +64,9 @@ const CRED = {
 	},
 };
 
+/** The token of CRED.bearerRevocable (the test that revokes it makes it an app token of the sandbox first). */
+const REVOCABLE_BEARER_TOKEN = 'e2e-revocable app+token=/4';
+
 function credentials(sandboxUrl, keys) {
 	const urls = { baseUrl: sandboxUrl, adsBaseUrl: sandboxUrl };
 	return [
@@ -72,6 +84,16 @@ function credentials(sandboxUrl, keys) {
 		Object.assign({}, CRED.bearer, {
 			data: Object.assign(
 				{ origin: 'pasted', bearerToken: keys.bearerToken, consumerSecret: keys.consumerSecret },
+				urls,
+			),
+		}),
+		Object.assign({}, CRED.bearerRevocable, {
+			data: Object.assign(
+				{
+					origin: 'pasted',
+					bearerToken: REVOCABLE_BEARER_TOKEN,
+					consumerSecret: keys.consumerSecret,
+				},
 				urls,
 			),
 		}),
@@ -578,6 +600,7 @@ module.exports = {
 	PKG,
 	T,
 	CRED,
+	REVOCABLE_BEARER_TOKEN,
 	credentials,
 	benchCredentials,
 	credRef,

@@ -4,9 +4,19 @@
  * as an application/x-www-form-urlencoded body, which belongs in the signature base string. The
  * sandbox verifies the signature over the form parameters, so a request whose signature leaves them
  * out is refused (401, code 89). Once with the keys credential (the package's signer) and once with the
- * connect credential (signed by n8n itself).
+ * connect credential (signed by n8n itself); and Platform Posts 1.1, which revokes the token of the
+ * App-Only Bearer credential chosen beside the signing OAuth1 credential.
  */
-const { T, CRED, node, chain, workflow, webhookStart, credRef } = require('../lib/fixtures');
+const {
+	T,
+	CRED,
+	REVOCABLE_BEARER_TOKEN,
+	node,
+	chain,
+	workflow,
+	webhookStart,
+	credRef,
+} = require('../lib/fixtures');
 
 // Characters that percent-encoding must get right in the form body and in the base string.
 const TOKENS = { keys: 'e2e-form-keys+token=/1', connect: 'e2e-form-connect token=/2' };
@@ -153,6 +163,63 @@ module.exports = [
 				assert.deepEqual(r.query, {}, 'the token travels in the body, not the URL');
 				assert.equal(ctx.sandbox.bearers[token], undefined, `token #${i + 1} was revoked`);
 			}
+			assert.ok(
+				ctx.sandbox.bearers[ctx.keys.bearerToken],
+				"the app's own bearer token is untouched",
+			);
+		},
+	},
+	{
+		name: 'form bodies: Platform Posts 1.1 revokes the token of its App-Only Bearer credential, signed with the OAuth1 keys',
+		needs: ['platformPosts:token.revokeBearerToken'],
+		modes: ['regular'],
+		workflows: () => [
+			workflow(
+				'e2eRevokeCred001',
+				'e2e revoke the bearer credential token',
+				[
+					webhookStart('e2e-revoke-credential-token'),
+					node(
+						'Revoke (Bearer Credential)',
+						T.posts,
+						1.1,
+						{
+							authentication: 'platformOAuth1Api',
+							resource: 'token',
+							operation: 'revokeBearerToken',
+						},
+						[250, 0],
+						{
+							credentials: Object.assign(credRef(CRED.oauth1), credRef(CRED.bearerRevocable)),
+						},
+					),
+				],
+				chain(['Start', 'Revoke (Bearer Credential)']),
+				{ active: true },
+			),
+		],
+		publish: () => ['e2eRevokeCred001'],
+		async run(ctx) {
+			const { assert } = ctx;
+			ctx.sandbox.bearers[REVOCABLE_BEARER_TOKEN] = { kind: 'app' };
+			const since = ctx.seq();
+			const items = await ctx.call('e2e-revoke-credential-token');
+			assert.equal(items.length, 1, JSON.stringify(items));
+			assert.equal(items[0].revoked, true);
+			assert.equal(items[0].revoked_kind, 'app_bearer_token');
+			assert.ok(
+				!JSON.stringify(items).includes(REVOCABLE_BEARER_TOKEN),
+				'the revoked token is not in the output',
+			);
+			// Signed as the app owner (the sandbox refuses any other signer), with the credential's token
+			// in the form body.
+			const rows = ctx.assertAllAuthValid(since, 'oauth1');
+			assert.deepEqual(
+				rows.map((r) => `${r.method} ${r.path} ${r.status}`),
+				['POST /oauth2/invalidate_token 200'],
+			);
+			assert.deepEqual(rows[0].body, { access_token: REVOCABLE_BEARER_TOKEN });
+			assert.equal(ctx.sandbox.bearers[REVOCABLE_BEARER_TOKEN], undefined, 'the token was revoked');
 			assert.ok(
 				ctx.sandbox.bearers[ctx.keys.bearerToken],
 				"the app's own bearer token is untouched",

@@ -6,7 +6,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperty, credentialsFor } from '../shared/descriptions';
+import {
+	authenticationProperty,
+	bearerCredentialFields,
+	credentialsFor,
+} from '../shared/descriptions';
 import {
 	operationProperties,
 	operationSubtitle,
@@ -21,6 +25,7 @@ import { media } from './resources/media';
 import { news } from './resources/news';
 import { post } from './resources/post';
 import { token } from './resources/token';
+import { revokeBearerNeedsBearerCredential } from './resources/token/revokeBearerToken';
 import { user } from './resources/user';
 
 const resources = {
@@ -43,16 +48,22 @@ export class PlatformPosts implements INodeType {
 		// Opened as is by the editor's Docs link; the codex links get ?utm… appended, which would break an anchor.
 		documentationUrl: 'https://github.com/n8n-nodes-platform/n8n-nodes-platform#platform-posts',
 		group: ['output'],
-		version: 1,
+		// 1.1: Token > Revoke App Bearer Token revokes the token of the App-Only Bearer credential
+		// (version 1 takes the token as a field, so it is stored in the workflow).
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: operationSubtitle(resources),
 		description: 'Create, edit, delete, look up, search and count posts; users; news',
 		defaults: { name: 'Platform Posts' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: credentialsFor(['pkce', 'hmac', 'connect', 'appOnly']),
+		credentials: credentialsFor(['pkce', 'hmac', 'connect', 'appOnly'], { bearerOnField: true }),
 		properties: [
-			authenticationProperty(['pkce', 'hmac', 'connect', 'appOnly']),
+			// App-Only Bearer listed first: n8n's editor sets Authentication to the first option the chosen
+			// credential's entry allows, and the bearer entry allows every option (see credentialsFor).
+			authenticationProperty(['appOnly', 'pkce', 'hmac', 'connect'], 'pkce'),
+			...bearerCredentialFields(revokeBearerNeedsBearerCredential),
 			resourceProperty(resources, 'post'),
 			...operationProperties(resources),
 		],

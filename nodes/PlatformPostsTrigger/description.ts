@@ -84,6 +84,15 @@ export const pollTriggerProperties: INodeProperties[] = [
 			'The most posts, users or messages one poll reads. The service charges per resource read. When more arrived since the last poll, the newest are emitted and the older ones skipped (the log says so).',
 	},
 	{
+		// n8n shows a capped or skipped poll nowhere but in its log (a poll has no execution hints, and a
+		// skipped one starts no execution): say here how to recognise both from the executions.
+		displayName:
+			"An execution with exactly Max Items per Poll items may have skipped older ones: when more arrived since the last poll, only the newest are emitted. A poll refused for the rate limit starts no execution; the next poll catches up. n8n's log names the node and workflow in both cases.",
+		name: 'maxItemsNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',

@@ -35,13 +35,58 @@ export function authenticationProperty(
 	return property;
 }
 
-/** Credential list for a node description, each shown for its Authentication value. */
-export function credentialsFor(allowed: CredentialKind[]) {
+/**
+ * Credential list for a node description, each shown for its Authentication value. With
+ * `bearerOnField`, the App-Only Bearer credential is shown when the hidden field of
+ * bearerCredentialFields is (for App-Only Bearer, and for the operations that read the bearer
+ * credential while another credential signs the request).
+ */
+export function credentialsFor(
+	allowed: CredentialKind[],
+	options: { bearerOnField?: boolean } = {},
+) {
 	return allowed.map((key) => ({
 		name: CREDENTIAL_TYPES[key],
 		required: true,
-		displayOptions: { show: { authentication: [CREDENTIAL_TYPES[key]] } },
+		displayOptions: {
+			show:
+				key === 'appOnly' && options.bearerOnField
+					? {
+							// n8n's editor offers a credential type in the node's Credential selector, and sets
+							// Authentication from it, only when its entry names the Authentication field: the entry
+							// keeps it, with every value, and the hidden field decides.
+							authentication: allowed.map((k) => CREDENTIAL_TYPES[k]),
+							[BEARER_CREDENTIAL_FIELD]: [BEARER_CREDENTIAL_FIELD_VALUE],
+						}
+					: { authentication: [CREDENTIAL_TYPES[key]] },
+		},
 	}));
+}
+
+/** The hidden field the App-Only Bearer credential is shown on (credentialsFor with bearerOnField). */
+export const BEARER_CREDENTIAL_FIELD = 'appBearerCredential';
+const BEARER_CREDENTIAL_FIELD_VALUE = 'use';
+
+/**
+ * n8n shows a node's credential in the editor, and hands it to the node at run time, only when the
+ * displayOptions of its (first) entry in the node's credential list match, and `show` requires every
+ * key to match: no entry can say "Authentication is App-Only Bearer, or the operation is one that
+ * reads the bearer credential while another credential signs the request". A field defined twice under
+ * one name can: n8n keeps a field, with its default, when any one of its definitions is shown (in a
+ * saved workflow's parameters at run time as in the editor), so this hidden field exists exactly when
+ * either condition holds, and the bearer credential is shown on it.
+ */
+export function bearerCredentialFields(alsoWhen: DisplayConditions): INodeProperties[] {
+	const field: INodeProperties = {
+		displayName: 'App Bearer Credential',
+		name: BEARER_CREDENTIAL_FIELD,
+		type: 'hidden',
+		default: BEARER_CREDENTIAL_FIELD_VALUE,
+	};
+	return [
+		{ ...field, displayOptions: { show: { authentication: [CREDENTIAL_TYPES.appOnly] } } },
+		{ ...field, displayOptions: { show: alsoWhen } },
+	];
 }
 
 export const maxRateLimitWaitOption: INodeProperties = {

@@ -132,6 +132,17 @@ async function baseUrls(ctx: PlatformContext, credentialType: string): Promise<B
 	};
 }
 
+/**
+ * The app's bearer token as the App-Only Bearer credential holds it: the pasted token, or the token
+ * it minted and cached ('' when it has minted none yet). Read for the operation that revokes it; it
+ * is never logged or put in an output.
+ */
+export async function appBearerToken(ctx: PlatformContext): Promise<string> {
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPES.appOnly);
+	const token = credentials.origin === 'minted' ? credentials.mintedToken : credentials.bearerToken;
+	return typeof token === 'string' ? token.trim() : '';
+}
+
 function lowerHeaders(headers: unknown): Record<string, string> {
 	const out: Record<string, string> = {};
 	if (headers && typeof headers === 'object') {

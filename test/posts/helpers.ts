@@ -1,5 +1,5 @@
 import nock from 'nock';
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { PlatformPosts } from '../../nodes/PlatformPosts/PlatformPosts.node';
 import { createContext } from '../helpers/context';
@@ -15,15 +15,24 @@ export function setupNock() {
 export async function run(
 	parameters: IDataObject,
 	items?: INodeExecutionData[],
-	options: { continueOnFail?: boolean; authentication?: string } = {},
+	options: RunOptions & { continueOnFail?: boolean } = {},
 ) {
 	const built = createContext({
 		parameters: { authentication: options.authentication ?? 'platformOAuth2Api', ...parameters },
 		items,
 		continueOnFail: options.continueOnFail,
+		typeVersion: options.typeVersion,
+		credentials: options.credentials,
 	});
 	const output = await node.execute.call(built.context);
-	return { output: output[0], requests: built.requests };
+	return { output: output[0], requests: built.requests, preAuthCalls: built.preAuthCalls };
+}
+
+export interface RunOptions {
+	authentication?: string;
+	/** The node's typeVersion (default 1). */
+	typeVersion?: number;
+	credentials?: Record<string, ICredentialDataDecryptedObject>;
 }
 
 export type NodeError = Error & { description?: string; httpCode?: string };
@@ -32,11 +41,13 @@ export type NodeError = Error & { description?: string; httpCode?: string };
 export async function runFailing(
 	parameters: IDataObject,
 	items?: INodeExecutionData[],
-	options: { authentication?: string } = {},
+	options: RunOptions = {},
 ) {
 	const built = createContext({
 		parameters: { authentication: options.authentication ?? 'platformOAuth2Api', ...parameters },
 		items,
+		typeVersion: options.typeVersion,
+		credentials: options.credentials,
 	});
 	const error = await node.execute.call(built.context).then(
 		() => {

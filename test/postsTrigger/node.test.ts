@@ -60,6 +60,18 @@ describe('Platform Poll Trigger', () => {
 		expect(maxItems?.description).toMatch(/charges per resource read/);
 	});
 
+	it('says under Max Items per Poll how a capped or rate-limited poll shows in the executions', () => {
+		// n8n shows neither anywhere but in its log: a capped poll emits exactly Max Items per Poll items
+		// (modes.test.ts), a poll refused for the rate limit emits nothing.
+		const { properties } = new PlatformPostsTrigger().description;
+		const at = properties.findIndex((p) => p.name === 'maxItems');
+		const notice = properties[at + 1];
+		expect(notice).toMatchObject({ name: 'maxItemsNotice', type: 'notice' });
+		expect(notice.displayOptions).toBeUndefined();
+		expect(notice.displayName).toContain(`exactly ${properties[at].displayName} items`);
+		expect(notice.displayName).toMatch(/rate limit starts no execution/);
+	});
+
 	it("emits a user's posts in the webhook trigger's post.create shape", async () => {
 		const [item] = await twoPolls(
 			{

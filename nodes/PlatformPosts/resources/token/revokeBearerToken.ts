@@ -1,9 +1,25 @@
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ItemOperation, OperationContext } from '../../../shared/router';
+import { appBearerToken } from '../../../shared/transport';
 import { requireOAuth1 } from './common';
 
 const OP = 'revokeBearerToken';
+
+/**
+ * From this version on, the token revoked is the one the App-Only Bearer credential holds (read at
+ * run time, so it never sits in the workflow); version 1 takes it as a field.
+ */
+export const BEARER_FROM_CREDENTIAL_VERSION = 1.1;
+
+const fromVersion = { '@version': [{ _cnd: { gte: BEARER_FROM_CREDENTIAL_VERSION } }] };
+
+/** Where the node shows the App-Only Bearer credential beside the signing OAuth1 credential. */
+export const revokeBearerNeedsBearerCredential = {
+	...fromVersion,
+	resource: ['token'],
+	operation: [OP],
+};
 
 export const revokeBearerToken: ItemOperation = {
 	option: {
@@ -15,6 +31,14 @@ export const revokeBearerToken: ItemOperation = {
 	},
 	properties: [
 		{
+			displayName:
+				"Revokes the token of the App-Only Bearer credential selected above (its pasted token, or the token it minted). The request is signed as the app owner: select the owner's OAuth1 credential (OAuth1 Keys or OAuth1 Connect Account) as the node's credential.",
+			name: 'revokeBearerNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: fromVersion },
+		},
+		{
 			displayName: 'Bearer Token',
 			name: 'bearerTokenToRevoke',
 			type: 'string',
@@ -22,16 +46,31 @@ export const revokeBearerToken: ItemOperation = {
 			default: '',
 			required: true,
 			description: "The app's current bearer token, to be revoked",
+			displayOptions: { show: { '@version': [1] } },
 		},
 	],
 	async execute(ctx: OperationContext, itemIndex: number) {
 		const credentialType = requireOAuth1(ctx, itemIndex, 'Revoking the app bearer token');
-		const token = String(ctx.getNodeParameter('bearerTokenToRevoke', itemIndex, '') ?? '').trim();
-		if (!token) {
+		const fromCredential = ctx.getNode().typeVersion >= BEARER_FROM_CREDENTIAL_VERSION;
+		const token = fromCredential
+			? await appBearerToken(ctx)
+			: String(ctx.getNodeParameter('bearerTokenToRevoke', itemIndex, '') ?? '').trim();
+		if (!token && !fromCredential) {
 			throw new NodeOperationError(
 				ctx.getNode(),
 				`Invalid input in item ${itemIndex + 1}: Bearer Token is empty`,
 				{ itemIndex },
+			);
+		}
+		if (!token) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				'The App-Only Bearer credential holds no token to revoke',
+				{
+					itemIndex,
+					description:
+						'Paste the bearer token into the credential, or, for a minted token, use the credential once (for example in a Platform Posts operation with App-Only Bearer authentication) so that it mints the token.',
+				},
 			);
 		}
 		await ctx.request({
