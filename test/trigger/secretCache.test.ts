@@ -54,13 +54,14 @@ function start(
 		built.node.credentials = {
 			platformBearerApi: { id: credentialId, name: credentialId },
 		};
-	const read = built.context.getCredentials.bind(built.context);
-	const reads = jest
-		.spyOn(built.context, 'getCredentials')
-		.mockImplementation(async (...args: Parameters<typeof read>) => {
-			await gate;
-			return await read(...args);
-		});
+	const ctx = built.context as unknown as {
+		getCredentials: (type: string) => Promise<IDataObject>;
+	};
+	const read = ctx.getCredentials.bind(ctx);
+	const reads = jest.spyOn(ctx, 'getCredentials').mockImplementation(async (type: string) => {
+		await gate;
+		return await read(type);
+	});
 	const done = receiveDelivery(built.context, new Date(at), 0).then(() => ({
 		status: built.captured.status,
 		reads: reads.mock.calls.length,
