@@ -73,15 +73,19 @@ async function readShared(ctx: Ctx, now: number, notBefore: number): Promise<Rea
 		return await pending.read;
 	const read = (async (): Promise<Read> => {
 		const credentials = await ctx.getCredentials(TYPE);
-		const secret = String(credentials.consumerSecret ?? '');
-		if (secret) cache.set(key, { credentialId, secret, readAt: now });
-		else cache.delete(key);
-		return { secret, startedAt: now };
+		return { secret: String(credentials.consumerSecret ?? ''), startedAt: now };
 	})();
 	const entry = { credentialId, startedAt: now, read };
 	readings.set(key, entry);
 	try {
-		return await read;
+		const result = await read;
+		// Only the newest read still under way is kept: a read that a newer one overtook, or that
+		// started before the trigger was (re-)activated or deactivated, must not bring its secret back.
+		if (readings.get(key) === entry) {
+			if (result.secret) cache.set(key, { credentialId, secret: result.secret, readAt: now });
+			else cache.delete(key);
+		}
+		return result;
 	} finally {
 		if (readings.get(key) === entry) readings.delete(key);
 	}

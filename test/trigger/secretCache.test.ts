@@ -66,7 +66,7 @@ function start(
 		status: built.captured.status,
 		reads: reads.mock.calls.length,
 	}));
-	return { done };
+	return { done, readsStarted: () => reads.mock.calls.length };
 }
 
 async function deliver(wf: string, options: DeliveryOptions = {}) {
@@ -190,5 +190,27 @@ describe('Platform Trigger: the consumer secret between deliveries', () => {
 		g.open();
 		expect(await first.done).toEqual({ status: 200, reads: 1 });
 		expect(await second.done).toEqual({ status: 200, reads: 1 });
+	});
+
+	it('a read under way when the trigger is re-activated does not keep its secret afterwards', async () => {
+		const g = gate();
+		const before = start('wf-cache-10', { gate: g.closed });
+		while (before.readsStarted() === 0) await new Promise((resolve) => setImmediate(resolve));
+		nock(BASE).get('/2/webhooks').reply(200, { data: [] });
+		const hook = createContext({
+			parameters: { events: ['post.create'], userId: '1', options: {} },
+			workflowId: 'wf-cache-10',
+			extra: { getNodeWebhookUrl: () => 'https://n8n.example.com/webhook/abc/webhook' },
+		});
+		await checkExists(hook.context as never).catch(() => undefined);
+		g.open();
+		expect(await before.done).toEqual({ status: 200, reads: 1 });
+		// The secret was replaced meanwhile: the read from before the re-activation verifies nothing.
+		expect(await deliver('wf-cache-10', { signedWith: OLD, credential: NEW, at: T0 + 10 })).toEqual(
+			{
+				status: 401,
+				reads: 1,
+			},
+		);
 	});
 });
