@@ -68,7 +68,15 @@ export class PlatformTriggerPosts implements INodeType {
 		],
 		webhooks: [
 			{ name: 'setup', httpMethod: 'GET', responseMode: 'onReceived', path: 'webhook' },
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+			// responseData '' lets n8n answer with the body webhook() hands it (receive.ts); without it,
+			// n8n's default for 'onReceived' would be the text "firstEntryJson".
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				responseData: '',
+				path: 'webhook',
+			},
 		],
 		properties: triggerProperties,
 	};

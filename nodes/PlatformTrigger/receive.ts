@@ -1,4 +1,9 @@
-import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { normalizeDelivery } from './events';
 import {
@@ -31,20 +36,24 @@ function keyOf(ctx: IWebhookFunctions): string {
  * gap is noticed here instead: the first CRC check or delivery this process handles, when the last
  * delivery is older than the process, asks the service to replay the gap (once per process start).
  *
- * Callers answer first and await this afterwards: the service wants a CRC answer within 3 s and a
- * delivery acknowledged within 10 s, and the replay request can take up to its timeout. It cannot run
- * after webhook() has returned: n8n releases the call's expression isolate then, and a credentialed
- * request fails ("No bridge acquired"). Never rejects; a failure is logged with what to do.
+ * True when this call is that first one; the caller then answers first and awaits replayGap: the
+ * service wants a CRC answer within 3 s and a delivery acknowledged within 10 s, and the replay
+ * request can take up to its timeout. The replay cannot run after webhook() has returned: n8n releases
+ * the call's expression isolate then, and a credentialed request fails ("No bridge acquired").
  */
-export async function recoverAfterRestart(
+function recoveryDue(
 	ctx: IWebhookFunctions,
-	now: Date,
 	startedAt: number,
-	since = (ctx.getWorkflowStaticData('node') as TriggerState).lastReceivedAt,
-): Promise<boolean> {
-	const webhookId = (ctx.getWorkflowStaticData('node') as TriggerState).webhookId;
+	since: string | undefined,
+): boolean {
 	const last = since ? Date.parse(since) : NaN;
-	if (!(last < startedAt) || !webhookId || !firstRecoveryInProcess(keyOf(ctx))) return false;
+	const webhookId = (ctx.getWorkflowStaticData('node') as TriggerState).webhookId;
+	return last < startedAt && !!webhookId && firstRecoveryInProcess(keyOf(ctx));
+}
+
+/** Asks the service to replay the gap since `since`. Never rejects; a failure is logged with what to do. */
+async function replayGap(ctx: IWebhookFunctions, now: Date, since: string): Promise<void> {
+	const webhookId = String((ctx.getWorkflowStaticData('node') as TriggerState).webhookId);
 	try {
 		// A rate-limited replay is reported, not waited for: Admin → Replay Webhook can ask later.
 		await recoverMissedEvents(ctx, now, {
@@ -58,7 +67,6 @@ export async function recoverAfterRestart(
 			`Platform Trigger: asking the service to replay the events missed while n8n was down failed (${(error as Error).message}); run Platform Posts → Admin → Replay Webhook for webhook ${webhookId} from ${since} to ${now.toISOString()}`,
 		);
 	}
-	return true;
 }
 
 /** The replay request after a restart holds back the run of the delivery that noticed the gap. */
@@ -88,7 +96,8 @@ export async function answerCrc(
 		return respond(ctx, 500, { error: 'not configured' });
 	}
 	const answer = respond(ctx, 200, { response_token: crcResponseToken(secret, token) });
-	await recoverAfterRestart(ctx, now, startedAt);
+	const since = (ctx.getWorkflowStaticData('node') as TriggerState).lastReceivedAt;
+	if (since && recoveryDue(ctx, startedAt, since)) await replayGap(ctx, now, since);
 	return answer;
 }
 
@@ -168,16 +177,42 @@ export async function receiveDelivery(
 	const emitted = events.filter((event) => fresh.delete(event.event_id) || !event.event_id);
 	const previous = saved.lastReceivedAt;
 	saved.lastReceivedAt = now.toISOString();
-	// We answer before n8n starts the run. n8n saves the static data written here (dedupe ids, time of
-	// the last delivery) when it gets a response. With a response deferred until the run has started,
-	// the run re-wraps the same static data and clears its "changed" flag first, and nothing is saved
-	// (n8n 2.40, executeWebhook with 'onReceived'). Answering ourselves keeps the save before the run.
-	respond(ctx, 200, { ok: true, events: emitted.length });
-	// The answer is on its way; a gap before this delivery (a restart) is recovered now.
-	if (await recoverAfterRestart(ctx, now, startedAt, previous)) {
-		// Ids claimed by other deliveries meanwhile go into this request's copy too (it is saved last).
-		persistClaimed(keyOf(ctx), saved);
-	}
 	const workflowData = workflowDataFor(version, replayMode, emitted as unknown as IDataObject[]);
+	const answer = { ok: true, events: emitted.length };
+	if (!previous || !recoveryDue(ctx, startedAt, previous)) {
+		return answerAfterRunStarts(keyOf(ctx), saved, answer, workflowData);
+	}
+	// The first delivery after a restart: answered now, before the replay request it waits for.
+	respond(ctx, 200, answer);
+	await replayGap(ctx, now, previous);
+	// Ids claimed by other deliveries meanwhile go into this request's copy too (it is saved last).
+	persistClaimed(keyOf(ctx), saved);
 	return workflowData ? { noWebhookResponse: true, workflowData } : { noWebhookResponse: true };
+}
+
+/**
+ * Lets n8n answer the delivery once it has started the run, as it does for its own Webhook node: a
+ * busy n8n then takes deliveries no faster than it runs them (answering first let runs pile up, and
+ * each run in the pile cost about a fifth more CPU). n8n saves the static data written above (the
+ * duplicate record, lastReceivedAt) just before that answer, but only when the data is marked changed,
+ * and starting the run clears that mark: n8n builds a second Workflow over the same static data object
+ * to set up the run. n8n reads `webhookResponse` after the run has started and right before it saves,
+ * so reading it writes this process's whole duplicate record into the copy n8n saves, which marks it
+ * changed again and also carries the ids other deliveries claimed while this run was being started.
+ */
+function answerAfterRunStarts(
+	key: string,
+	state: TriggerState,
+	answer: IDataObject,
+	workflowData: INodeExecutionData[][] | undefined,
+): IWebhookResponseData {
+	const result: IWebhookResponseData = workflowData ? { workflowData } : {};
+	Object.defineProperty(result, 'webhookResponse', {
+		enumerable: true,
+		get: () => {
+			persistClaimed(key, state);
+			return answer;
+		},
+	});
+	return result;
 }

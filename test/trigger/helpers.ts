@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IWebhookResponseData } from 'n8n-workflow';
 
 import { createContext, TEST_SECRETS } from '../helpers/context';
 
@@ -64,4 +64,18 @@ export function signedDelivery(
 ) {
 	const raw = Buffer.from(JSON.stringify(body));
 	return webhookContext({ raw, headers: { 'x-platform-webhooks-signature': sign(raw) }, ...opts });
+}
+
+/**
+ * What the caller was answered: the trigger either answers on the response object itself (refusals,
+ * the CRC check, the first delivery after a restart) or hands n8n the body to send with status 200
+ * once the run has started (`webhookResponse`).
+ */
+export function answerOf(result: IWebhookResponseData, captured: Captured): Captured {
+	if (captured.status !== undefined) {
+		if (result.webhookResponse !== undefined) throw new Error('answered twice');
+		return { status: captured.status, body: captured.body };
+	}
+	if (result.noWebhookResponse) return {};
+	return { status: 200, body: result.webhookResponse };
 }

@@ -5,7 +5,7 @@ import { checkExists } from '../../nodes/PlatformTrigger/lifecycle';
 import { answerCrc, receiveDelivery } from '../../nodes/PlatformTrigger/receive';
 import { MAX_AGE_MS } from '../../nodes/PlatformTrigger/secretCache';
 import { BASE, createContext, TEST_SECRETS } from '../helpers/context';
-import { sign, webhookContext } from './helpers';
+import { answerOf, sign, webhookContext } from './helpers';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -62,8 +62,8 @@ function start(
 		await gate;
 		return await read(type);
 	});
-	const done = receiveDelivery(built.context, new Date(at), 0).then(() => ({
-		status: built.captured.status,
+	const done = receiveDelivery(built.context, new Date(at), 0).then((result) => ({
+		status: answerOf(result, built.captured).status,
 		reads: reads.mock.calls.length,
 	}));
 	return { done, readsStarted: () => reads.mock.calls.length };

@@ -1,7 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code, not shipped */
 import { createHmac } from 'node:crypto';
 import nock from 'nock';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IObservableObject } from 'n8n-workflow';
+import { ObservableObject } from 'n8n-workflow';
 
 import { normalizeDelivery } from '../../nodes/PlatformTrigger/events';
 import {
@@ -20,7 +21,7 @@ import {
 	replayWindow,
 } from '../../nodes/PlatformTrigger/state';
 import { BASE, createContext, TEST_SECRETS } from '../helpers/context';
-import { sign, webhookContext } from './helpers';
+import { answerOf, sign, webhookContext } from './helpers';
 
 const SECRET = TEST_SECRETS.consumerSecret;
 const URL_ = 'https://n8n.example.com/webhook/abc/webhook';
@@ -356,7 +357,7 @@ describe('exactly once per event id, whatever the timing', () => {
 		);
 		const results = await Promise.all(copies.map((c) => receiveDelivery(c.context)));
 		expect(results.filter((r) => r.workflowData).length).toBe(1);
-		for (const c of copies) expect(c.captured.status ?? 200).toBe(200);
+		results.forEach((r, i) => expect(answerOf(r, copies[i].captured).status).toBe(200));
 	});
 
 	it('back-to-back copies with the stale static data of the first request run once', async () => {
@@ -412,6 +413,99 @@ describe('exactly once per event id, whatever the timing', () => {
 			}).context,
 		);
 		expect(real.workflowData?.[0]).toHaveLength(1);
+	});
+});
+
+describe('the answer to a delivery', () => {
+	const body = (id: string) =>
+		Buffer.from(
+			JSON.stringify({ data: { event_uuid: id, event_type: 'post.create', payload: { id: '9' } } }),
+		);
+
+	/**
+	 * Static data as n8n holds it: the workflow's object wrapped by n8n's ObservableObject, the node's
+	 * part a child whose writes mark the root changed. `startRun` does what starting the run does to it
+	 * (n8n wraps the same object again for the run, which clears the mark).
+	 */
+	function n8nStaticData() {
+		const raw: IDataObject = {};
+		const root = ObservableObject.create(raw, undefined, { ignoreEmptyOnFirstChild: true });
+		root['node:Platform Trigger'] = ObservableObject.create({}, root as IObservableObject);
+		return {
+			node: root['node:Platform Trigger'] as IDataObject,
+			changed: () => (raw as { __dataChanged?: boolean }).__dataChanged === true,
+			startRun: () => ObservableObject.create(raw, undefined, { ignoreEmptyOnFirstChild: true }),
+		};
+	}
+
+	it('is left to n8n, sent once the run has started, with how many events run', async () => {
+		const raw = body('-500');
+		const built = webhookContext({
+			raw,
+			headers: { 'x-platform-webhooks-signature': sign(raw) },
+			workflowId: 'wf-answer',
+		});
+		const result = await receiveDelivery(built.context);
+		expect(built.captured.status).toBeUndefined();
+		expect(result.noWebhookResponse).toBeUndefined();
+		expect(result.workflowData?.[0]).toHaveLength(1);
+		expect(result.webhookResponse).toEqual({ ok: true, events: 1 });
+		// A duplicate starts no run and is answered all the same.
+		const again = await receiveDelivery(
+			webhookContext({
+				raw,
+				headers: { 'x-platform-webhooks-signature': sign(raw) },
+				workflowId: 'wf-answer',
+			}).context,
+		);
+		expect(again.workflowData).toBeUndefined();
+		expect(again.webhookResponse).toEqual({ ok: true, events: 0 });
+	});
+
+	it('marks the static data changed again after starting the run cleared the mark, so n8n saves the record', async () => {
+		const state = n8nStaticData();
+		const raw = body('-501');
+		const headers = { 'x-platform-webhooks-signature': sign(raw) };
+		const result = await receiveDelivery(
+			webhookContext({ raw, headers, staticData: state.node, workflowId: 'wf-mark' }).context,
+		);
+		expect(state.changed()).toBe(true);
+		state.startRun();
+		expect(state.changed()).toBe(false);
+		// n8n reads the answer after starting the run, then saves the static data if it is marked.
+		expect(result.webhookResponse).toEqual({ ok: true, events: 1 });
+		expect(state.changed()).toBe(true);
+		expect(persistedIds(state.node as TriggerState).map(([id]) => id)).toContain('-501');
+		expect((state.node as TriggerState).lastReceivedAt).toBeDefined();
+	});
+
+	it('carries into the saved copy the ids other deliveries claimed while its run was being started', async () => {
+		const first = n8nStaticData();
+		const second = n8nStaticData();
+		const rawA = body('-502');
+		const rawB = body('-503');
+		const a = await receiveDelivery(
+			webhookContext({
+				raw: rawA,
+				headers: { 'x-platform-webhooks-signature': sign(rawA) },
+				staticData: first.node,
+				workflowId: 'wf-overlap',
+			}).context,
+		);
+		await receiveDelivery(
+			webhookContext({
+				raw: rawB,
+				headers: { 'x-platform-webhooks-signature': sign(rawB) },
+				staticData: second.node,
+				workflowId: 'wf-overlap',
+			}).context,
+		);
+		// The first delivery's copy is saved last: it must not drop the second one's id.
+		first.startRun();
+		void a.webhookResponse;
+		expect(persistedIds(first.node as TriggerState).map(([id]) => id)).toEqual(
+			expect.arrayContaining(['-502', '-503']),
+		);
 	});
 });
 
