@@ -41,12 +41,8 @@ function keyOf(ctx: IWebhookFunctions): string {
  * request can take up to its timeout. The replay cannot run after webhook() has returned: n8n releases
  * the call's expression isolate then, and a credentialed request fails ("No bridge acquired").
  */
-function recoveryDue(
-	ctx: IWebhookFunctions,
-	startedAt: number,
-	since: string | undefined,
-): boolean {
-	const last = since ? Date.parse(since) : NaN;
+function recoveryDue(ctx: IWebhookFunctions, startedAt: number, since: string): boolean {
+	const last = Date.parse(since);
 	const webhookId = (ctx.getWorkflowStaticData('node') as TriggerState).webhookId;
 	return last < startedAt && !!webhookId && firstRecoveryInProcess(keyOf(ctx));
 }
