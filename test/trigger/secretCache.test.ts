@@ -103,7 +103,7 @@ describe('Platform Trigger: the consumer secret between deliveries', () => {
 
 	it('a replaced secret stops verifying at most MAX_AGE_MS after it was read', async () => {
 		await deliver('wf-cache-3');
-		expect(MAX_AGE_MS).toBeLessThanOrEqual(1000);
+		expect(MAX_AGE_MS).toBeLessThanOrEqual(10_000);
 		const late = await deliver('wf-cache-3', {
 			signedWith: OLD,
 			credential: NEW,
