@@ -20,8 +20,8 @@ import { triggerKey } from './state';
  *     stops verifying deliveries at most that long after the change, and at once when the first
  *     delivery signed with the new secret makes the trigger read the credential anew (n8n tells a node
  *     nothing when a credential is edited; reading it to find out is the cost this saves). With 1 s, a
- *     busy trigger still read the credential about 13 times per 100 deliveries (counted), and each read costs n8n
- *     an isolate (about 90 ms of CPU on 2 cores, half of what a whole run costs);
+ *     busy trigger still read the credential about 13 times per 100 deliveries (counted), and each
+ *     read costs n8n an isolate (about 90 ms of CPU on 2 cores, half of what a whole run costs);
  *   - activating, re-activating or deactivating the trigger forgets it; the CRC check always reads the
  *     credential (it cannot verify its answer) and refreshes it.
  * Deliveries that find no fresh secret at the same moment share one read instead of each reading the
