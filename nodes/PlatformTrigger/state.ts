@@ -117,10 +117,17 @@ export function claimNewIds(
 	return fresh;
 }
 
-/** Writes this process's record of a trigger into a copy of its static data. */
+/**
+ * Writes this process's record of a trigger into a copy of its static data. The write itself is what
+ * marks the copy changed for n8n, so it happens even when the copy already holds the record (then the
+ * same text is set again instead of serialising 2,000 ids anew).
+ */
 export function persistClaimed(key: string, state: TriggerState): void {
 	const record = claimed.get(key);
-	if (record) writeSeen(key, record, state);
+	if (!record) return;
+	const text = lastWritten.get(key);
+	if (text !== undefined && state.seen === text) state.seen = text;
+	else writeSeen(key, record, state);
 }
 
 /** Forgets one trigger's in-memory record (deactivation). */
