@@ -171,18 +171,20 @@ export async function receiveDelivery(
 		now.getTime(),
 	);
 	const emitted = events.filter((event) => fresh.delete(event.event_id) || !event.event_id);
+	const started = emitted.map((event) => event.event_id).filter(Boolean);
 	const previous = saved.lastReceivedAt;
 	saved.lastReceivedAt = now.toISOString();
 	const workflowData = workflowDataFor(version, replayMode, emitted as unknown as IDataObject[]);
 	const answer = { ok: true, events: emitted.length };
 	if (!previous || !recoveryDue(ctx, startedAt, previous)) {
-		return answerAfterRunStarts(keyOf(ctx), saved, answer, workflowData);
+		return answerAfterRunStarts(keyOf(ctx), saved, started, answer, workflowData);
 	}
 	// The first delivery after a restart: answered now, before the replay request it waits for.
 	respond(ctx, 200, answer);
 	await replayGap(ctx, now, previous);
-	// Ids claimed by other deliveries meanwhile go into this request's copy too (it is saved last).
-	persistClaimed(keyOf(ctx), saved);
+	// Answered already, so the service will not send these events again: recorded as run. Ids other
+	// deliveries claimed meanwhile go into this request's copy too (it is saved last).
+	persistClaimed(keyOf(ctx), saved, started);
 	return workflowData ? { noWebhookResponse: true, workflowData } : { noWebhookResponse: true };
 }
 
@@ -193,12 +195,15 @@ export async function receiveDelivery(
  * duplicate record, lastReceivedAt) just before that answer, but only when the data is marked changed,
  * and starting the run clears that mark: n8n builds a second Workflow over the same static data object
  * to set up the run. n8n reads `webhookResponse` after the run has started and right before it saves,
- * so reading it writes this process's whole duplicate record into the copy n8n saves, which marks it
- * changed again and also carries the ids other deliveries claimed while this run was being started.
+ * so reading it records this delivery's events as run and writes this process's duplicate record into
+ * the copy n8n saves, which marks it changed again and also carries the ids other deliveries claimed
+ * (and started) while this run was being started. Until then the events are recorded in this process's
+ * memory only: if the process dies before the run starts, the service's retry runs them elsewhere.
  */
 function answerAfterRunStarts(
 	key: string,
 	state: TriggerState,
+	started: string[],
 	answer: IDataObject,
 	workflowData: INodeExecutionData[][] | undefined,
 ): IWebhookResponseData {
@@ -206,7 +211,7 @@ function answerAfterRunStarts(
 	Object.defineProperty(result, 'webhookResponse', {
 		enumerable: true,
 		get: () => {
-			persistClaimed(key, state);
+			persistClaimed(key, state, started);
 			return answer;
 		},
 	});

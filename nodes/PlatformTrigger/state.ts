@@ -28,11 +28,21 @@ export const DEDUPE_MAX_AGE_MS = 26 * 60 * 60 * 1000;
 /** Event ids (with the time first seen) per trigger, for this n8n process; oldest first. */
 const claimed = new Map<string, Map<string, number>>();
 /**
+ * Ids this process has claimed but whose run has not started yet, per trigger. They stay out of every
+ * copy of the static data this process saves: a process killed before their runs start must not leave
+ * them recorded, or the service's retry (which the proxy sends to another process) would be dropped as
+ * a duplicate and the event lost. This process's own memory still holds them, so a copy that reaches
+ * it meanwhile is dropped.
+ */
+const pending = new Map<string, Set<string>>();
+/**
  * The `seen` string this process last wrote per trigger. Static data that still holds it carries
  * nothing this process does not know, so the merge is skipped; anything else (a restart, another
  * process's deliveries, the object form) is merged.
  */
 const lastWritten = new Map<string, string>();
+/** The triggers whose record changed since `lastWritten` was serialised. */
+const stale = new Set<string>();
 
 /** The persisted ids of a trigger's static data, in either form; unreadable data counts as none. */
 export function persistedIds(state: TriggerState): Array<[string, number]> {
@@ -54,31 +64,27 @@ export function persistedIds(state: TriggerState): Array<[string, number]> {
 	);
 }
 
-function writeSeen(key: string, record: Map<string, number>, state: TriggerState): void {
-	const text = JSON.stringify([...record]);
-	lastWritten.set(key, text);
-	state.seen = text;
-}
-
 /** The key of one trigger node in one workflow. */
 export function triggerKey(workflowId: unknown, nodeId: unknown): string {
 	return `${String(workflowId ?? '')}:${String(nodeId ?? '')}`;
 }
 
-function prune(ids: Map<string, number>, now: number): void {
+function prune(ids: Map<string, number>, waiting: Set<string> | undefined, now: number): void {
 	// Insertion order is arrival order, so the oldest entries come first.
 	for (const [id, at] of ids) {
 		if (ids.size <= DEDUPE_MAX_IDS && now - at <= DEDUPE_MAX_AGE_MS) break;
 		ids.delete(id);
+		waiting?.delete(id);
 	}
 }
 
 /**
- * Claims event ids for one trigger: returns the ids that were not seen before and records them, in
- * one synchronous step, so that copies of an event handled at the same moment by this process cannot
- * both pass (JavaScript runs no other request between the check and the record). The persisted ids
- * (a restart, or another process's deliveries) are merged in first; the merged record, bounded to
- * DEDUPE_MAX_IDS ids younger than 26 hours, is written back to the static data.
+ * Claims event ids for one trigger: returns the ids that were not seen before and records them in
+ * this process's memory, in one synchronous step, so that copies of an event handled at the same
+ * moment by this process cannot both pass (JavaScript runs no other request between the check and the
+ * record). The persisted ids (a restart, or another process's deliveries) are merged in first; the
+ * record is bounded to DEDUPE_MAX_IDS ids younger than 26 hours. The new ids reach the static data only
+ * through `persistClaimed`, once their run has started.
  */
 export function claimNewIds(
 	key: string,
@@ -91,6 +97,11 @@ export function claimNewIds(
 		record = new Map();
 		claimed.set(key, record);
 	}
+	let waiting = pending.get(key);
+	if (!waiting) {
+		waiting = new Set();
+		pending.set(key, waiting);
+	}
 	const persisted =
 		state.seen === undefined || state.seen === lastWritten.get(key)
 			? []
@@ -99,6 +110,7 @@ export function claimNewIds(
 		const merged = [...record, ...persisted].sort((a, b) => a[1] - b[1]);
 		record.clear();
 		for (const [id, at] of merged) record.set(id, at);
+		stale.add(key);
 	}
 	const fresh = new Set<string>();
 	for (const id of ids) {
@@ -108,32 +120,45 @@ export function claimNewIds(
 		}
 		const at = record.get(id);
 		if (at !== undefined && now - at <= DEDUPE_MAX_AGE_MS) continue;
+		if (at !== undefined) stale.add(key);
 		record.delete(id);
 		record.set(id, now);
+		waiting.add(id);
 		fresh.add(id);
 	}
-	prune(record, now);
-	writeSeen(key, record, state);
+	const size = record.size;
+	prune(record, waiting, now);
+	if (record.size !== size) stale.add(key);
 	return fresh;
 }
 
 /**
- * Writes this process's record of a trigger into a copy of its static data. The write itself is what
- * marks the copy changed for n8n, so it happens even when the copy already holds the record (then the
- * same text is set again instead of serialising 2,000 ids anew).
+ * Marks `started` (ids this process claimed) as run, and writes this process's record of a trigger,
+ * without the ids whose runs have not started, into a copy of its static data. The write itself is
+ * what marks the copy changed for n8n, so it happens even when nothing changed (then the same text is
+ * set again instead of serialising 2,000 ids anew).
  */
-export function persistClaimed(key: string, state: TriggerState): void {
+export function persistClaimed(key: string, state: TriggerState, started: Iterable<string>): void {
 	const record = claimed.get(key);
 	if (!record) return;
-	const text = lastWritten.get(key);
-	if (text !== undefined && state.seen === text) state.seen = text;
-	else writeSeen(key, record, state);
+	const waiting = pending.get(key);
+	for (const id of started) if (waiting?.delete(id)) stale.add(key);
+	let text = lastWritten.get(key);
+	if (text === undefined || stale.has(key)) {
+		const runIds = waiting?.size ? [...record].filter(([id]) => !waiting.has(id)) : [...record];
+		text = JSON.stringify(runIds);
+		lastWritten.set(key, text);
+		stale.delete(key);
+	}
+	state.seen = text;
 }
 
 /** Forgets one trigger's in-memory record (deactivation). */
 export function forgetTrigger(key: string): void {
 	claimed.delete(key);
+	pending.delete(key);
 	lastWritten.delete(key);
+	stale.delete(key);
 	recovered.delete(key);
 }
 

@@ -31,6 +31,13 @@ function database() {
 	};
 }
 
+/** One delivery in process `p` whose run starts: its new ids are claimed, then recorded as run. */
+function handle(p: StateModule, state: TriggerState, ids: string[], at: number): Set<string> {
+	const fresh = p.claimNewIds(KEY, state, ids, at);
+	p.persistClaimed(KEY, state, fresh);
+	return fresh;
+}
+
 describe('event ids across webhook processes', () => {
 	it('a lost update (two processes saving at once) heals at the next write of the process that lost it', () => {
 		const db = database();
@@ -39,14 +46,14 @@ describe('event ids across webhook processes', () => {
 		// Both read the row before either saves.
 		const readByA = db.read();
 		const readByB = db.read();
-		expect(a.claimNewIds(KEY, readByA, ['e1'], t0)).toEqual(new Set(['e1']));
-		expect(b.claimNewIds(KEY, readByB, ['e2'], t0 + 1)).toEqual(new Set(['e2']));
+		expect(handle(a, readByA, ['e1'], t0)).toEqual(new Set(['e1']));
+		expect(handle(b, readByB, ['e2'], t0 + 1)).toEqual(new Set(['e2']));
 		db.write(readByA);
 		db.write(readByB); // the last writer wins: e1 is no longer in the row
 		expect(db.ids(a)).toEqual(['e2']);
 		// A's next delivery re-asserts its own ids with the ones it reads.
 		const next = db.read();
-		a.claimNewIds(KEY, next, ['e3'], t0 + 2);
+		handle(a, next, ['e3'], t0 + 2);
 		db.write(next);
 		expect(db.ids(a).sort()).toEqual(['e1', 'e2', 'e3']);
 		// B now knows e1 too: a copy of it that reaches B (A down, the proxy fails over) does not run.
@@ -58,7 +65,7 @@ describe('event ids across webhook processes', () => {
 		const a = newProcess();
 		for (const [i, id] of ['r1', 'r2', 'r3'].entries()) {
 			const s = db.read();
-			a.claimNewIds(KEY, s, [id], t0 + i);
+			handle(a, s, [id], t0 + i);
 			db.write(s);
 		}
 		const restarted = newProcess();
@@ -84,5 +91,22 @@ describe('event ids across webhook processes', () => {
 		const readByB = db.read();
 		expect(a.claimNewIds(KEY, readByA, ['same'], t0)).toEqual(new Set(['same']));
 		expect(b.claimNewIds(KEY, readByB, ['same'], t0)).toEqual(new Set(['same']));
+	});
+
+	it('an event whose run had not started when its process died is not recorded, so its retry runs elsewhere', () => {
+		const db = database();
+		const a = newProcess();
+		const b = newProcess();
+		// A claims 'lost' and 'ran' at once; only the run of 'ran' starts, and its copy is saved.
+		const forLost = db.read();
+		const forRan = db.read();
+		expect(a.claimNewIds(KEY, forLost, ['lost'], t0)).toEqual(new Set(['lost']));
+		expect(handle(a, forRan, ['ran'], t0 + 1)).toEqual(new Set(['ran']));
+		db.write(forRan);
+		expect(db.ids(a)).toEqual(['ran']);
+		// While A lives, a copy of 'lost' that reaches it is still a duplicate.
+		expect(a.claimNewIds(KEY, db.read(), ['lost'], t0 + 2)).toEqual(new Set());
+		// A is killed; the service retries both, and the proxy sends them to B.
+		expect(handle(b, db.read(), ['lost', 'ran'], t0 + 3)).toEqual(new Set(['lost']));
 	});
 });

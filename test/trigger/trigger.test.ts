@@ -17,6 +17,7 @@ import type { TriggerState } from '../../nodes/PlatformTrigger/state';
 import {
 	claimNewIds,
 	DEDUPE_MAX_IDS,
+	persistClaimed,
 	persistedIds,
 	replayWindow,
 } from '../../nodes/PlatformTrigger/state';
@@ -187,6 +188,7 @@ describe('deliveries: signature and bad input', () => {
 		const staticData: IDataObject = {};
 		const headers = { 'x-platform-webhooks-signature': good };
 		const first = await receiveDelivery(webhookContext({ raw, headers, staticData }).context);
+		void first.webhookResponse; // n8n reads the answer once the run has started
 		const second = await receiveDelivery(webhookContext({ raw, headers, staticData }).context);
 		expect(first.workflowData?.[0]).toHaveLength(1);
 		expect(second.workflowData).toBeUndefined();
@@ -296,8 +298,11 @@ describe('dedupe memory is bounded', () => {
 	it('keeps at most 2,000 ids and forgets ids older than 26 hours', () => {
 		const state: TriggerState = {};
 		const t0 = Date.parse('2026-01-01T00:00:00Z');
-		const seenBefore = (id: string, at: number) =>
-			!claimNewIds('bounded:node', state, [id], at).has(id);
+		const seenBefore = (id: string, at: number) => {
+			const fresh = claimNewIds('bounded:node', state, [id], at);
+			persistClaimed('bounded:node', state, fresh);
+			return !fresh.has(id);
+		};
 		for (let i = 0; i < 2500; i++) seenBefore(`id-${i}`, t0 + i);
 		expect(persistedIds(state)).toHaveLength(DEDUPE_MAX_IDS);
 		expect(persistedIds(state)[0][0]).toBe('id-500');
@@ -311,7 +316,7 @@ describe('persisted ids', () => {
 	const t0 = Date.parse('2026-01-01T00:00:00Z');
 	it('are one string in static data, not an object of ids', () => {
 		const state: TriggerState = {};
-		claimNewIds('format:node', state, ['a', 'b'], t0);
+		persistClaimed('format:node', state, claimNewIds('format:node', state, ['a', 'b'], t0));
 		expect(typeof state.seen).toBe('string');
 		expect(persistedIds(state)).toEqual([
 			['a', t0],
@@ -321,22 +326,28 @@ describe('persisted ids', () => {
 
 	it('written by an earlier version as an object are still known', () => {
 		const state: TriggerState = { seen: { old: t0 - 1000 } };
-		expect(claimNewIds('legacy:node', state, ['old', 'new'], t0)).toEqual(new Set(['new']));
+		const fresh = claimNewIds('legacy:node', state, ['old', 'new'], t0);
+		expect(fresh).toEqual(new Set(['new']));
+		persistClaimed('legacy:node', state, fresh);
 		expect(persistedIds(state).map(([id]) => id)).toEqual(['old', 'new']);
 	});
 
 	it('written by another process after this one wrote are merged', () => {
 		const mine: TriggerState = {};
-		claimNewIds('shared:node', mine, ['x'], t0);
+		persistClaimed('shared:node', mine, claimNewIds('shared:node', mine, ['x'], t0));
 		// Another process handled 'y' and saved its own string over ours.
 		const other: TriggerState = { seen: JSON.stringify([['y', t0 + 1]]) };
-		expect(claimNewIds('shared:node', other, ['x', 'y', 'z'], t0 + 2)).toEqual(new Set(['z']));
+		const fresh = claimNewIds('shared:node', other, ['x', 'y', 'z'], t0 + 2);
+		expect(fresh).toEqual(new Set(['z']));
+		persistClaimed('shared:node', other, fresh);
 		expect(persistedIds(other).map(([id]) => id)).toEqual(['x', 'y', 'z']);
 	});
 
 	it('that cannot be read count as none, and the delivery still runs', () => {
 		const state: TriggerState = { seen: '{not json' };
-		expect(claimNewIds('corrupt:node', state, ['q'], t0)).toEqual(new Set(['q']));
+		const fresh = claimNewIds('corrupt:node', state, ['q'], t0);
+		expect(fresh).toEqual(new Set(['q']));
+		persistClaimed('corrupt:node', state, fresh);
 		expect(persistedIds(state).map(([id]) => id)).toEqual(['q']);
 	});
 });
@@ -385,9 +396,10 @@ describe('exactly once per event id, whatever the timing', () => {
 		const raw = body('45');
 		const headers = { 'x-platform-webhooks-signature': sign(raw) };
 		const staticData: IDataObject = {};
-		await receiveDelivery(
+		const first = await receiveDelivery(
 			webhookContext({ raw, headers, staticData, workflowId: 'wf-old-process' }).context,
 		);
+		void first.webhookResponse; // n8n reads the answer once the run has started
 		expect(persistedIds(staticData as TriggerState).map(([id]) => id)).toContain('45');
 		const restarted = await receiveDelivery(
 			webhookContext({ raw, headers, staticData, workflowId: 'wf-new-process' }).context,
@@ -492,7 +504,7 @@ describe('the answer to a delivery', () => {
 				workflowId: 'wf-overlap',
 			}).context,
 		);
-		await receiveDelivery(
+		const b = await receiveDelivery(
 			webhookContext({
 				raw: rawB,
 				headers: { 'x-platform-webhooks-signature': sign(rawB) },
@@ -501,11 +513,54 @@ describe('the answer to a delivery', () => {
 			}).context,
 		);
 		// The first delivery's copy is saved last: it must not drop the second one's id.
+		void b.webhookResponse;
 		first.startRun();
 		void a.webhookResponse;
 		expect(persistedIds(first.node as TriggerState).map(([id]) => id)).toEqual(
 			expect.arrayContaining(['-502', '-503']),
 		);
+	});
+
+	it('leaves out of every saved copy the events whose run has not started (the process may die first)', async () => {
+		const started = n8nStaticData();
+		const rawA = body('-504');
+		const rawB = body('-505');
+		const notStarted = await receiveDelivery(
+			webhookContext({
+				raw: rawA,
+				headers: { 'x-platform-webhooks-signature': sign(rawA) },
+				workflowId: 'wf-not-started',
+			}).context,
+		);
+		const b = await receiveDelivery(
+			webhookContext({
+				raw: rawB,
+				headers: { 'x-platform-webhooks-signature': sign(rawB) },
+				staticData: started.node,
+				workflowId: 'wf-not-started',
+			}).context,
+		);
+		started.startRun();
+		void b.webhookResponse;
+		expect(persistedIds(started.node as TriggerState).map(([id]) => id)).toEqual(['-505']);
+		// Once its run starts, the first delivery's event is recorded too.
+		void notStarted.webhookResponse;
+		const later = n8nStaticData();
+		const again = await receiveDelivery(
+			webhookContext({
+				raw: rawA,
+				headers: { 'x-platform-webhooks-signature': sign(rawA) },
+				staticData: later.node,
+				workflowId: 'wf-not-started',
+			}).context,
+		);
+		expect(again.workflowData).toBeUndefined();
+		void again.webhookResponse;
+		expect(
+			persistedIds(later.node as TriggerState)
+				.map(([id]) => id)
+				.sort(),
+		).toEqual(['-504', '-505']);
 	});
 });
 
