@@ -450,6 +450,19 @@ describe('the answer to a delivery', () => {
 		};
 	}
 
+	/** A signed delivery of event `id` to the trigger of `workflowId`, with its own static data. */
+	const deliver = (id: string, workflowId: string, staticData?: IDataObject) => {
+		const raw = body(id);
+		return receiveDelivery(
+			webhookContext({
+				raw,
+				headers: { 'x-platform-webhooks-signature': sign(raw) },
+				staticData,
+				workflowId,
+			}).context,
+		);
+	};
+
 	it('is left to n8n, sent once the run has started, with how many events run', async () => {
 		const raw = body('-500');
 		const built = webhookContext({
@@ -494,24 +507,8 @@ describe('the answer to a delivery', () => {
 	it('carries into the saved copy the ids other deliveries claimed while its run was being started', async () => {
 		const first = n8nStaticData();
 		const second = n8nStaticData();
-		const rawA = body('-502');
-		const rawB = body('-503');
-		const a = await receiveDelivery(
-			webhookContext({
-				raw: rawA,
-				headers: { 'x-platform-webhooks-signature': sign(rawA) },
-				staticData: first.node,
-				workflowId: 'wf-overlap',
-			}).context,
-		);
-		const b = await receiveDelivery(
-			webhookContext({
-				raw: rawB,
-				headers: { 'x-platform-webhooks-signature': sign(rawB) },
-				staticData: second.node,
-				workflowId: 'wf-overlap',
-			}).context,
-		);
+		const a = await deliver('-502', 'wf-overlap', first.node);
+		const b = await deliver('-503', 'wf-overlap', second.node);
 		// The first delivery's copy is saved last: it must not drop the second one's id.
 		void b.webhookResponse;
 		first.startRun();
@@ -523,37 +520,15 @@ describe('the answer to a delivery', () => {
 
 	it('leaves out of every saved copy the events whose run has not started (the process may die first)', async () => {
 		const started = n8nStaticData();
-		const rawA = body('-504');
-		const rawB = body('-505');
-		const notStarted = await receiveDelivery(
-			webhookContext({
-				raw: rawA,
-				headers: { 'x-platform-webhooks-signature': sign(rawA) },
-				workflowId: 'wf-not-started',
-			}).context,
-		);
-		const b = await receiveDelivery(
-			webhookContext({
-				raw: rawB,
-				headers: { 'x-platform-webhooks-signature': sign(rawB) },
-				staticData: started.node,
-				workflowId: 'wf-not-started',
-			}).context,
-		);
+		const notStarted = await deliver('-504', 'wf-not-started');
+		const b = await deliver('-505', 'wf-not-started', started.node);
 		started.startRun();
 		void b.webhookResponse;
 		expect(persistedIds(started.node as TriggerState).map(([id]) => id)).toEqual(['-505']);
 		// Once its run starts, the first delivery's event is recorded too.
 		void notStarted.webhookResponse;
 		const later = n8nStaticData();
-		const again = await receiveDelivery(
-			webhookContext({
-				raw: rawA,
-				headers: { 'x-platform-webhooks-signature': sign(rawA) },
-				staticData: later.node,
-				workflowId: 'wf-not-started',
-			}).context,
-		);
+		const again = await deliver('-504', 'wf-not-started', later.node);
 		expect(again.workflowData).toBeUndefined();
 		void again.webhookResponse;
 		expect(
