@@ -12,7 +12,7 @@
  *   - n8n's plain static Webhook v2 (no isolate): the upper line.
  *
  * Runs finished per second (a round of one side ends when the sink holds every run, so a backlog of one
- * side never slows the next), rounds rotate the order. Then forged deliveries to the trigger and the DIY
+ * side never slows the next), rounds rotate the order, with the trigger and Webhook v1 always back to back (each first in every other round). Then forged deliveries to the trigger and the DIY
  * workflow (executions counted over n8n's REST API), and CRC p50/p99 idle and with BENCH_CRC_INFLIGHT
  * (16) signed deliveries in flight, for the trigger and the DIY GET path, every answer checked, and for
  * a GET on the isolate-path Webhook v1 (answered on receipt, no CRC: n8n's own floor).
@@ -211,6 +211,18 @@ function get(url) {
  * deliveries/second (finished runs) and failures. Waiting for the runs keeps a backlog of one side
  * from slowing the other side down.
  */
+/**
+ * The order of the sides in round `r` (from 0): trigger and Webhook v1 side by side, trigger first in
+ * even rounds; the units rotate by one per round.
+ */
+function roundOrder(sides, r) {
+	const pair = ['trigger', 'isolate'].map((k) => sides.find((s) => s.key === k)).filter(Boolean);
+	if (r % 2 === 1) pair.reverse();
+	const units = sides.filter((s) => !pair.includes(s)).map((s) => [s]);
+	if (pair.length) units.splice(sides.indexOf(sides.find((s) => pair.includes(s))), 0, pair);
+	return units.map((_, i) => units[(i + r) % units.length]).flat();
+}
+
 async function blast(url, bodies, sign, sink, cpuMs) {
 	return blastWith(url, bodies, sign, sink, { concurrency: CONCURRENCY, via: agent, cpuMs });
 }
@@ -461,9 +473,12 @@ async function main() {
 		});
 		await P.run(`deliveries: ${ROUNDS} rounds x ${REQUESTS} per side`, async () => {
 			for (let r = 0; r < ROUNDS; r++) {
-				// The same signed bodies go to every side; rotating the order evens out drift.
+				// The same signed bodies go to every side; rotating the order evens out drift. n8n slows
+				// through a run (its execution history grows), so the two sides of the target ratio run
+				// back to back as one unit, each first in every other round, and the unit rotates with
+				// the rest.
 				const bodies = eventBodies(REQUESTS, userId);
-				const order = sides.map((_, i) => sides[(i + r) % sides.length]);
+				const order = roundOrder(sides, r);
 				for (const s of order) {
 					const m = await blast(s.url, bodies, sign, sinkOf(s), n8nCpu);
 					result.sides[s.key].rounds.push(m);
