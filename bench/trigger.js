@@ -12,7 +12,8 @@
  *   - n8n's plain static Webhook v2 (no isolate): the upper line.
  *
  * Runs finished per second (a round of one side ends when the sink holds every run, so a backlog of one
- * side never slows the next), rounds rotate the order, with the trigger and Webhook v1 always back to back (each first in every other round). Then forged deliveries to the trigger and the DIY
+ * side never slows the next), rounds rotate the order, with the trigger and Webhook v1 always back to
+ * back (each first in every other round). Then forged deliveries to the trigger and the DIY
  * workflow (executions counted over n8n's REST API), and CRC p50/p99 idle and with BENCH_CRC_INFLIGHT
  * (16) signed deliveries in flight, for the trigger and the DIY GET path, every answer checked, and for
  * a GET on the isolate-path Webhook v1 (answered on receipt, no CRC: n8n's own floor).
