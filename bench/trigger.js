@@ -207,12 +207,6 @@ function get(url) {
 }
 
 /**
- * Sends the bodies with `concurrency` in flight, then waits until the workflow has finished a run for
- * each (its sink holds them all). Returns accepted deliveries/second (answers), processed
- * deliveries/second (finished runs) and failures. Waiting for the runs keeps a backlog of one side
- * from slowing the other side down.
- */
-/**
  * The order of the sides in round `r` (from 0): trigger and Webhook v1 side by side, trigger first in
  * even rounds; the units rotate by one per round.
  */
@@ -224,6 +218,12 @@ function roundOrder(sides, r) {
 	return units.map((_, i) => units[(i + r) % units.length]).flat();
 }
 
+/**
+ * Sends the bodies with `concurrency` in flight, then waits until the workflow has finished a run for
+ * each (its sink holds them all). Returns accepted deliveries/second (answers), processed
+ * deliveries/second (finished runs) and failures. Waiting for the runs keeps a backlog of one side
+ * from slowing the other side down.
+ */
 async function blast(url, bodies, sign, sink, cpuMs) {
 	return blastWith(url, bodies, sign, sink, { concurrency: CONCURRENCY, via: agent, cpuMs });
 }

@@ -41,8 +41,6 @@ const pending = new Map<string, Set<string>>();
  * process's deliveries, the object form) is merged.
  */
 const lastWritten = new Map<string, string>();
-/** The triggers whose record changed since `lastWritten` was serialised. */
-const stale = new Set<string>();
 
 /** The persisted ids of a trigger's static data, in either form; unreadable data counts as none. */
 export function persistedIds(state: TriggerState): Array<[string, number]> {
@@ -110,7 +108,6 @@ export function claimNewIds(
 		const merged = [...record, ...persisted].sort((a, b) => a[1] - b[1]);
 		record.clear();
 		for (const [id, at] of merged) record.set(id, at);
-		stale.add(key);
 	}
 	const fresh = new Set<string>();
 	for (const id of ids) {
@@ -120,36 +117,30 @@ export function claimNewIds(
 		}
 		const at = record.get(id);
 		if (at !== undefined && now - at <= DEDUPE_MAX_AGE_MS) continue;
-		if (at !== undefined) stale.add(key);
 		record.delete(id);
 		record.set(id, now);
 		waiting.add(id);
 		fresh.add(id);
 	}
-	const size = record.size;
 	prune(record, waiting, now);
-	if (record.size !== size) stale.add(key);
 	return fresh;
 }
 
 /**
  * Marks `started` (ids this process claimed) as run, and writes this process's record of a trigger,
- * without the ids whose runs have not started, into a copy of its static data. The write itself is
- * what marks the copy changed for n8n, so it happens even when nothing changed (then the same text is
- * set again instead of serialising 2,000 ids anew).
+ * without the ids whose runs have not started, into a copy of its static data; the write is also what
+ * marks the copy changed for n8n. Serialised anew every time: 2,000 ids take about half a millisecond,
+ * and nearly every call records a newly started run anyway.
  */
 export function persistClaimed(key: string, state: TriggerState, started: Iterable<string>): void {
 	const record = claimed.get(key);
 	if (!record) return;
 	const waiting = pending.get(key);
-	for (const id of started) if (waiting?.delete(id)) stale.add(key);
-	let text = lastWritten.get(key);
-	if (text === undefined || stale.has(key)) {
-		const runIds = waiting?.size ? [...record].filter(([id]) => !waiting.has(id)) : [...record];
-		text = JSON.stringify(runIds);
-		lastWritten.set(key, text);
-		stale.delete(key);
-	}
+	for (const id of started) waiting?.delete(id);
+	const text = JSON.stringify(
+		waiting?.size ? [...record].filter(([id]) => !waiting.has(id)) : [...record],
+	);
+	lastWritten.set(key, text);
 	state.seen = text;
 }
 
@@ -158,7 +149,6 @@ export function forgetTrigger(key: string): void {
 	claimed.delete(key);
 	pending.delete(key);
 	lastWritten.delete(key);
-	stale.delete(key);
 	recovered.delete(key);
 }
 
