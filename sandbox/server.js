@@ -22,6 +22,8 @@ const {
 	parseBody,
 } = require('./lib/http');
 const oauth1 = require('./lib/oauth1');
+const { createChecker } = require('./contract/check');
+const { invalidRequest } = require('./lib/http');
 
 /** Fixed, well-known fake keys: the sandbox is a local test double, these open nothing real. */
 const DEFAULT_KEYS = {
@@ -60,6 +62,12 @@ function createSandbox(options = {}) {
 			crcIntervalMs: options.crcIntervalMs || 0,
 			quiet: options.quiet !== false,
 			maxRecords: options.maxRecords || 20000,
+			/**
+			 * Hold every platform API request (`/2/...`) against the service's published contract
+			 * (contract/rules.json) and refuse what the service refuses. Off only for the sandbox's
+			 * own comparisons.
+			 */
+			contract: options.contract !== false,
 		},
 		/** Injected faults: latency for every request; status answers for the next N matching requests. */
 		faults: { latencyMs: 0, rules: [] },
@@ -112,6 +120,9 @@ function createSandbox(options = {}) {
 			.slice(0, 6 - prefix.length + 2);
 	sb.now = () => new Date();
 
+	const contract = createChecker();
+	sb.contract = contract;
+
 	require('./routes/state').install(sb);
 	require('./routes/control').install(sb);
 	require('./routes/webhooks').install(sb);
@@ -159,7 +170,12 @@ function createSandbox(options = {}) {
 					'Unsupported Authentication',
 					'Authenticating with OAuth 2.0 Application-Only is forbidden for this endpoint.  Supported authentication types are [OAuth 1.0a User Context, OAuth 2.0 User Context].',
 				);
-			return { kind: known.kind === 'app' ? 'app' : 'oauth2', userId: known.userId };
+			return {
+				kind: known.kind === 'app' ? 'app' : 'oauth2',
+				userId: known.userId,
+				// A token registered with scopes has only those; the default user token has them all.
+				scopes: known.scopes,
+			};
 		}
 		if (/^OAuth\s/i.test(header)) {
 			const result = oauth1.verify(
@@ -194,6 +210,26 @@ function createSandbox(options = {}) {
 		if (isAds)
 			throw adsError(401, 'UNAUTHORIZED_ACCESS', 'This request is not properly authenticated');
 		throw problem(401, 'about:blank', 'Unauthorized', 'Unauthorized');
+	}
+
+	/** The service's answer to a request that breaks the contract: the first kind of violation wins. */
+	function refusal(violations) {
+		const first = violations[0];
+		if (first.rule === 'security')
+			return problem(
+				403,
+				'unsupported-authentication',
+				'Unsupported Authentication',
+				first.message,
+			);
+		if (first.rule === 'scope') return problem(403, 'about:blank', 'Forbidden', first.message);
+		const bad = violations.filter((v) => v.status === 400);
+		const error = invalidRequest(bad[0].message, {});
+		error.body.errors = bad.map((v) => ({
+			message: v.message,
+			parameters: v.parameter ? { [v.parameter]: [v.value ?? ''] } : {},
+		}));
+		return error;
 	}
 
 	function rateHeaders(route, isAds) {
@@ -300,6 +336,19 @@ function createSandbox(options = {}) {
 					});
 				}
 			}
+			const contractual = !isControl && sb.options.contract && url.pathname.startsWith('/2/');
+			if (contractual) {
+				const found = contract.match(req.method, url.pathname);
+				if (!found.op)
+					throw found.pathKnown
+						? problem(
+								405,
+								'about:blank',
+								'Method Not Allowed',
+								`${req.method} is not allowed on ${url.pathname}`,
+							)
+						: problem(404, 'about:blank', 'Not Found', `No route ${req.method} ${url.pathname}`);
+			}
 			if (!route) {
 				const sameP = sb.routes.some((r) => r.re.test(url.pathname));
 				throw sameP
@@ -316,6 +365,19 @@ function createSandbox(options = {}) {
 			record.route = `${route.method} ${route.pattern}`;
 			const auth = authenticate(req, url, body, route);
 			record.auth = { kind: auth.kind, valid: true, userId: auth.userId };
+			if (contractual) {
+				const { operation, violations } = contract.check({
+					method: req.method,
+					path: url.pathname,
+					query: [...url.searchParams.entries()],
+					contentType: req.headers['content-type'],
+					bodyKind: body.kind,
+					body: body.value,
+					auth,
+				});
+				record.contract = operation;
+				if (violations.length) throw refusal(violations);
+			}
 			const m = route.re.exec(url.pathname);
 			const params = {};
 			route.names.forEach((n, i) => (params[n] = decodeURIComponent(m[i + 1])));

@@ -1,0 +1,204 @@
+/**
+ * Conformance with the service's published contract: every operation of every node, under each
+ * credential kind the node offers, in every variant of its choices (defaults; every multi-option
+ * value, which covers the `*.fields` lists; each value of each single-choice field), run against the
+ * sandbox, every request held against the contract's rule table (plus the documented additions in
+ * sandbox/contract/prose.js, the one place that lists them). A request that breaks a rule fails this
+ * test, naming the operation, the request and the rule. An operation may instead refuse a credential
+ * kind before sending anything, naming the kind it needs.
+ */
+import { createHmac } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { INodeParameters, INodeType, INodeTypeDescription } from 'n8n-workflow';
+
+import { DEFAULT_OAUTH2_SCOPES } from '../../credentials/PlatformOAuth2Api.credentials';
+import { PlatformPosts } from '../../nodes/PlatformPosts/PlatformPosts.node';
+import { PlatformPostsTrigger } from '../../nodes/PlatformPostsTrigger/PlatformPostsTrigger.node';
+import { PlatformTriggerPosts } from '../../nodes/PlatformTrigger/PlatformTriggerPosts.node';
+import {
+	AUTH_KIND,
+	type CaseResult,
+	type Checker,
+	optionValues,
+	resolveParameters,
+	runCase,
+	type Sandbox,
+	userTokenScopes,
+	type SampleIds,
+	startSandbox,
+	variants,
+} from './harness';
+
+let sb: Sandbox;
+let checker: Checker;
+let ids: SampleIds;
+/** Answers the sandbox's CRC checks for the webhook URL the trigger and Admin register. */
+let crcServer: Server;
+let webhookUrl: string;
+
+beforeAll(async () => {
+	({ sb, checker, ids } = await startSandbox());
+	crcServer = createServer((req, res) => {
+		const token = new URL(req.url ?? '/', 'http://x').searchParams.get('crc_token') ?? '';
+		const digest = createHmac('sha256', sb.keys.consumerSecret).update(token).digest('base64');
+		res.writeHead(200, { 'content-type': 'application/json' });
+		res.end(JSON.stringify({ response_token: `sha256=${digest}` }));
+	});
+	await new Promise<void>((resolve) => crcServer.listen(0, '127.0.0.1', resolve));
+	webhookUrl = `http://127.0.0.1:${(crcServer.address() as AddressInfo).port}/webhook/conformance`;
+	ids.webhookUrl = webhookUrl;
+	// The user token holds what the OAuth 2.0 credential asks for by default: a scope the default
+	// lacks is a request the service refuses for a user who kept the default.
+	userTokenScopes.scopes = DEFAULT_OAUTH2_SCOPES.split(/\s+/).filter(Boolean);
+});
+afterAll(async () => {
+	await sb.close();
+	await new Promise((resolve) => crcServer.close(resolve));
+});
+
+function versionsOf(description: INodeTypeDescription): number[] {
+	return Array.isArray(description.version) ? description.version : [description.version];
+}
+
+interface Plan {
+	node: INodeType;
+	label: string;
+	/** The parameters that pick one case, before resolution. */
+	cases(version: number): Array<{ label: string; chosen: INodeParameters }>;
+	invoke(node: INodeType): (context: never) => Promise<unknown>;
+	fixed: string[];
+	extra?: Record<string, unknown>;
+}
+
+function operationCases(description: INodeTypeDescription, version: number) {
+	const out: Array<{ label: string; chosen: INodeParameters }> = [];
+	for (const authentication of optionValues(description, version, 'authentication', {}))
+		for (const resource of optionValues(description, version, 'resource', { authentication }))
+			for (const operation of optionValues(description, version, 'operation', {
+				authentication,
+				resource,
+			}))
+				out.push({
+					label: `${resource} → ${operation}`,
+					chosen: { authentication, resource, operation },
+				});
+	return out;
+}
+
+const posts = new PlatformPosts();
+const pollTrigger = new PlatformPostsTrigger();
+const webhookTrigger = new PlatformTriggerPosts();
+
+const PLANS: Plan[] = [
+	{
+		node: posts,
+		label: 'Platform Posts',
+		cases: (version) => operationCases(posts.description, version),
+		invoke: (node) => async (context) => await node.execute!.call(context),
+		fixed: ['authentication', 'resource', 'operation'],
+	},
+	{
+		node: pollTrigger,
+		label: 'Platform Poll Trigger',
+		cases: (version) =>
+			optionValues(pollTrigger.description, version, 'authentication', {}).flatMap(
+				(authentication) =>
+					optionValues(pollTrigger.description, version, 'event', { authentication }).map(
+						(event) => ({ label: `poll ${event}`, chosen: { authentication, event } }),
+					),
+			),
+		invoke: (node) => async (context) => await node.poll!.call(context),
+		fixed: ['authentication', 'event'],
+	},
+	{
+		node: webhookTrigger,
+		label: 'Platform Trigger',
+		cases: (version) =>
+			optionValues(webhookTrigger.description, version, 'mode', {}).map((mode) => ({
+				label: `activate (${mode})`,
+				// A user's activity is what most workflows watch: the field n8n does not require, but
+				// activation refuses to start without a user or a keyword.
+				chosen: { mode, user: ids.userId },
+			})),
+		// Activation and deactivation, as n8n runs them: check, create, delete.
+		invoke: (node) => async (context) => {
+			const hooks = node.webhookMethods!.default;
+			await hooks.checkExists.call(context);
+			await hooks.create!.call(context);
+			await hooks.delete!.call(context);
+		},
+		fixed: ['mode'],
+		extra: {
+			getNodeWebhookUrl: () => webhookUrl,
+			getActivationMode: () => 'activate',
+		},
+	},
+];
+
+const results: Array<CaseResult & { node: string; version: number }> = [];
+
+describe.each(PLANS)('$label: every request conforms to the contract', (plan) => {
+	for (const version of versionsOf(plan.node.description))
+		it(`version ${version}`, async () => {
+			const failures: string[] = [];
+			for (const c of plan.cases(version)) {
+				const base = resolveParameters(plan.node.description, version, c.chosen, ids);
+				for (const v of variants(plan.node.description, version, base, ids, plan.fixed)) {
+					const result = await runCase(
+						sb,
+						checker,
+						`${c.label} (${v.label})`,
+						v.parameters,
+						plan.invoke(plan.node),
+						{ typeVersion: version, staticData: {}, extra: plan.extra },
+					);
+					results.push({ ...result, node: plan.label, version });
+					for (const r of result.requests)
+						for (const violation of r.violations)
+							failures.push(
+								`${plan.label} v${version} ${result.label} as ${result.authentication}: ${r.method} ${r.path} breaks ${violation.rule}: ${violation.message}`,
+							);
+				}
+			}
+			expect(failures).toEqual([]);
+		});
+});
+
+describe('what the conformance run covered', () => {
+	it('sent requests for every operation under at least one offered credential kind, and refused others by name', () => {
+		const byOperation = new Map<string, CaseResult[]>();
+		for (const r of results) {
+			const key = `${r.node} v${r.version} ${r.label.replace(/ \(.*$/, '')}`;
+			byOperation.set(key, [...(byOperation.get(key) ?? []), r]);
+		}
+		const silent: string[] = [];
+		const unnamed: string[] = [];
+		for (const [key, cases] of byOperation) {
+			if (!cases.some((c) => c.requests.length || c.outside.length)) silent.push(key);
+			for (const c of cases)
+				if (
+					c.refusedBeforeRequest &&
+					/credential|authentication/i.test(c.refusedBeforeRequest) &&
+					!/App-Only Bearer|app-only bearer|OAuth ?2|OAuth ?1|user-context|user credential/i.test(
+						c.refusedBeforeRequest,
+					)
+				)
+					unnamed.push(`${key} as ${c.authentication}: ${c.refusedBeforeRequest}`);
+		}
+		const requests = results.reduce((n, r) => n + r.requests.length, 0);
+		const operations = new Set(results.flatMap((r) => r.requests.map((q) => q.operation)));
+		const kinds = new Set(results.map((r) => AUTH_KIND[r.authentication] ?? r.authentication));
+		// The figures a closing note quotes.
+		console.log(
+			`conformance: ${byOperation.size} node operations, ${results.length} runs, ${requests} requests checked, ${operations.size} contract operations reached, credential kinds ${[...kinds].join('/')}, ${results.filter((r) => r.refusedBeforeRequest).length} runs refused before any request`,
+		);
+		if (process.env.CONFORMANCE_REPORT)
+			require('node:fs').writeFileSync(
+				process.env.CONFORMANCE_REPORT,
+				JSON.stringify(results, null, 1),
+			);
+		expect(silent).toEqual([]);
+		expect(unnamed).toEqual([]);
+	});
+});

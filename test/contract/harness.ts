@@ -1,0 +1,501 @@
+/**
+ * Drives every operation of a node the way a user's saved workflow would: n8n-workflow's own
+ * parameter resolution applies defaults and display rules, the fields n8n reports as missing
+ * (getNodeParametersIssues) are filled with sample values, and the node runs against the local
+ * sandbox (its contract check off, so that the node's whole request sequence is seen). Every request
+ * is captured and held against the contract's rule table by the checker the sandbox itself uses.
+ */
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeProperties,
+	INodePropertyOptions,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+
+import { createContext, type RecordedRequest } from '../helpers/context';
+
+/* eslint-disable @typescript-eslint/no-require-imports -- the sandbox is plain CommonJS */
+const { createSandbox } = require('../../sandbox/server') as {
+	createSandbox(options: IDataObject): Sandbox;
+};
+const { createChecker } = require('../../sandbox/contract/check') as {
+	createChecker(): Checker;
+};
+const { parseMultipart } = require('../../sandbox/lib/multipart') as {
+	parseMultipart(raw: Buffer, contentType: string): IDataObject;
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+export interface Sandbox {
+	url: string;
+	keys: Record<string, string>;
+	bearers: Record<string, IDataObject>;
+	tokens: Record<string, IDataObject>;
+	listen(port?: number): Promise<Sandbox>;
+	close(): Promise<void>;
+	publishPost(input: IDataObject): IDataObject;
+}
+
+export interface Violation {
+	rule: string;
+	status: number;
+	message: string;
+	parameter?: string;
+}
+
+export interface Checker {
+	table: { operations: Record<string, IDataObject>; scopes: string[] };
+	check(request: IDataObject): { operation?: string; violations: Violation[] };
+}
+
+/** The credential kinds, as the nodes' Authentication values name them, and the contract's. */
+export const AUTH_KIND: Record<string, string> = {
+	platformBearerApi: 'app',
+	platformOAuth2Api: 'oauth2',
+	platformOAuth1Api: 'oauth1',
+	platformOAuth1ConnectApi: 'oauth1',
+};
+
+export interface CheckedRequest {
+	method: string;
+	path: string;
+	operation?: string;
+	violations: Violation[];
+}
+
+export interface CaseResult {
+	label: string;
+	authentication: string;
+	requests: CheckedRequest[];
+	/** Requests outside the contract's `/2/` scope (the token endpoints, the advertising interface). */
+	outside: string[];
+	/** The node refused before sending anything (e.g. a credential kind the operation does not take). */
+	refusedBeforeRequest?: string;
+	error?: string;
+}
+
+const PNG = Buffer.from(
+	'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+	'base64',
+);
+
+/** A sample value n8n would accept for a field the user must fill. */
+export function sampleValue(property: INodeProperties, ids: SampleIds): unknown {
+	const name = property.name;
+	const idFor = (): string => {
+		if (/user|participant|recipient|target|author|account/i.test(name)) return ids.userId;
+		if (/webhook/i.test(name)) return ids.webhookId;
+		if (/subscription/i.test(name)) return ids.subscriptionId;
+		if (/media/i.test(name)) return ids.mediaId;
+		if (/news/i.test(name)) return ids.newsId;
+		if (/conversation/i.test(name)) return ids.conversationId;
+		return ids.postId;
+	};
+	switch (property.type) {
+		case 'resourceLocator':
+			return { __rl: true, mode: 'id', value: idFor() };
+		case 'number':
+			return property.typeOptions?.minValue ?? 1;
+		case 'boolean':
+			return true;
+		case 'options': {
+			const first = (property.options as INodePropertyOptions[] | undefined)?.[0];
+			return first?.value ?? '';
+		}
+		case 'multiOptions': {
+			const first = (property.options as INodePropertyOptions[] | undefined)?.[0];
+			return first ? [first.value] : [];
+		}
+		case 'dateTime':
+			// A window in the past (replays, searches), any other time in the future (scheduling).
+			if (/from|start|since/i.test(name)) return new Date(Date.now() - 7_200_000).toISOString();
+			if (/to$|end|until/i.test(name)) return new Date(Date.now() - 3_600_000).toISOString();
+			return new Date(Date.now() + 86_400_000).toISOString();
+		case 'json':
+			return '{}';
+		case 'collection':
+		case 'fixedCollection':
+			return {};
+		default:
+			if (/username|handle/i.test(name)) return ids.username;
+			if (/^user$|users$/i.test(name)) return ids.userId;
+			if (/url/i.test(name)) return ids.webhookUrl;
+			if (/ids$/i.test(name)) return idFor();
+			if (/id$/i.test(name)) return idFor();
+			if (/query|keyword/i.test(name)) return 'n8n';
+			// A note must cite a source; a post or message needs some text.
+			if (/text|message/i.test(name)) return 'Sample text, source: https://example.com/source';
+			return 'Sample text from the conformance test';
+	}
+}
+
+export interface SampleIds {
+	userId: string;
+	username: string;
+	postId: string;
+	webhookId: string;
+	subscriptionId: string;
+	mediaId: string;
+	newsId: string;
+	conversationId: string;
+	/** A URL whose CRC checks are answered (set by the test). */
+	webhookUrl: string;
+}
+
+/** A fixed collection with one entry of its first kind, each field its default or a sample. */
+function oneEntry(list: INodeProperties, ids: SampleIds): INodeParameters[string] {
+	const kind = (
+		list.options as Array<{ name: string; values: INodeProperties[] }> | undefined
+	)?.[0];
+	if (!kind) return {};
+	const entry: IDataObject = {};
+	for (const field of kind.values)
+		entry[field.name] =
+			field.default === '' || field.default === undefined
+				? (sampleValue(field, ids) as IDataObject[string])
+				: (field.default as IDataObject[string]);
+	return {
+		[kind.name]: list.typeOptions?.multipleValues ? [entry] : entry,
+	} as INodeParameters[string];
+}
+
+/** The property definitions n8n shows for these values (the first displayed one of each name). */
+function displayed(
+	properties: INodeProperties[],
+	values: INodeParameters,
+	node: INode,
+	description: INodeTypeDescription,
+): Map<string, INodeProperties> {
+	const out = new Map<string, INodeProperties>();
+	for (const p of properties)
+		if (!out.has(p.name) && NodeHelpers.displayParameter(values, p, node, description))
+			out.set(p.name, p);
+	return out;
+}
+
+/**
+ * The parameters a saved workflow holds for `chosen`: n8n's defaults and display rules applied,
+ * and every field n8n reports as missing filled with a sample value.
+ */
+export function resolveParameters(
+	description: INodeTypeDescription,
+	version: number,
+	chosen: INodeParameters,
+	ids: SampleIds,
+): INodeParameters {
+	const node: INode = {
+		id: 'conformance',
+		name: 'Conformance',
+		type: description.name,
+		typeVersion: version,
+		position: [0, 0],
+		parameters: {},
+	};
+	let values: INodeParameters = { ...chosen };
+	for (let round = 0; round < 8; round++) {
+		const resolved = NodeHelpers.getNodeParameters(
+			description.properties,
+			values,
+			true,
+			false,
+			node,
+			description,
+		) as INodeParameters;
+		node.parameters = resolved;
+		const issues = NodeHelpers.getNodeParametersIssues(description.properties, node, description);
+		const shown = displayed(description.properties, resolved, node, description);
+		const missing = Object.keys(issues?.parameters ?? {});
+		// An empty list of entries (stream rules, poll choices, card components) gets one entry:
+		// n8n does not report it missing, but the operation has nothing to send without it.
+		const emptyTexts = [...shown.values()].filter(
+			(p) => p.type === 'string' && /^text$/i.test(p.name) && resolved[p.name] === '',
+		);
+		const emptyLists = [...shown.values()].filter(
+			(p) =>
+				p.type === 'fixedCollection' &&
+				!Object.keys((resolved[p.name] as IDataObject | undefined) ?? {}).length,
+		);
+		if (!missing.length && !emptyLists.length && !emptyTexts.length) return resolved;
+		values = { ...resolved };
+		for (const text of emptyTexts) values[text.name] = sampleValue(text, ids) as string;
+		for (const list of emptyLists) values[list.name] = oneEntry(list, ids);
+		for (const name of missing) {
+			const property = shown.get(name);
+			if (property) values[name] = sampleValue(property, ids) as INodeParameters[string];
+		}
+	}
+	throw new Error(`the parameters of ${JSON.stringify(chosen)} never settle`);
+}
+
+/** Option values of a top-level parameter as displayed for `values`. */
+export function optionValues(
+	description: INodeTypeDescription,
+	version: number,
+	name: string,
+	values: INodeParameters,
+): string[] {
+	const node = { typeVersion: version } as INode;
+	const found = description.properties.find(
+		(p) => p.name === name && NodeHelpers.displayParameter(values, p, node, description),
+	);
+	return ((found?.options as INodePropertyOptions[] | undefined) ?? []).map((o) => String(o.value));
+}
+
+/**
+ * Variants of one operation's parameters: as resolved, with every multi-option field (top level and
+ * inside collections, e.g. the `*.fields` lists) set to all its values, and one per value of every
+ * other displayed single-choice field.
+ */
+export function variants(
+	description: INodeTypeDescription,
+	version: number,
+	base: INodeParameters,
+	ids: SampleIds,
+	fixed: string[],
+): Array<{ label: string; parameters: INodeParameters }> {
+	const node = { typeVersion: version } as INode;
+	const out: Array<{ label: string; parameters: INodeParameters }> = [
+		{ label: 'defaults', parameters: base },
+	];
+	const shown = description.properties.filter((p) =>
+		NodeHelpers.displayParameter(base, p, node, description),
+	);
+	const all = { ...base };
+	let anyMulti = false;
+	for (const p of shown) {
+		if (p.type === 'multiOptions' && p.options) {
+			all[p.name] = (p.options as INodePropertyOptions[]).map((o) => o.value) as string[];
+			anyMulti = true;
+		}
+		if (p.type === 'collection' && p.options) {
+			const inner: IDataObject = { ...((base[p.name] as IDataObject) ?? {}) };
+			for (const o of p.options as INodeProperties[])
+				if (o.type === 'multiOptions' && o.options) {
+					inner[o.name] = (o.options as INodePropertyOptions[]).map((x) => x.value);
+					anyMulti = true;
+				}
+			all[p.name] = inner as INodeParameters[string];
+		}
+	}
+	if (anyMulti)
+		out.push({
+			label: 'every multi-option value',
+			parameters: resolveParameters(description, version, all, ids),
+		});
+	// Each other choice alone, and with every multi-option value (e.g. All Events is accepted only
+	// with a user credential chosen in another field).
+	for (const p of shown) {
+		if (p.type !== 'options' || fixed.includes(p.name) || !p.options) continue;
+		for (const o of p.options as INodePropertyOptions[]) {
+			if (o.value === base[p.name]) continue;
+			const choice = { [p.name]: o.value as string };
+			out.push({
+				label: `${p.name}=${String(o.value)}`,
+				parameters: resolveParameters(description, version, { ...base, ...choice }, ids),
+			});
+			if (anyMulti)
+				out.push({
+					label: `${p.name}=${String(o.value)}, every multi-option value`,
+					parameters: resolveParameters(description, version, { ...all, ...choice }, ids),
+				});
+		}
+	}
+	return out;
+}
+
+/** Credentials for the sandbox, one of each kind. */
+export function sandboxCredentials(sb: Sandbox): Record<string, ICredentialDataDecryptedObject> {
+	const k = sb.keys;
+	return {
+		platformOAuth1Api: {
+			consumerKey: k.consumerKey,
+			consumerSecret: k.consumerSecret,
+			accessToken: k.accessToken,
+			accessTokenSecret: k.accessTokenSecret,
+			baseUrl: sb.url,
+			adsBaseUrl: sb.url,
+		},
+		platformOAuth1ConnectApi: {
+			consumerKey: k.consumerKey,
+			consumerSecret: k.consumerSecret,
+			oauthTokenData: { oauth_token: k.accessToken, oauth_token_secret: k.accessTokenSecret },
+			baseUrl: sb.url,
+			adsBaseUrl: sb.url,
+		},
+		platformOAuth2Api: {
+			clientId: 'sandbox-client',
+			clientSecret: 'sandbox-client-secret',
+			oauthTokenData: { access_token: k.oauth2UserToken },
+			baseUrl: sb.url,
+			webUrl: sb.url,
+		},
+		platformBearerApi: {
+			origin: 'pasted',
+			bearerToken: k.bearerToken,
+			consumerKey: k.consumerKey,
+			consumerSecret: k.consumerSecret,
+			mintedToken: '',
+			baseUrl: sb.url,
+			adsBaseUrl: sb.url,
+		},
+	};
+}
+
+/** The scopes the sandbox's OAuth 2.0 user token holds (set by the test). */
+export const userTokenScopes: { scopes?: string[] } = {};
+
+/**
+ * Every case starts with the sandbox's credentials valid: the token operations revoke them, and a
+ * case must not see what an earlier case did.
+ */
+function restoreCredentials(sb: Sandbox) {
+	const k = sb.keys;
+	sb.tokens[k.accessToken] = { secret: k.accessTokenSecret, userId: k.userId };
+	sb.bearers[k.bearerToken] = { kind: 'app' };
+	sb.bearers[k.oauth2UserToken] = {
+		kind: 'user',
+		userId: k.userId,
+		scopes: userTokenScopes.scopes,
+	};
+}
+
+/** One captured request in the checker's terms. */
+export function asCheckable(sb: Sandbox, request: RecordedRequest & { raw?: Buffer }): IDataObject {
+	const url = new URL(request.url);
+	const header = request.headers.authorization ?? '';
+	let auth: IDataObject = { kind: 'none' };
+	if (/^Bearer /i.test(header)) {
+		const token = header.slice(7).trim();
+		const known = sb.bearers[token];
+		auth =
+			known?.kind === 'app'
+				? { kind: 'app' }
+				: { kind: 'oauth2', scopes: known?.scopes as string[] | undefined };
+	} else if (/^OAuth /i.test(header)) auth = { kind: 'oauth1' };
+	else if (/^Basic /i.test(header)) auth = { kind: 'basic' };
+	const contentType = request.headers['content-type'] ?? '';
+	let bodyKind = 'none';
+	let body: unknown;
+	const raw = request.raw ?? (request.body === undefined ? undefined : Buffer.from(request.body));
+	if (raw && raw.length) {
+		if (/^application\/json/i.test(contentType)) {
+			bodyKind = 'json';
+			body = JSON.parse(raw.toString('utf8'));
+		} else if (/^application\/x-www-form-urlencoded/i.test(contentType)) {
+			bodyKind = 'form';
+			body = Object.fromEntries(new URLSearchParams(raw.toString('utf8')).entries());
+		} else if (/^multipart\/form-data/i.test(contentType)) {
+			bodyKind = 'multipart';
+			body = parseMultipart(raw, contentType);
+		} else bodyKind = 'raw';
+	}
+	return {
+		method: request.method,
+		path: url.pathname,
+		query: [...url.searchParams.entries()],
+		contentType,
+		bodyKind,
+		body,
+		auth,
+	};
+}
+
+const SRT = Buffer.from('1\n00:00:00,000 --> 00:00:01,000\nHello\n');
+
+/** The input items of a case: an image, or a subtitle file where subtitles are uploaded. */
+export function itemsFor(parameters: INodeParameters): INodeExecutionData[] {
+	if (parameters.purpose !== 'subtitles') return SAMPLE_ITEMS;
+	return [
+		{
+			json: {},
+			binary: {
+				data: {
+					data: SRT.toString('base64'),
+					mimeType: 'application/x-subrip',
+					fileName: 'sample.srt',
+				},
+			},
+		},
+	];
+}
+
+export const SAMPLE_ITEMS: INodeExecutionData[] = [
+	{
+		json: { text: 'Sample', id: '1' },
+		binary: {
+			data: { data: PNG.toString('base64'), mimeType: 'image/png', fileName: 'sample.png' },
+		},
+	},
+];
+
+/** Runs one case: the node's execute (or `invoke`) with these parameters, every request checked. */
+export async function runCase(
+	sb: Sandbox,
+	checker: Checker,
+	label: string,
+	parameters: INodeParameters,
+	invoke: (context: never) => Promise<unknown>,
+	options: { typeVersion: number; staticData?: IDataObject; extra?: IDataObject },
+): Promise<CaseResult> {
+	restoreCredentials(sb);
+	const built = createContext({
+		parameters: parameters as IDataObject,
+		credentials: sandboxCredentials(sb),
+		items: itemsFor(parameters),
+		typeVersion: options.typeVersion,
+		staticData: options.staticData,
+		extra: options.extra,
+	});
+	const result: CaseResult = {
+		label,
+		authentication: String(parameters.authentication ?? ''),
+		requests: [],
+		outside: [],
+	};
+	try {
+		await invoke(built.context);
+	} catch (error) {
+		const message = (error as Error).message;
+		if (!built.requests.length) result.refusedBeforeRequest = message;
+		else result.error = message;
+	}
+	for (const request of built.requests) {
+		const url = new URL(request.url);
+		if (!url.pathname.startsWith('/2/')) {
+			result.outside.push(`${request.method} ${url.pathname}`);
+			continue;
+		}
+		const { operation, violations } = checker.check(asCheckable(sb, request));
+		result.requests.push({ method: request.method, path: url.pathname, operation, violations });
+	}
+	return result;
+}
+
+export async function startSandbox(): Promise<{ sb: Sandbox; checker: Checker; ids: SampleIds }> {
+	const sb = await createSandbox({ contract: false, quiet: true }).listen();
+	const checker = createChecker();
+	const post = sb.publishPost({ text: 'A post for the conformance test' });
+	const ids: SampleIds = {
+		userId: sb.keys.userId,
+		username: sb.keys.username,
+		postId: String(post.id),
+		webhookId: '1790000000000000001',
+		subscriptionId: '1790000000000000002',
+		mediaId: '1790000000000000003',
+		newsId: '1790000000000000004',
+		conversationId: `${sb.keys.userId}-1000000002`,
+		webhookUrl: 'https://example.com/hooks/platform',
+	};
+	return { sb, checker, ids };
+}
+
+/** The node types a test drives (a class instance's description). */
+export function descriptionOf(node: INodeType): INodeTypeDescription {
+	return node.description;
+}
