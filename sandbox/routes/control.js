@@ -8,6 +8,7 @@
  *   POST   /_sandbox/reset                  empty every store
  *   POST   /_sandbox/options                {emitOnCreate, legacyShapes, allowInsecureWebhookUrls, webhookLimit,
  *                                            deliveryTimeoutMs, deliveryRetryDelaysMs: [ms, ...] the service's retries}
+ *   POST   /_sandbox/tokens                 {scopes: [...]} an OAuth 2.0 user token granted only these scopes
  *   POST   /_sandbox/redeliver              {event_uuids: [...], webhook_id?} the service sends recorded events again
  *                                            (same bytes, same signature), as it does when it saw no acknowledgement
  *   POST   /_sandbox/faults                 {latencyMs, rules:[{status:429|500|503, count, path?, method?, resetAfterS?,
@@ -29,6 +30,7 @@
  *   GET    /_sandbox/state                  webhooks, subscriptions, events, deliveries, CRC checks, replay jobs,
  *                                            posts, media, catalogs, products, cards, scheduled posts...
  */
+const crypto = require('node:crypto');
 const { invalidRequest } = require('../lib/http');
 
 function install(sb) {
@@ -129,6 +131,16 @@ function install(sb) {
 		])
 			if (b[k] !== undefined) sb.options[k] = b[k];
 		return { body: { options: sb.options } };
+	});
+	// An OAuth 2.0 user token granted only these scopes (the default user token has every scope):
+	// a request needing a scope the user did not grant is refused as the service refuses it.
+	sb.route('POST', '/_sandbox/tokens', C, ({ body }) => {
+		const scopes = body && body.scopes;
+		if (!Array.isArray(scopes) || scopes.some((s) => typeof s !== 'string'))
+			throw invalidRequest('scopes: a list of OAuth 2.0 scope names', { scopes: [scopes] });
+		const token = 'sandbox-oauth2-scoped-' + crypto.randomBytes(8).toString('hex');
+		sb.bearers[token] = { kind: 'user', userId: sb.keys.userId, scopes };
+		return { status: 201, body: { access_token: token, scope: scopes.join(' ') } };
 	});
 	sb.route('POST', '/_sandbox/faults', C, ({ body }) => {
 		const b = body || {};

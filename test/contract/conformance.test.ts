@@ -10,7 +10,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { INodeParameters, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { DEFAULT_OAUTH2_SCOPES } from '../../credentials/PlatformOAuth2Api.credentials';
 import { PlatformPosts } from '../../nodes/PlatformPosts/PlatformPosts.node';
@@ -68,7 +68,7 @@ interface Plan {
 	cases(version: number): Array<{ label: string; chosen: INodeParameters }>;
 	invoke(node: INodeType): (context: never) => Promise<unknown>;
 	fixed: string[];
-	extra?: Record<string, unknown>;
+	extra?: IDataObject;
 }
 
 function operationCases(description: INodeTypeDescription, version: number) {
@@ -123,7 +123,7 @@ const PLANS: Plan[] = [
 			})),
 		// Activation and deactivation, as n8n runs them: check, create, delete.
 		invoke: (node) => async (context) => {
-			const hooks = node.webhookMethods!.default;
+			const hooks = node.webhookMethods!.default!;
 			await hooks.checkExists.call(context);
 			await hooks.create!.call(context);
 			await hooks.delete!.call(context);

@@ -381,12 +381,12 @@ export function asCheckable(sb: Sandbox, request: RecordedRequest & { raw?: Buff
 	else if (/^Basic /i.test(header)) auth = { kind: 'basic' };
 	const contentType = request.headers['content-type'] ?? '';
 	let bodyKind = 'none';
-	let body: unknown;
+	let body: IDataObject | undefined;
 	const raw = request.raw ?? (request.body === undefined ? undefined : Buffer.from(request.body));
 	if (raw && raw.length) {
 		if (/^application\/json/i.test(contentType)) {
 			bodyKind = 'json';
-			body = JSON.parse(raw.toString('utf8'));
+			body = JSON.parse(raw.toString('utf8')) as IDataObject;
 		} else if (/^application\/x-www-form-urlencoded/i.test(contentType)) {
 			bodyKind = 'form';
 			body = Object.fromEntries(new URLSearchParams(raw.toString('utf8')).entries());
