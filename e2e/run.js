@@ -45,11 +45,37 @@ function loadTests() {
 		for (const t of Array.isArray(mod) ? mod : [mod])
 			tests.push(Object.assign({ file: f, modes: ['regular'] }, t));
 	}
-	// E2E_ONLY: one text, or several separated by | (a test runs when its name or file has any of them).
-	const only = (process.env.E2E_ONLY || '').split('|').filter(Boolean);
-	return only.length
-		? tests.filter((t) => only.some((o) => t.name.includes(o) || t.file.includes(o)))
-		: tests;
+	return tests;
+}
+
+/** The modes this run starts (E2E_SKIP_REGULAR, E2E_SKIP_QUEUE). */
+function runModes() {
+	return ['regular', 'queue'].filter(
+		(m) => !process.env[m === 'queue' ? 'E2E_SKIP_QUEUE' : 'E2E_SKIP_REGULAR'],
+	);
+}
+
+/**
+ * The tests E2E_ONLY selects: one text, or several separated by | (a test runs when its name or file
+ * has any of them). Throws when a text selects no test of the modes this run starts: a typo would
+ * otherwise pass a run that tested nothing, or less than asked.
+ */
+function selectTests(tests, onlyText = process.env.E2E_ONLY || '', modes = runModes()) {
+	const runnable = tests.filter((t) => t.modes.some((m) => modes.includes(m)));
+	const of = modes.length === 1 ? ` of ${modes[0]} mode` : '';
+	const only = onlyText.split('|').filter(Boolean);
+	const matches = (o) => runnable.filter((t) => t.name.includes(o) || t.file.includes(o));
+	const unmatched = only.filter((o) => !matches(o).length);
+	const list = runnable.map((t) => `\n  ${t.file}: ${t.name}`).join('');
+	if (unmatched.length)
+		throw new Error(
+			`E2E_ONLY: ${unmatched.map((o) => JSON.stringify(o)).join(', ')} matches no test${of} (texts separated by |, each matched against a test's name and file). The tests${of}:${list}`,
+		);
+	const selected = only.length
+		? runnable.filter((t) => only.some((o) => matches(o).includes(t)))
+		: runnable;
+	if (!selected.length) throw new Error(`no test to run (modes: ${modes.join(', ') || 'none'})`);
+	return selected;
 }
 
 /** Resolves when the sandbox has seen no API request for `quietMs` (at most `maxMs`). */
@@ -88,6 +114,15 @@ async function main() {
 	process.on('SIGINT', onSignal);
 	process.on('SIGTERM', onSignal);
 
+	// Before anything is built or started: an E2E_ONLY that selects nothing fails at once.
+	let tests;
+	try {
+		tests = selectTests(loadTests());
+	} catch (error) {
+		console.error(`E2E: ${error.message}`);
+		process.exit(1);
+	}
+
 	try {
 		fs.rmSync(WORK, { recursive: true, force: true });
 		fs.mkdirSync(WORK, { recursive: true });
@@ -105,10 +140,7 @@ async function main() {
 		);
 		H.log(`sandbox ${sandbox.url}`);
 
-		const tests = loadTests();
-		for (const mode of ['regular', 'queue']) {
-			if (mode === 'queue' && process.env.E2E_SKIP_QUEUE) continue;
-			if (mode === 'regular' && process.env.E2E_SKIP_REGULAR) continue;
+		for (const mode of runModes()) {
 			const modeTests = tests.filter((t) => t.modes.includes(mode));
 			if (!modeTests.length) continue;
 			const inst = new Instance({
@@ -238,4 +270,5 @@ async function main() {
 	process.exit(failures.length || failed ? 1 : 0);
 }
 
-main();
+if (require.main === module) main();
+module.exports = { loadTests, selectTests };

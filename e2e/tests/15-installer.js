@@ -158,13 +158,16 @@ module.exports = [
 						types.some((x) => x.name === t.type),
 						`${t.type} is not in the node types`,
 					);
-				const credentialTypes = await api('GET', '/types/credentials.json').catch(() => null);
-				if (credentialTypes)
-					for (const c of ['platformOAuth1Api', 'platformOAuth2Api', 'platformBearerApi'])
-						assert.ok(
-							credentialTypes.some((x) => x.name === c),
-							`credential type ${c} is not in the editor's credential types`,
-						);
+				// Every credential of the package, by its type name (the class name, first letter lower case).
+				const credentialTypes = (await api('GET', '/types/credentials.json')).map((x) => x.name);
+				for (const file of manifest.n8n.credentials) {
+					const cls = path.basename(file, '.credentials.js');
+					const type = cls[0].toLowerCase() + cls.slice(1);
+					assert.ok(
+						credentialTypes.includes(type),
+						`credential type ${type} is not in the editor's credential types: ${credentialTypes.filter((t) => /^platform/i.test(t)).join(', ')}`,
+					);
+				}
 
 				// Every example imports and names only node types and versions n8n knows.
 				const known = (type, version) =>
