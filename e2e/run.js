@@ -150,6 +150,7 @@ async function main() {
 				sandbox,
 				label: mode,
 				queue: mode === 'queue',
+				lazyAcquire: mode === 'queue',
 			});
 			instances.push(inst);
 			const ctx = makeContext({ inst, sandbox, mode });

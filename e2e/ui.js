@@ -494,12 +494,7 @@ async function main() {
 			port,
 			extra: { N8N_RUNNERS_BROKER_PORT: String(await H.freePort()) },
 		});
-		const examples = F.loadExamples(path.join(H.ROOT, 'examples')).map((wf) => {
-			const copy = JSON.parse(
-				JSON.stringify(wf).split('https://sandbox.example/').join(`${sandbox.url}/`),
-			);
-			return copy;
-		});
+		const examples = F.sandboxExamples(sandbox.url);
 		// One small workflow per Platform Trigger version with Platform Posts directly after the trigger,
 		// so that opening Platform Posts makes the editor ask for the trigger's output schema.
 		for (const version of TRIGGER_SCHEMA_VERSIONS) {
@@ -617,14 +612,7 @@ async function main() {
 			fs.writeFileSync(credFile, JSON.stringify(F.credentials(sandbox.url, sandbox.keys), null, 2));
 			await H.cli(host, env, ['import:credentials', `--input=${credFile}`]);
 			const wfFile = path.join(WORK, 'examples.json');
-			fs.writeFileSync(
-				wfFile,
-				JSON.stringify(
-					examples.map((w) => Object.assign({}, w, { file: undefined })),
-					null,
-					2,
-				),
-			);
+			fs.writeFileSync(wfFile, JSON.stringify(examples, null, 2));
 			await H.cli(host, env, ['import:workflow', `--input=${wfFile}`]);
 			for (const wf of examples.filter(
 				(w) => w.file && w.nodes.some((n) => n.type === F.T.trigger),

@@ -8,7 +8,9 @@
  * start uses another port than the last), waits until it is subscribed, and prints the editor URL,
  * whether the trigger is ready and how to fire a sample event. Ctrl-C stops everything.
  *
- * --queue runs the production topology instead (e2e/lib/instance.js): PostgreSQL (Debian's package,
+ * Both modes set up and start n8n through the harness's Instance (e2e/lib/instance.js), as the e2e
+ * suite does, with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true unless the environment sets it.
+ * --queue runs the production topology instead of one n8n process: PostgreSQL (Debian's package,
  * installed with apt-get when missing; a cluster of its own in .n8n-run/queue/postgres), Redis, n8n main,
  * two `n8n webhook` processes and two `n8n worker` processes behind the repository's nginx recipe
  * (deploy/nginx), which is n8n's public webhook URL; the same examples, credentials and sandbox.
@@ -46,17 +48,6 @@ function portFree(port) {
 }
 async function pickPort(wanted) {
 	return (await portFree(wanted)) ? wanted : H.freePort();
-}
-
-/** The demo versions of the examples: sample URLs point at the sandbox. */
-function demoExamples(sandboxUrl) {
-	return F.loadExamples(path.join(H.ROOT, 'examples')).map((wf) => {
-		const copy = JSON.parse(
-			JSON.stringify(wf).split('https://sandbox.example/').join(`${sandboxUrl}/`),
-		);
-		delete copy.file;
-		return copy;
-	});
 }
 
 /** A local demo owner, so the editor opens without a sign-up (skipped when an owner exists). */
@@ -163,7 +154,7 @@ async function main() {
 		if (stopping) return;
 		stopping = true;
 		console.log('\nStopping n8n and the sandbox...');
-		// Queue mode: n8n first, then nginx, Redis and PostgreSQL (a clean shutdown of its cluster).
+		// n8n first, then (queue mode) nginx, Redis and PostgreSQL (a clean shutdown of its cluster).
 		if (inst) await inst.stop().catch(() => undefined);
 		await H.stopAll();
 		if (sandbox) await sandbox.close();
@@ -201,10 +192,10 @@ async function main() {
 		sandbox = createSandbox({ quiet: false });
 		// The service keeps webhooks and subscriptions while n8n restarts, and n8n (which keeps its
 		// webhook rows) registers nothing again: the sandbox keeps them too, until --fresh.
-		// Queue mode registers its webhooks at the proxy's URL: its sandbox state is kept apart.
-		const stateDir = queue ? path.join(RUN, 'queue') : RUN;
-		fs.mkdirSync(stateDir, { recursive: true });
-		const restored = persistTo(sandbox, path.join(stateDir, 'sandbox-state.json'));
+		// Queue mode registers its webhooks at the proxy's URL: its sandbox state (and n8n) is kept apart.
+		const modeDir = queue ? path.join(RUN, 'queue') : RUN;
+		fs.mkdirSync(modeDir, { recursive: true });
+		const restored = persistTo(sandbox, path.join(modeDir, 'sandbox-state.json'));
 		if (restored)
 			console.log(
 				`  sandbox state restored from ${restored.savedAt}: ${restored.webhooks} webhooks, ${restored.subscriptions} subscriptions, ${restored.streamRules} stream rules, ${restored.events} events (start with --fresh to forget them)`,
@@ -217,7 +208,7 @@ async function main() {
 		);
 
 		const port = await pickPort(Number(opt('port', process.env.N8N_PORT || 5678)));
-		const examples = demoExamples(sandbox.url);
+		const examples = F.sandboxExamples(sandbox.url);
 		// Activate the examples that start with the Platform Trigger (they register a webhook at the
 		// sandbox), and the webhook watchdog that re-validates their webhooks when they turn invalid.
 		const live = examples
@@ -229,73 +220,38 @@ async function main() {
 				),
 			)
 			.map((w) => w.id);
-		let userFolder = path.join(RUN, 'user');
-		let logFile = path.join(RUN, 'logs', 'n8n.log');
-		if (queue) {
-			inst = new Instance({
-				host,
-				dir: path.join(RUN, 'queue'),
-				tgz,
-				sandbox,
-				label: 'queue',
-				queue: true,
-			});
-			userFolder = inst.userFolder;
-			logFile = inst.log('n8n-main');
-			const proxyPort = await pickPort(Number(opt('proxy-port', 5679)));
-			await P.run(
-				'queue mode: PostgreSQL, install the package, import credentials and examples',
-				() =>
-					inst.setup({
-						workflows: examples,
-						publish: live,
-						port,
-						proxyPort,
-					}),
-			);
-			n8n = await P.run(
-				'start Redis, 2 workers, 2 webhook processes, nginx, n8n main',
-				async () => {
-					await inst.start();
-					return inst.procs.main;
-				},
-			);
-		} else {
-			const env = H.n8nEnv(host, {
-				userFolder,
-				port,
-				extra: { N8N_RUNNERS_BROKER_PORT: String(await H.freePort()) },
-			});
-			await P.run('install the package into n8n, import credentials and examples', async () => {
-				const installed = H.installPackage(userFolder, tgz);
-				console.log(
-					`  installed ${installed.manifest.name}@${installed.manifest.version} into ${installed.nodesDir}`,
-				);
-				const credFile = path.join(RUN, 'credentials.json');
-				fs.writeFileSync(
-					credFile,
-					JSON.stringify(F.credentials(sandbox.url, sandbox.keys), null, 2),
-				);
-				await H.cli(host, env, ['import:credentials', `--input=${credFile}`]);
-				if (examples.length) {
-					const wfFile = path.join(RUN, 'examples.json');
-					fs.writeFileSync(wfFile, JSON.stringify(examples, null, 2));
-					await H.cli(host, env, ['import:workflow', `--input=${wfFile}`]);
-					for (const id of live) await H.cli(host, env, ['publish:workflow', `--id=${id}`]);
-				}
-			});
-			n8n = await P.run('start n8n', async () => {
-				const child = H.startN8n(host, env, 'start', logFile);
-				await H.waitHealthy(port, child, 240000);
-				await H.waitForLog(child, /Editor is now accessible via/, 240000);
-				return child;
-			});
-		}
+		inst = new Instance({
+			host,
+			dir: modeDir,
+			tgz,
+			sandbox,
+			label: queue ? 'queue' : 'regular',
+			queue,
+			lazyAcquire: true,
+		});
+		const proxyPort = queue ? await pickPort(Number(opt('proxy-port', 5679))) : undefined;
+		await P.run(
+			`${queue ? 'queue mode: PostgreSQL, ' : ''}install the package into n8n, import credentials and examples`,
+			async () => {
+				await inst.setup({ workflows: examples, publish: live, port, proxyPort });
+				const { manifest, nodesDir } = inst.installed;
+				console.log(`  installed ${manifest.name}@${manifest.version} into ${nodesDir}`);
+			},
+		);
+		n8n = await P.run(
+			queue ? 'start Redis, 2 workers, 2 webhook processes, nginx, n8n main' : 'start n8n',
+			async () => {
+				await inst.start({ timeoutMs: 240000 });
+				return inst.procs.main;
+			},
+		);
+		const userFolder = inst.userFolder;
+		const logFile = inst.log('n8n-main');
 		const owner = await setupOwner(port);
 		// Queue mode: the public webhook URL is the proxy's, and a webhook process answers behind it.
-		const triggers = triggerExamples(examples, inst ? inst.proxyPort : port);
+		const triggers = triggerExamples(examples, inst.webhookPort);
 		const moved = await P.run('check where the webhooks of the trigger examples point', () =>
-			moveStaleWebhooks(sandbox, triggers, port, owner, inst ? inst.webhooks[0].port : port),
+			moveStaleWebhooks(sandbox, triggers, port, owner, queue ? inst.webhooks[0].port : port),
 		);
 		for (const m of moved) console.log(`  ${m}`);
 		// Activation registers the webhook and subscribes in the background after start-up.
@@ -329,7 +285,7 @@ ${owner ? `                  log in as ${owner.email} / ${owner.password} (a loc
 		.join(', ')}
   examples        ${examples.map((w) => w.name).join('; ') || '(none yet)'}
 ${
-	inst
+	queue
 		? `  queue mode      PostgreSQL 127.0.0.1:${inst.pgPort} (database n8n, user n8n), Redis 127.0.0.1:${inst.redisPort},
                   webhook processes ${inst.webhooks.map((w) => `127.0.0.1:${w.port}`).join(', ')}, 2 workers,
                   nginx (deploy/nginx recipe) http://localhost:${inst.proxyPort}/ = n8n's public webhook URL
@@ -363,7 +319,7 @@ ${line}`);
 		}
 	} catch (error) {
 		console.error('\nnpm start failed:', error && error.message ? error.message : error);
-		if (n8n) console.error(H.tail(n8n.logFile, 60));
+		if (inst) console.error(inst.logTails(60));
 		await shutdown(1);
 	}
 }

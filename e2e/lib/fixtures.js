@@ -596,6 +596,27 @@ function loadExamples(dir) {
 		.map((f) => Object.assign({ file: f }, JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'))));
 }
 
+/** The placeholder host of every sample URL in examples/ (a user replaces it with their own). */
+const EXAMPLE_HOST = 'https://sandbox.example/';
+
+/**
+ * The example workflows (examples/*.json) as `npm start` imports them: every sample URL points at the
+ * sandbox at `sandboxUrl`. Each copy's file name stays readable as `file`, but not enumerable, so the
+ * copy is a workflow n8n imports as is (JSON.stringify leaves `file` out).
+ */
+function sandboxExamples(sandboxUrl) {
+	return loadExamples(path.join(__dirname, '..', '..', 'examples')).map((wf) => {
+		const copy = JSON.parse(JSON.stringify(wf).split(EXAMPLE_HOST).join(`${sandboxUrl}/`));
+		delete copy.file;
+		return Object.defineProperty(copy, 'file', { value: wf.file, enumerable: false });
+	});
+}
+
+/** One example of sandboxExamples by workflow id (undefined when examples/ has none). */
+function sandboxExample(sandboxUrl, id) {
+	return sandboxExamples(sandboxUrl).find((wf) => wf.id === id);
+}
+
 module.exports = {
 	PKG,
 	T,
@@ -624,4 +645,6 @@ module.exports = {
 	benchCatalogWorkflow,
 	describeInstalled,
 	loadExamples,
+	sandboxExamples,
+	sandboxExample,
 };

@@ -8,6 +8,10 @@
  * worker processes (2), behind the repository's nginx recipe (deploy/nginx, e2e/lib/nginx.js). n8n's
  * public webhook URL is the proxy's, so the service's CRC checks and deliveries go through the recipe
  * as shipped. `postgres: false` keeps n8n's SQLite database (regular mode's default).
+ *
+ * `lazyAcquire: true` sets N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true on every n8n process unless the
+ * environment or `extraEnv` sets it (`npm start` and the e2e suite's queue mode ask for it; the
+ * benchmarks choose for themselves, so the default is n8n's own).
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -47,8 +51,9 @@ class Instance {
 		webhooks = 2,
 		workers = 2,
 		proxy = queue,
+		lazyAcquire = false,
 	}) {
-		Object.assign(this, { host, dir, tgz, sandbox, label, queue, postgres, proxy });
+		Object.assign(this, { host, dir, tgz, sandbox, label, queue, postgres, proxy, lazyAcquire });
 		this.webhookCount = queue ? webhooks : 0;
 		this.workerCount = queue ? workers : 0;
 		this.userFolder = path.join(dir, 'user');
@@ -85,6 +90,10 @@ class Instance {
 			: this.port;
 		this.webhookBase = `http://localhost:${this.webhookPort}/`;
 		const extra = Object.assign({}, extraEnv);
+		// Saves the expression isolate n8n otherwise takes for every call of a community webhook node.
+		const LAZY = 'N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE';
+		if (this.lazyAcquire && process.env[LAZY] === undefined && extra[LAZY] === undefined)
+			extra[LAZY] = 'true';
 		await this.startDatabase();
 		if (this.pg) Object.assign(extra, this.pg.env, { DB_POSTGRESDB_POOL_SIZE: '4' });
 		// n8n sits behind one proxy: it takes the caller's address from X-Forwarded-For.
@@ -136,7 +145,8 @@ class Instance {
 		return path.join(this.logDir, `${name}.log`);
 	}
 
-	async start() {
+	/** Starts the instance; `timeoutMs`: how long n8n main may take to finish its start-up. */
+	async start({ timeoutMs = 180000 } = {}) {
 		if (this.queue) {
 			if (!this.procs.redis || this.procs.redis.exitCode !== null) {
 				const redis = H.ensureRedis();
@@ -199,9 +209,9 @@ class Instance {
 			'start',
 			this.log('n8n-main'),
 		);
-		await H.waitHealthy(this.port, this.procs.main);
+		await H.waitHealthy(this.port, this.procs.main, timeoutMs);
 		// /healthz answers before the active workflows are activated: wait for the end of start-up.
-		await H.waitForLog(this.procs.main, /Editor is now accessible via/);
+		await H.waitForLog(this.procs.main, /Editor is now accessible via/, timeoutMs);
 	}
 
 	workerName(i) {

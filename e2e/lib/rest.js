@@ -32,7 +32,23 @@ async function session(port, owner = OWNER) {
 		.map((c) => String(c).split(';')[0])
 		.join('; ');
 	const headers = Object.assign({ cookie }, HEADERS);
+	/**
+	 * Any REST call as the editor makes it, e.g. call('GET', '/types/nodes.json'); returns the answer's
+	 * `data` (or the whole JSON body) and throws, with n8n's answer, when it is not 2xx.
+	 */
+	const call = async (method, p, body) => {
+		const r = await fetch(`${base}${p}`, {
+			method,
+			headers,
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await r.text();
+		if (!r.ok) throw new Error(`${method} ${p} answered ${r.status}: ${text.slice(0, 1000)}`);
+		const json = text ? JSON.parse(text) : {};
+		return json && json.data !== undefined ? json.data : json;
+	};
 	return {
+		call,
 		async versionId(workflowId) {
 			const wf = await fetch(`${base}/rest/workflows/${workflowId}`, { headers });
 			return wf.ok ? ((await wf.json()).data || {}).versionId : undefined;

@@ -18,47 +18,17 @@ const F = require('../lib/fixtures');
 const H = require('../lib/host');
 const R = require('../lib/registry');
 const { Instance } = require('../lib/instance');
+const { session } = require('../lib/rest');
 
-const OWNER = { email: 'installer@example.com', password: 'Installer-Owner-1' };
-const HEADERS = { 'content-type': 'application/json', 'browser-id': 'e2e-installer' };
+const OWNER = {
+	email: 'installer@example.com',
+	firstName: 'In',
+	lastName: 'Staller',
+	password: 'Installer-Owner-1',
+};
 
-/** n8n's REST API as the editor calls it, logged in as the owner. */
-async function restApi(port) {
-	const base = `http://127.0.0.1:${port}`;
-	let res = await fetch(`${base}/rest/owner/setup`, {
-		method: 'POST',
-		headers: HEADERS,
-		body: JSON.stringify(Object.assign({ firstName: 'In', lastName: 'Staller' }, OWNER)),
-	});
-	if (!res.ok)
-		res = await fetch(`${base}/rest/login`, {
-			method: 'POST',
-			headers: HEADERS,
-			body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }),
-		});
-	if (!res.ok) throw new Error(`owner setup / login failed: ${res.status} ${await res.text()}`);
-	const cookie = res.headers
-		.getSetCookie()
-		.map((c) => c.split(';')[0])
-		.join('; ');
-	return async (method, p, body) => {
-		const r = await fetch(`${base}${p}`, {
-			method,
-			headers: Object.assign({ cookie }, HEADERS),
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await r.text();
-		if (!r.ok) throw new Error(`${method} ${p} answered ${r.status}: ${text.slice(0, 1000)}`);
-		const json = text ? JSON.parse(text) : {};
-		return json && json.data !== undefined ? json.data : json;
-	};
-}
-
-function examples(sandboxUrl) {
-	return F.loadExamples(path.join(H.ROOT, 'examples')).map((wf) =>
-		JSON.parse(JSON.stringify(wf).split('https://sandbox.example/').join(`${sandboxUrl}/`)),
-	);
-}
+/** n8n's REST API as the editor calls it, logged in as the owner: api(method, path, body). */
+const restApi = async (port) => (await session(port, OWNER)).call;
 
 /** What a saved workflow is made of (n8n adds ids and timestamps around it). */
 const shape = (wf) => ({
@@ -173,7 +143,7 @@ module.exports = [
 				const known = (type, version) =>
 					types.some((x) => x.name === type && [].concat(x.version).includes(version));
 				const ids = {};
-				for (const ex of examples(sandbox.url)) {
+				for (const ex of F.sandboxExamples(sandbox.url)) {
 					const unknown = ex.nodes.filter((n) => !known(n.type, n.typeVersion));
 					assert.deepEqual(
 						unknown.map((n) => `${n.type}@${n.typeVersion}`),

@@ -18,7 +18,7 @@ const path = require('node:path');
 
 const F = require('../lib/fixtures');
 const H = require('../lib/host');
-const { activate, deactivate } = require('../lib/rest');
+const { activate, deactivate, session } = require('../lib/rest');
 
 const HEAL = { id: 'e2eTriggerHeal01', sink: 'trigger-heal', hook: F.uuidFrom('e2e-trigger-heal') };
 const WATCHDOG_ID = 'exWebhookWatch01';
@@ -255,27 +255,11 @@ module.exports = [
 				);
 				// One run of the example: its trigger saw the event once (n8n's executions of that workflow).
 				const owner = JSON.parse(fs.readFileSync(path.join(runDir, 'owner.json'), 'utf8'));
-				const login = await fetch(`http://127.0.0.1:${port2}/rest/login`, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json', 'browser-id': 'e2e' },
-					body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }),
-				});
-				assert.ok(login.ok, `login as the demo owner: ${login.status}`);
-				const cookie = login.headers
-					.getSetCookie()
-					.map((c) => c.split(';')[0])
-					.join('; ');
+				const demo = await session(port2, owner);
 				const example = F.loadExamples(path.join(H.ROOT, 'examples')).find((w) =>
 					w.nodes.some((n) => n.type === F.T.trigger),
 				);
-				const executions = async () => {
-					const r = await fetch(
-						`http://127.0.0.1:${port2}/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: example.id }))}`,
-						{ headers: { cookie, 'browser-id': 'e2e' } },
-					);
-					const body = await r.json();
-					return (body.data && body.data.results) || [];
-				};
+				const executions = () => demo.executions(example.id);
 				await ctx.waitFor('the example to run', async () => (await executions()).length >= 1, {
 					timeoutMs: 60000,
 				});

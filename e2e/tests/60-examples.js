@@ -5,20 +5,9 @@
  * activated and fired with a signed event.
  */
 const crypto = require('node:crypto');
-const path = require('node:path');
 const F = require('../lib/fixtures');
-const H = require('../lib/host');
 
-function examples(ctx) {
-	return F.loadExamples(path.join(H.ROOT, 'examples')).map((wf) => {
-		const copy = JSON.parse(
-			JSON.stringify(wf).split('https://sandbox.example/').join(`${ctx.sandboxUrl}/`),
-		);
-		delete copy.file;
-		return copy;
-	});
-}
-const byId = (ctx, id) => examples(ctx).find((w) => w.id === id);
+const byId = (ctx, id) => F.sandboxExample(ctx.sandboxUrl, id);
 
 /** The items of the last node that ran, from `n8n execute --rawOutput`. */
 function lastNodeItems(run) {

@@ -6,24 +6,14 @@
  * (recovered by the trigger's replay job, whose status arrives on the trigger's Status output). Every
  * run must succeed and each post must have taken its path (card, text only, skipped).
  */
-const path = require('node:path');
 const F = require('../lib/fixtures');
-const H = require('../lib/host');
 const { session } = require('../lib/rest');
 
 const ID = 'exPostToAdPost01';
 const FAILED = ['error', 'crashed', 'canceled'];
 const DONE = ['success', ...FAILED];
 
-function example(ctx) {
-	const wf = F.loadExamples(path.join(H.ROOT, 'examples')).find((w) => w.id === ID);
-	if (!wf) return undefined;
-	const copy = JSON.parse(
-		JSON.stringify(wf).split('https://sandbox.example/').join(`${ctx.sandboxUrl}/`),
-	);
-	delete copy.file;
-	return copy;
-}
+const example = (ctx) => F.sandboxExample(ctx.sandboxUrl, ID);
 
 /** The runs of the example started after `before` (a set of execution ids), once all have finished. */
 async function newRuns(ctx, before, expected, what) {

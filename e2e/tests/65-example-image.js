@@ -4,19 +4,9 @@
  * n8n's HTTP Request node downloads the sandbox's sample PNG, Platform Posts uploads it (chunked media
  * upload), sets its alt text and publishes a post carrying it.
  */
-const path = require('node:path');
 const F = require('../lib/fixtures');
-const H = require('../lib/host');
 
-function example(ctx) {
-	const wf = F.loadExamples(path.join(H.ROOT, 'examples')).find((w) => w.id === 'exPostWithImg01');
-	if (!wf) return undefined;
-	const copy = JSON.parse(
-		JSON.stringify(wf).split('https://sandbox.example/').join(`${ctx.sandboxUrl}/`),
-	);
-	delete copy.file;
-	return copy;
-}
+const example = (ctx) => F.sandboxExample(ctx.sandboxUrl, 'exPostWithImg01');
 
 module.exports = [
 	{
