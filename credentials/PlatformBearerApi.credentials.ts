@@ -19,7 +19,8 @@ export class PlatformBearerApi implements ICredentialType {
 
 	displayName = 'Platform App-Only Bearer API';
 
-	documentationUrl = 'https://github.com/n8n-nodes-platform/n8n-nodes-platform#credentials';
+	documentationUrl =
+		'https://github.com/n8n-nodes-platform/n8n-nodes-platform/blob/main/docs/credentials.md#platform-app-only-bearer-api';
 
 	icon = ICON;
 

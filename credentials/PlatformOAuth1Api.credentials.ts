@@ -81,7 +81,8 @@ export class PlatformOAuth1Api implements ICredentialType {
 
 	displayName = 'Platform OAuth1 (Keys) API';
 
-	documentationUrl = 'https://github.com/n8n-nodes-platform/n8n-nodes-platform#credentials';
+	documentationUrl =
+		'https://github.com/n8n-nodes-platform/n8n-nodes-platform/blob/main/docs/credentials.md#platform-oauth1-keys-api';
 
 	icon = ICON;
 

@@ -16,7 +16,8 @@ export class PlatformOAuth1ConnectApi implements ICredentialType {
 
 	displayName = 'Platform OAuth1 (Connect Account) API';
 
-	documentationUrl = 'https://github.com/n8n-nodes-platform/n8n-nodes-platform#credentials';
+	documentationUrl =
+		'https://github.com/n8n-nodes-platform/n8n-nodes-platform/blob/main/docs/credentials.md#platform-oauth1-connect-account-api';
 
 	icon = ICON;
 

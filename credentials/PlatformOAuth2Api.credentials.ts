@@ -27,7 +27,8 @@ export class PlatformOAuth2Api implements ICredentialType {
 
 	displayName = 'Platform OAuth2 API';
 
-	documentationUrl = 'https://github.com/n8n-nodes-platform/n8n-nodes-platform#credentials';
+	documentationUrl =
+		'https://github.com/n8n-nodes-platform/n8n-nodes-platform/blob/main/docs/credentials.md#platform-oauth2-api';
 
 	icon = ICON;
 

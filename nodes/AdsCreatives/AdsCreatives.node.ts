@@ -42,7 +42,8 @@ export class AdsCreatives implements INodeType {
 		name: 'adsCreatives',
 		icon: { light: 'file:../../icons/ads.svg', dark: 'file:../../icons/ads.dark.svg' },
 		// Opened as is by the editor's Docs link; the codex links get ?utm… appended, which would break an anchor.
-		documentationUrl: 'https://github.com/n8n-nodes-platform/n8n-nodes-platform#ads-creatives',
+		documentationUrl:
+			'https://github.com/n8n-nodes-platform/n8n-nodes-platform/blob/main/docs/nodes/ads-creatives.md#ads-creatives',
 		group: ['output'],
 		version: 1,
 		subtitle: operationSubtitle(resources),

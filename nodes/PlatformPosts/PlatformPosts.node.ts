@@ -46,7 +46,8 @@ export class PlatformPosts implements INodeType {
 		name: 'platformPosts',
 		icon: { light: 'file:../../icons/platform.svg', dark: 'file:../../icons/platform.dark.svg' },
 		// Opened as is by the editor's Docs link; the codex links get ?utm… appended, which would break an anchor.
-		documentationUrl: 'https://github.com/n8n-nodes-platform/n8n-nodes-platform#platform-posts',
+		documentationUrl:
+			'https://github.com/n8n-nodes-platform/n8n-nodes-platform/blob/main/docs/nodes/platform-posts.md#platform-posts',
 		group: ['output'],
 		// 1.1: Token > Revoke App Bearer Token revokes the token of the App-Only Bearer credential
 		// (version 1 takes the token as a field, so it is stored in the workflow).

@@ -20,7 +20,7 @@ export class PlatformPostsTrigger implements INodeType {
 		name: 'platformPostsTrigger',
 		// Opened as is by the editor's Docs link; the codex links get ?utm… appended, which would break an anchor.
 		documentationUrl:
-			'https://github.com/n8n-nodes-platform/n8n-nodes-platform#platform-poll-trigger',
+			'https://github.com/n8n-nodes-platform/n8n-nodes-platform/blob/main/docs/nodes/platform-poll-trigger.md#platform-poll-trigger',
 		icon: { light: 'file:../../icons/platform.svg', dark: 'file:../../icons/platform.dark.svg' },
 		group: ['trigger'],
 		version: 1,

@@ -18,7 +18,8 @@ export class PlatformTriggerPosts implements INodeType {
 		name: 'platformTriggerPosts',
 		icon: { light: 'file:../../icons/platform.svg', dark: 'file:../../icons/platform.dark.svg' },
 		// Opened as is by the editor's Docs link; the codex links get ?utm… appended, which would break an anchor.
-		documentationUrl: 'https://github.com/n8n-nodes-platform/n8n-nodes-platform#platform-trigger',
+		documentationUrl:
+			'https://github.com/n8n-nodes-platform/n8n-nodes-platform/blob/main/docs/nodes/platform-trigger.md#platform-trigger',
 		group: ['trigger'],
 		// 2: replay job statuses on a second output, "Status" (see outputs.ts); 1 unchanged.
 		version: [1, 2],
