@@ -7,6 +7,9 @@
  *   node sandbox/cli.js emit <event_type> [--text "..."] [--user-id 1000000001] [--count N]
  *                                         [--forge] [--unsigned] [--webhook-id ID] [--account-activity] [--media]
  *                                         [--post-id ID] [--reply-to ID | --repost-of ID | --quote-of ID] [--deleted]
+ *       event types: post.create post.delete spaces.start spaces.end dm.received dm.sent dm.read
+ *       dm.indicate_typing chat.received chat.sent news.new follow.follow follow.unfollow profile.update.bio
+ *       profile.update.{profile_picture,banner_picture,screenname,handle,geo,url,verified_badge,affiliate_badge}
  *   node sandbox/cli.js replay [--webhook-id ID] [--from yyyymmddhhmm] [--to yyyymmddhhmm]
  *   node sandbox/cli.js crc <webhook_id>          run a CRC check now
  *   node sandbox/cli.js webhooks | subscriptions | deliveries | state
@@ -189,7 +192,7 @@ async function main() {
 				fs
 					.readFileSync(__filename, 'utf8')
 					.split('\n')
-					.slice(3, 18)
+					.slice(3, 21)
 					.join('\n')
 					.replace(/^ \* ?/gm, ''),
 			);

@@ -22,8 +22,9 @@ export class PlatformTriggerPosts implements INodeType {
 			'https://github.com/n8n-nodes-platform/n8n-nodes-platform/blob/main/docs/nodes/platform-trigger.md#platform-trigger',
 		group: ['trigger'],
 		// 2: replay job statuses on a second output, "Status" (see outputs.ts); 1 unchanged.
-		version: [1, 2],
-		defaultVersion: 2,
+		// 3: "All Events" also subscribes to the event types added later (ALL_EVENTS_VERSION).
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		subtitle: triggerSubtitle,
 		// The node panel shows this text on the Platform Posts entry too (n8n gives a paired app its
 		// trigger's description), so it names both halves.

@@ -1,6 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPES } from '../shared/transport';
+import type { ActivityEventType } from '../shared/activity';
+import { ACTIVITY_EVENT_LABELS, ACTIVITY_EVENT_TYPES, needsUserContext } from '../shared/activity';
 import { ACCOUNT_ACTIVITY_EVENT_TYPES } from './events';
 import { DEFAULT_SIGNATURE_HEADER } from './signature';
 import { STATUS_OUTPUT_VERSION } from './outputs';
@@ -23,6 +25,16 @@ const ACCOUNT_ACTIVITY_LABELS: Record<(typeof ACCOUNT_ACTIVITY_EVENT_TYPES)[numb
 	'dm.read': 'DM Read',
 	'user.revoke': 'App Access Revoked',
 };
+
+/** The Events options in plain words, alphabetical; user-context events say they need the credential. */
+function eventOptions(types: readonly ActivityEventType[]) {
+	return types
+		.map((value) => ({
+			name: `${ACTIVITY_EVENT_LABELS[value]}${needsUserContext(value) ? ' (Needs User Credential)' : ''}`,
+			value,
+		}))
+		.sort((a, b) => a.name.localeCompare(b.name));
+}
 
 const REPLAY_STATUS_V1: INodeProperties = {
 	displayName: 'Replay Status Events',
@@ -107,7 +119,7 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'Activity Events',
 				value: 'activity',
-				description: 'Posts, DMs, profile and Spaces events of an account',
+				description: 'Posts, DMs, chats, follows, news, profile and Spaces events of an account',
 				action: 'On account activity (new post, DM, profile, Spaces)',
 			},
 			{
@@ -148,21 +160,10 @@ export const triggerProperties: INodeProperties[] = [
 		required: true,
 		default: ['post.create'],
 		description:
-			'Which events start the workflow; each gets a subscription. Direct message events need a User Credential (All Events includes them).',
+			'Which events start the workflow; each gets a subscription. Direct message and chat events need a User Credential (All Events includes them).',
 		options: [
 			{ name: 'All Events (Needs User Credential)', value: '*' },
-			{ name: 'Direct Message Read (Needs User Credential)', value: 'dm.read' },
-			{ name: 'Direct Message Received (Needs User Credential)', value: 'dm.received' },
-			{ name: 'Direct Message Sent (Needs User Credential)', value: 'dm.sent' },
-			{ name: 'New Post', value: 'post.create' },
-			{ name: 'Post Deleted', value: 'post.delete' },
-			{ name: 'Profile Affiliation Changed', value: 'profile.update.affiliate' },
-			{ name: 'Profile Bio Changed', value: 'profile.update.bio' },
-			{ name: 'Profile Username Changed', value: 'profile.update.screenname' },
-			{ name: 'Profile Verification Changed', value: 'profile.update.verified' },
-			{ name: 'Space Ended', value: 'spaces.end' },
-			{ name: 'Space Started', value: 'spaces.start' },
-			{ name: 'Typing in a Direct Message (Needs User Credential)', value: 'dm.indicate_typing' },
+			...eventOptions(ACTIVITY_EVENT_TYPES),
 		],
 	},
 	{

@@ -1,31 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { wireEventType } from '../shared/activity';
 import { CREDENTIAL_TYPES } from '../shared/transport';
 import { attachedMedia } from './media';
 
-/** Activity API event types (dot names) the node can subscribe to. */
-export const ACTIVITY_EVENT_TYPES = [
-	'post.create',
-	'post.delete',
-	'spaces.start',
-	'spaces.end',
-	'dm.received',
-	'dm.sent',
-	'dm.read',
-	'dm.indicate_typing',
-	'profile.update.bio',
-	'profile.update.verified',
-	'profile.update.affiliate',
-	'profile.update.screenname',
-] as const;
-
-/**
- * Events the service subscribes only with a user-context token of the account (an app-only bearer
- * token is refused): direct message and chat events.
- */
-export function needsUserContext(eventType: string): boolean {
-	return eventType.startsWith('dm.') || eventType.startsWith('chat.');
-}
+export {
+	ACTIVITY_EVENT_TYPES,
+	LEGACY_ACTIVITY_EVENT_TYPES,
+	needsUserContext,
+	wireEventType,
+} from '../shared/activity';
 
 /** Credentials the trigger accepts beside the bearer for user-context subscriptions. */
 export const USER_CREDENTIAL_TYPES = [
@@ -51,16 +35,28 @@ export const ACCOUNT_ACTIVITY_EVENT_TYPES = [
 	'user.revoke',
 ] as const;
 
-/** Deprecated PascalCase names still delivered by the service. */
+/**
+ * Deprecated PascalCase names still delivered by the service, and the dot names they stand for (the
+ * service's contract pairs them: ProfileBannerPictureUpdate is profile.update.banner_picture). The
+ * older spellings the service's prose lists (ProfileBannerUpdate, ProfileVerifiedUpdate, ...) map to
+ * the same names.
+ */
 export const PASCAL_CASE_NAMES: Record<string, string> = {
 	ProfileBioUpdate: 'profile.update.bio',
-	ProfilePictureUpdate: 'profile.update.picture',
-	ProfileBannerUpdate: 'profile.update.banner',
+	ProfilePictureUpdate: 'profile.update.profile_picture',
+	ProfileBannerPictureUpdate: 'profile.update.banner_picture',
+	ProfileBannerUpdate: 'profile.update.banner_picture',
+	ProfileScreennameUpdate: 'profile.update.screenname',
 	ProfileGeoUpdate: 'profile.update.geo',
 	ProfileUrlUpdate: 'profile.update.url',
-	ProfileVerifiedUpdate: 'profile.update.verified',
-	ProfileAffiliateUpdate: 'profile.update.affiliate',
-	ProfileScreennameUpdate: 'profile.update.screenname',
+	ProfileVerifiedBadgeUpdate: 'profile.update.verified_badge',
+	ProfileVerifiedUpdate: 'profile.update.verified_badge',
+	ProfileAffiliateBadgeUpdate: 'profile.update.affiliate_badge',
+	ProfileAffiliateUpdate: 'profile.update.affiliate_badge',
+	ProfileHandleUpdate: 'profile.update.handle',
+	NewsNew: 'news.new',
+	FollowFollow: 'follow.follow',
+	FollowUnfollow: 'follow.unfollow',
 	PostCreate: 'post.create',
 	PostDelete: 'post.delete',
 	SpacesStart: 'spaces.start',
@@ -85,13 +81,14 @@ export const ACCOUNT_ACTIVITY_TYPES: Record<string, string> = {
 	user_event: 'user.revoke',
 };
 
+/** The service's dot name of a delivered event type (PascalCase and prose spellings mapped). */
 export function dotName(eventType: unknown): string {
 	const name = String(eventType ?? '');
 	if (PASCAL_CASE_NAMES[name]) return PASCAL_CASE_NAMES[name];
 	if (/^[A-Z][A-Za-z]+$/.test(name)) {
 		return name.replace(/([a-z])([A-Z])/g, '$1.$2').toLowerCase();
 	}
-	return name;
+	return wireEventType(name);
 }
 
 export interface PlatformEvent extends IDataObject {

@@ -17,7 +17,14 @@ import {
 	platformRequestFull,
 	unwrapData,
 } from '../shared/transport';
-import { ACTIVITY_EVENT_TYPES, needsUserContext, USER_CREDENTIAL_TYPES } from './events';
+import {
+	ACTIVITY_EVENT_TYPES,
+	LEGACY_ACTIVITY_EVENT_TYPES,
+	needsUserContext,
+	USER_CREDENTIAL_TYPES,
+	wireEventType,
+} from './events';
+import { ALL_EVENTS_VERSION } from './outputs';
 import type { TriggerState } from './state';
 import { clearState, forgetTrigger, replayWindow, triggerKey } from './state';
 import { forgetConsumerSecret } from './secretCache';
@@ -114,19 +121,33 @@ function requireUserCredential(ctx: IHookFunctions, why: string): PlatformCreden
 	});
 }
 
-/** Activity API types to subscribe to, each with the credential that may create it. */
+/**
+ * The event types "All Events" stands for: from version 3 every type the Events field offers;
+ * versions 1 and 2 keep the twelve they subscribed to, so a saved workflow makes the same
+ * subscriptions as before.
+ */
+export function allEventTypes(version: number): readonly string[] {
+	return version >= ALL_EVENTS_VERSION ? ACTIVITY_EVENT_TYPES : LEGACY_ACTIVITY_EVENT_TYPES;
+}
+
+/**
+ * Activity API types to subscribe to (the service's names), each with the credential that may
+ * create it.
+ */
 function plannedSubscriptions(
 	ctx: IHookFunctions,
 ): Array<{ eventType: string; credentialType: PlatformCredentialType }> {
 	const selected = selectedEventTypes(ctx);
-	const types = selected.includes('*')
-		? [...ACTIVITY_EVENT_TYPES]
-		: selected.filter((t) => (ACTIVITY_EVENT_TYPES as readonly string[]).includes(t));
+	const types = (
+		selected.includes('*')
+			? [...allEventTypes(ctx.getNode().typeVersion)]
+			: selected.filter((t) => (ACTIVITY_EVENT_TYPES as readonly string[]).includes(t))
+	).map(wireEventType);
 	const private_ = types.filter(needsUserContext);
 	const user = private_.length
 		? requireUserCredential(
 				ctx,
-				`${selected.includes('*') ? 'All Events include direct message events, which' : `The events ${private_.join(', ')}`}`,
+				`${selected.includes('*') ? `All Events include direct message${private_.some((t) => t.startsWith('chat.')) ? ' and chat' : ''} events, which` : `The events ${private_.join(', ')}`}`,
 			)
 		: undefined;
 	return types.map((eventType) => ({

@@ -5,7 +5,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { normalizeDelivery } from './events';
+import { normalizeDelivery, wireEventType } from './events';
 import {
 	crcResponseToken,
 	DEFAULT_SIGNATURE_HEADER,
@@ -157,7 +157,8 @@ export async function receiveDelivery(
 					(e) => isStatusEvent(e) && replayMode !== 'drop',
 				);
 	} else {
-		const selected = selectedEventTypes(ctx);
+		// Delivered events carry the service's names; two stored values differ from them.
+		const selected = selectedEventTypes(ctx).map(wireEventType);
 		events = normalizeDelivery(body as IDataObject, now).filter((event) => {
 			if (isStatusEvent(event)) return replayMode !== 'drop';
 			return selected.includes('*') || selected.includes(event.event_type);

@@ -9,6 +9,12 @@ const crypto = require('node:crypto');
 
 const { HttpError, problem, invalidRequest, notFound } = require('../lib/http');
 
+/**
+ * The event types a subscription takes: the service's contract names (profile events, follows,
+ * news, Spaces, chat) and those only its prose names, being newer (post.*, dm.*). The prose's
+ * profile.update.verified and profile.update.affiliate are not among them: the service calls those
+ * profile.update.verified_badge and profile.update.affiliate_badge and refuses the prose names.
+ */
 const EVENT_TYPES = [
 	'post.create',
 	'post.delete',
@@ -21,20 +27,30 @@ const EVENT_TYPES = [
 	'chat.received',
 	'chat.sent',
 	'profile.update.bio',
-	'profile.update.verified',
-	'profile.update.affiliate',
+	'profile.update.profile_picture',
+	'profile.update.banner_picture',
 	'profile.update.screenname',
-	'profile.update.picture',
-	'profile.update.banner',
 	'profile.update.geo',
 	'profile.update.url',
+	'profile.update.verified_badge',
+	'profile.update.affiliate_badge',
+	'profile.update.handle',
+	'news.new',
+	'follow.follow',
+	'follow.unfollow',
 ];
+/** The deprecated PascalCase names the service still takes, as its contract pairs them. */
 const PASCAL = {
 	ProfileBioUpdate: 'profile.update.bio',
-	ProfilePictureUpdate: 'profile.update.picture',
-	ProfileBannerUpdate: 'profile.update.banner',
+	ProfilePictureUpdate: 'profile.update.profile_picture',
+	ProfileBannerPictureUpdate: 'profile.update.banner_picture',
+	ProfileScreennameUpdate: 'profile.update.screenname',
 	ProfileGeoUpdate: 'profile.update.geo',
 	ProfileUrlUpdate: 'profile.update.url',
+	ProfileVerifiedBadgeUpdate: 'profile.update.verified_badge',
+	NewsNew: 'news.new',
+	FollowFollow: 'follow.follow',
+	FollowUnfollow: 'follow.unfollow',
 	PostCreate: 'post.create',
 	PostDelete: 'post.delete',
 };
@@ -309,15 +325,48 @@ function install(sb) {
 			case 'post.delete':
 				deletePostMedia(input.post_id);
 				return { id: input.post_id || sb.newId(), author_id: userId };
+			// Profile events carry the value before and after the change, as strings.
 			case 'profile.update.bio':
-				return {
-					before: { description: 'old bio', id: userId },
-					after: { description: text, id: userId },
-				};
+				return { before: 'old bio', after: text };
 			case 'profile.update.screenname':
+			case 'profile.update.handle':
+				return { before: 'old_name', after: 'new_name' };
+			case 'profile.update.profile_picture':
+			case 'profile.update.banner_picture':
 				return {
-					before: { username: 'old_name', id: userId },
-					after: { username: 'new_name', id: userId },
+					before: `https://pbs.sandbox.local/${userId}/old.jpg`,
+					after: `https://pbs.sandbox.local/${userId}/new.jpg`,
+				};
+			case 'profile.update.geo':
+				return { before: 'Berlin', after: 'Lisbon' };
+			case 'profile.update.url':
+				return { before: 'https://old.example', after: 'https://new.example' };
+			case 'profile.update.verified_badge':
+				return { before: 'none', after: 'blue' };
+			case 'profile.update.affiliate_badge':
+				return { before: '', after: 'Sandbox Org' };
+			// A follow names the follower (source) and the followed user (target).
+			case 'follow.follow':
+			case 'follow.unfollow':
+				return {
+					source: { id: '1000000002', name: 'Other Person', username: 'other_person' },
+					target: { id: userId, name: 'Sandbox User', username: sb.keys.username },
+				};
+			case 'news.new':
+				return {
+					headline: text,
+					summary: `What happened: ${text}`,
+					hook: 'Why it matters',
+					category: 'Technology',
+				};
+			// The service shows no chat payload: the sandbox sends the message's ids and time.
+			case 'chat.received':
+			case 'chat.sent':
+				return {
+					conversation_id: `1000000002:${userId}`,
+					message_id: sb.newId(),
+					sender_id: normalizeType(type) === 'chat.sent' ? userId : '1000000002',
+					created_at: now,
 				};
 			case 'dm.received':
 			case 'dm.sent':
@@ -432,11 +481,12 @@ function install(sb) {
 			// `deleted`: the author deleted the post between the event and the workflow's run (its
 			// image is gone when the workflow fetches it).
 			if (input.deleted && payload && payload.id) deletePostMedia(payload.id);
-			const direction = type.startsWith('dm.')
-				? type === 'dm.sent'
-					? 'sent'
-					: 'received'
-				: undefined;
+			const direction =
+				type.startsWith('dm.') || type.startsWith('chat.')
+					? type === 'dm.sent' || type === 'chat.sent'
+						? 'sent'
+						: 'received'
+					: undefined;
 			const targets = [];
 			if (input.webhook_id) {
 				const w = sb.db.webhooks.get(String(input.webhook_id));

@@ -117,3 +117,101 @@ describe('sandbox: replies, reposts, quotes and deleted posts', () => {
 		expect((await fetch(liveUrl)).status).toBe(404);
 	});
 });
+
+describe('sandbox: activity event types', () => {
+	async function subscribe(eventType: string, token = 'sandbox-app-bearer-token') {
+		const res = await fetch(`${sb.url}/2/activity/subscriptions`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+			body: JSON.stringify({ event_type: eventType, filter: { user_id: '1000000001' } }),
+		});
+		return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+	}
+
+	it.each([
+		'profile.update.verified_badge',
+		'profile.update.affiliate_badge',
+		'profile.update.profile_picture',
+		'profile.update.banner_picture',
+		'profile.update.geo',
+		'profile.update.url',
+		'profile.update.handle',
+		'news.new',
+		'follow.follow',
+		'follow.unfollow',
+		'ProfileVerifiedBadgeUpdate',
+	])('takes a subscription to %s', async (eventType) => {
+		expect((await subscribe(eventType)).status).toBe(200);
+	});
+
+	it.each(['profile.update.verified', 'profile.update.affiliate', 'profile.update.picture'])(
+		'refuses the name %s, which the service does not know',
+		async (eventType) => {
+			const refused = await subscribe(eventType);
+			expect(refused.status).toBe(400);
+			expect(errorText(refused.body)).toContain('event_type');
+		},
+	);
+
+	it('takes chat subscriptions only with a user token', async () => {
+		expect((await subscribe('chat.received')).status).toBe(403);
+		expect((await subscribe('chat.sent', 'sandbox-oauth2-user-token')).status).toBe(200);
+	});
+
+	async function emitted(eventType: string) {
+		const r = await control('POST', '/_sandbox/events', {
+			event_type: eventType,
+			webhook_id: HOOK,
+		});
+		expect(r.status).toBe(200);
+		const last = sb.db.events.filter((e) => e.webhook_id === HOOK).pop();
+		return JSON.parse(last!.raw) as { data: Record<string, unknown> };
+	}
+
+	it.each([
+		'profile.update.bio',
+		'profile.update.profile_picture',
+		'profile.update.banner_picture',
+		'profile.update.geo',
+		'profile.update.url',
+		'profile.update.handle',
+		'profile.update.screenname',
+		'profile.update.verified_badge',
+		'profile.update.affiliate_badge',
+	])('emits %s in the envelope, with the before and after values as strings', async (type) => {
+		const { data } = await emitted(type);
+		expect(data.event_type).toBe(type);
+		expect(data.event_uuid).toMatch(/^-?\d{1,19}$/);
+		expect(Object.keys(data.payload as object).sort()).toEqual(['after', 'before']);
+		for (const v of Object.values(data.payload as object)) expect(typeof v).toBe('string');
+	});
+
+	it.each(['follow.follow', 'follow.unfollow'])(
+		'emits %s with the follower (source) and the followed user (target)',
+		async (type) => {
+			const { data } = await emitted(type);
+			const payload = data.payload as Record<string, Record<string, unknown>>;
+			expect(Object.keys(payload).sort()).toEqual(['source', 'target']);
+			expect(payload.target.id).toBe('1000000001');
+			expect(payload.source.username).toEqual(expect.any(String));
+		},
+	);
+
+	it('emits news.new with the story', async () => {
+		const { data } = await emitted('news.new');
+		expect(Object.keys(data.payload as object).sort()).toEqual([
+			'category',
+			'headline',
+			'hook',
+			'summary',
+		]);
+	});
+
+	it.each(['chat.received', 'chat.sent'])('emits %s in the same envelope', async (type) => {
+		const { data } = await emitted(type);
+		expect(data).toMatchObject({
+			event_type: type,
+			payload: { conversation_id: expect.any(String) },
+		});
+	});
+});

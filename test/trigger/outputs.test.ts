@@ -71,10 +71,10 @@ function inN8n(typeVersion: number, parameters: INodeParameters = {}) {
 }
 
 describe('Platform Trigger outputs by version', () => {
-	it('is versioned: 1 and 2, new nodes get 2', () => {
+	it('is versioned: 1, 2 and 3, new nodes get 3', () => {
 		const { description } = new PlatformTriggerPosts();
-		expect(description.version).toEqual([1, 2]);
-		expect(description.defaultVersion).toBe(2);
+		expect(description.version).toEqual([1, 2, 3]);
+		expect(description.defaultVersion).toBe(3);
 	});
 
 	it('n8n computes one output for version 1 and Events + Status for version 2', () => {

@@ -229,7 +229,16 @@ describe('event normalisation', () => {
 	const at = new Date('2026-01-01T00:00:00Z');
 	it.each([
 		['ProfileBioUpdate', 'profile.update.bio'],
-		['ProfilePictureUpdate', 'profile.update.picture'],
+		['ProfilePictureUpdate', 'profile.update.profile_picture'],
+		['ProfileBannerPictureUpdate', 'profile.update.banner_picture'],
+		['ProfileBannerUpdate', 'profile.update.banner_picture'],
+		['ProfileVerifiedBadgeUpdate', 'profile.update.verified_badge'],
+		['NewsNew', 'news.new'],
+		['FollowUnfollow', 'follow.unfollow'],
+		// The prose's names of the badge events: the service's own names come out.
+		['profile.update.verified', 'profile.update.verified_badge'],
+		['profile.update.affiliate', 'profile.update.affiliate_badge'],
+		['profile.update.verified_badge', 'profile.update.verified_badge'],
 		['profile.update.screenname', 'profile.update.screenname'],
 		['PostCreate', 'post.create'],
 	])('maps %s to %s', (given, expected) => {
