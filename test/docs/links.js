@@ -200,8 +200,31 @@ function checkDocumentationUrls(root = ROOT) {
 	return { urls, problems };
 }
 
+/**
+ * Checks the links of a made-up repository (`files`: relative path → text; package.json gets the
+ * homepage https://github.com/o/r), so the tests can prove the check finds what is broken.
+ */
+function checkFixture(files) {
+	const os = require('node:os');
+	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-links-'));
+	try {
+		fs.writeFileSync(
+			path.join(root, 'package.json'),
+			JSON.stringify({ homepage: 'https://github.com/o/r' }),
+		);
+		for (const [rel, text] of Object.entries(files)) {
+			fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+			fs.writeFileSync(path.join(root, rel), text);
+		}
+		return checkMarkdown(['README.md'], root).problems;
+	} finally {
+		fs.rmSync(root, { recursive: true, force: true });
+	}
+}
+
 module.exports = {
 	ROOT,
+	checkFixture,
 	anchorsOf,
 	checkDocumentationUrls,
 	checkMarkdown,
@@ -212,3 +235,13 @@ module.exports = {
 	resolveTarget,
 	slug,
 };
+
+if (require.main === module) {
+	// node test/docs/links.js: what the check covers, and what it found.
+	const { counts, problems } = checkMarkdown(markdownFiles());
+	const docs = checkDocumentationUrls();
+	console.log(`Markdown: ${JSON.stringify(counts)}`);
+	console.log(`documentationUrl: ${docs.urls.length}`);
+	for (const p of [...problems, ...docs.problems]) console.error(p);
+	if (problems.length || docs.problems.length) process.exitCode = 1;
+}
