@@ -17,6 +17,7 @@ import {
 	resourceProperty,
 	routeExecution,
 } from '../shared/router';
+import type { CredentialKind } from '../shared/transport';
 import { admin } from './resources/admin';
 import { communityNote } from './resources/communityNote';
 import { directMessage } from './resources/directMessage';
@@ -27,6 +28,13 @@ import { post } from './resources/post';
 import { token } from './resources/token';
 import { revokeBearerNeedsBearerCredential } from './resources/token/revokeBearerToken';
 import { user } from './resources/user';
+
+/**
+ * The Authentication field's kinds. App-Only Bearer first: n8n's editor sets Authentication to the
+ * first option the chosen credential's entry allows, and the bearer entry allows every option (see
+ * credentialsFor).
+ */
+const AUTHENTICATION: CredentialKind[] = ['appOnly', 'pkce', 'hmac', 'connect'];
 
 const resources = {
 	post,
@@ -61,12 +69,10 @@ export class PlatformPosts implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: credentialsFor(['pkce', 'hmac', 'connect', 'appOnly'], { bearerOnField: true }),
 		properties: [
-			// App-Only Bearer listed first: n8n's editor sets Authentication to the first option the chosen
-			// credential's entry allows, and the bearer entry allows every option (see credentialsFor).
-			authenticationProperty(['appOnly', 'pkce', 'hmac', 'connect'], 'pkce'),
+			authenticationProperty(AUTHENTICATION, 'pkce'),
 			...bearerCredentialFields(revokeBearerNeedsBearerCredential),
 			resourceProperty(resources, 'post'),
-			...operationProperties(resources),
+			...operationProperties(resources, AUTHENTICATION),
 		],
 	};
 

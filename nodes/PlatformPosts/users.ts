@@ -1,7 +1,6 @@
 import type { OperationContext } from '../shared/router';
 import { chosenCredentialType } from '../shared/transport';
 import { fetchAuthenticatedUserId, fetchUserIdByUsername } from '../shared/users';
-import { requireUserContext } from './common';
 import type { UserRef } from '../shared/locators';
 
 /**
@@ -14,10 +13,8 @@ import type { UserRef } from '../shared/locators';
 export async function authenticatedUserId(
 	this: OperationContext,
 	itemIndex: number,
-	what: string,
 ): Promise<string> {
 	const state = this.state;
-	requireUserContext(this, itemIndex, what);
 	const key = `me:${chosenCredentialType(this, itemIndex)}`;
 	const cached = state.get(key);
 	if (typeof cached === 'string') return cached;

@@ -1,6 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { authenticationNotices } from '../shared/authentication';
 import { authenticationProperty } from '../shared/descriptions';
+import type { CredentialKind } from '../shared/transport';
 import { userLocator } from '../shared/locators';
 import { MODES } from './modes';
 
@@ -15,6 +17,9 @@ export const pollTriggerSubtitle = `={{ (${JSON.stringify(
 	Object.fromEntries(MODES.map((m) => [m.value, m.name])),
 )})[$parameter["event"]] || $parameter["event"] }}`;
 
+/** The Authentication field's kinds, App-Only Bearer (the default) first. */
+const AUTHENTICATION: CredentialKind[] = ['appOnly', 'pkce', 'hmac', 'connect'];
+
 export const DEFAULT_MAX_ITEMS = 100;
 export const MAX_ITEMS_LIMIT = 1000;
 export const MAX_QUERY_LENGTH = 512;
@@ -27,7 +32,7 @@ export const pollTriggerProperties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	authenticationProperty(['appOnly', 'pkce', 'hmac', 'connect'], 'appOnly'),
+	authenticationProperty(AUTHENTICATION, 'appOnly'),
 	{
 		displayName: 'Trigger On',
 		name: 'event',
@@ -42,8 +47,14 @@ export const pollTriggerProperties: INodeProperties[] = [
 			action: `On ${m.name.toLowerCase()} (polling)`,
 		})),
 		description:
-			'What to watch. Mentions, liked posts, bookmarks and direct messages need a user-context credential; the others also work with the app-only bearer token.',
+			'What to watch. Mentions, liked posts and direct messages need a user-context credential, bookmarks an OAuth2 one; the others also work with the app-only bearer token.',
 	},
+	// Under Trigger On, while the Authentication field holds a kind the chosen mode's endpoints refuse.
+	...MODES.flatMap((m) =>
+		authenticationNotices({ kinds: m.authentication, what: `"${m.name}"` }, AUTHENTICATION, {
+			event: [m.value],
+		}),
+	),
 	{
 		...userLocator('user', show('userPosts', 'followers', 'likedPosts')),
 		description: 'The user to watch, by handle (the @username), ID or profile URL',

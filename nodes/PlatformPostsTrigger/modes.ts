@@ -1,6 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { ANY_KIND, USER_CONTEXT } from '../shared/authentication';
 import type { Timeline } from '../shared/timelines';
+import type { CredentialKind } from '../shared/transport';
 import { TIMELINES } from '../shared/timelines';
 
 /**
@@ -26,8 +28,11 @@ export interface ModeSpec {
 	description: string;
 	/** Whose data: a user entered in the node, the authenticated user, or nobody (search). */
 	subject: 'user' | 'me' | 'none';
-	/** Needs a user-context credential (the app-only bearer token reads public data only). */
-	userContext: boolean;
+	/**
+	 * The credential kinds the service accepts for every request of the mode: its endpoint's, and a
+	 * user's token where the authenticated user is looked up (GET /2/users/me).
+	 */
+	authentication: readonly CredentialKind[];
 	kind: ItemKind;
 	page: { min: number; max: number };
 	/** The query parameter that carries `meta.next_token` back. */
@@ -46,7 +51,10 @@ function timeline(value: string): Timeline {
 function owned(
 	value: PollMode,
 	timelineValue: string,
-	rest: Omit<ModeSpec, 'value' | 'kind' | 'page' | 'tokenParam' | 'sinceId' | 'path'>,
+	rest: Omit<
+		ModeSpec,
+		'value' | 'kind' | 'page' | 'tokenParam' | 'sinceId' | 'path' | 'authentication'
+	>,
 ): ModeSpec {
 	const t = timeline(timelineValue);
 	return {
@@ -56,6 +64,10 @@ function owned(
 		tokenParam: 'pagination_token',
 		sinceId: !!t.bounds,
 		path: (id) => `/2/users/${id}/${t.suffix}`,
+		authentication:
+			rest.subject === 'me'
+				? t.authentication.filter((k) => USER_CONTEXT.includes(k))
+				: t.authentication,
 		...rest,
 	};
 }
@@ -65,20 +77,18 @@ export const MODES: ModeSpec[] = [
 		name: 'New Posts by a User',
 		description: "A user's new posts (replies and reposts optional)",
 		subject: 'user',
-		userContext: false,
 	}),
 	owned('mentions', 'mentions', {
 		name: 'New Mentions of Me',
 		description: 'New posts that mention the authenticated user (user-context credential)',
 		subject: 'me',
-		userContext: true,
 	}),
 	{
 		value: 'search',
 		name: 'New Posts Matching a Search Query',
 		description: 'New posts of the last 7 days matching a query (recent search)',
 		subject: 'none',
-		userContext: false,
+		authentication: ANY_KIND,
 		kind: 'posts',
 		page: { min: 10, max: 100 },
 		tokenParam: 'next_token',
@@ -89,19 +99,16 @@ export const MODES: ModeSpec[] = [
 		name: 'New Followers of a User',
 		description: 'Users who started following a user',
 		subject: 'user',
-		userContext: false,
 	}),
 	owned('likedPosts', 'likedPosts', {
 		name: 'New Liked Posts of a User',
 		description: 'Posts a user liked (user-context credential)',
 		subject: 'user',
-		userContext: true,
 	}),
 	owned('bookmarks', 'bookmarks', {
 		name: 'New Bookmarks',
-		description: "The authenticated user's new bookmarks (user-context credential)",
+		description: "The authenticated user's new bookmarks (OAuth2 user-context credential only)",
 		subject: 'me',
-		userContext: true,
 	}),
 	{
 		value: 'directMessages',
@@ -109,7 +116,7 @@ export const MODES: ModeSpec[] = [
 		description:
 			'Direct messages sent and received by the authenticated user (user-context credential)',
 		subject: 'me',
-		userContext: true,
+		authentication: USER_CONTEXT,
 		kind: 'dmEvents',
 		page: { min: 1, max: 100 },
 		tokenParam: 'pagination_token',

@@ -2,6 +2,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { requireKind } from '../shared/authentication';
 import type { UserRef } from '../shared/locators';
 import { userRefFromValue } from '../shared/locators';
 import type { PlatformContext, PlatformCredentialType, PlatformRequest } from '../shared/transport';
@@ -127,12 +128,8 @@ function readSettings(ctx: IPollFunctions): Settings {
 	};
 	const valid = validateInput(ctx.getNode(), settingsSchema, raw, 0, LABELS);
 	const mode = modeSpec(valid.event)!;
-	if (mode.userContext && valid.authentication === CREDENTIAL_TYPES.appOnly) {
-		throw new NodeOperationError(ctx.getNode(), `"${mode.name}" needs a user-context credential`, {
-			description:
-				'The app-only bearer token can only read public data. Choose OAuth2 (User Context) or one of the OAuth1 options in the Authentication field.',
-		});
-	}
+	// Before any request: a credential kind the service refuses for the mode's endpoints.
+	requireKind(ctx, 0, `"${mode.name}"`, mode.authentication, valid.authentication);
 	const exclude: string[] = [];
 	if (!valid.includeReplies) exclude.push('replies');
 	if (!valid.includeReposts) exclude.push('retweets');

@@ -5,6 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { KIND_NAMES } from './authentication';
 import type { CredentialKind } from './transport';
 import {
 	CREDENTIAL_TYPES,
@@ -13,12 +14,6 @@ import {
 } from './transport';
 
 /** The Authentication field; its values are the credential type names the transport reads. */
-const KIND_NAMES: Record<CredentialKind, string> = {
-	pkce: 'OAuth2 (User Context)',
-	hmac: 'OAuth1 Keys (User Context)',
-	connect: 'OAuth1 Connect Account (User Context)',
-	appOnly: 'App-Only Bearer Token',
-};
 
 export function authenticationProperty(
 	allowed: CredentialKind[],

@@ -7,18 +7,22 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { AuthenticationRule, AuthenticationSpec } from './authentication';
+import { authenticationNotices, requireDeclaredKind } from './authentication';
 import { optionsCollection, readOptions } from './descriptions';
-import type { Api, PaginateOptions, PlatformRequest } from './transport';
+import type { Api, CredentialKind, PaginateOptions, PlatformRequest } from './transport';
 import { asNodeError } from './errors';
 import { paginate, platformRequest } from './transport';
 
 /**
  * node → resource → operation. Each operation lives in its own file and declares its option, its
  * own fields (without the resource / operation displayOptions, which the router adds), the extra
- * entries of its Options collection, and `execute(ctx, itemIndex)`. The router shows the fields for
- * their resource and operation, ends every operation with the one Options collection (Max Rate
- * Limit Wait plus the operation's own entries), runs the operation per item, or once for all items
- * (batched operations), and pairs every output item with its input item.
+ * entries of its Options collection, the credential kinds the service accepts for it
+ * (`authentication`, see authentication.ts), and `execute(ctx, itemIndex)`. The router shows the
+ * fields for their resource and operation, ends every operation with the one Options collection
+ * (Max Rate Limit Wait plus the operation's own entries), refuses a credential kind the operation
+ * does not accept, runs the operation per item, or once for all items (batched operations), and
+ * pairs every output item with its input item.
  */
 
 /** State shared by the items of one execution (e.g. the authenticated user's id, looked up once). */
@@ -55,6 +59,15 @@ interface OperationBase {
 	options?: INodeProperties[];
 	/** A notice shown first, above the fields the resource shares (e.g. that a delete is permanent). */
 	notice?: INodeProperties;
+	/**
+	 * The credential kinds the service accepts for every request the operation sends. The router
+	 * refuses any other kind chosen in the Authentication field before the first request, and the
+	 * editor shows a notice under the operation while one is chosen. Absent: every kind the node offers
+	 * (the Ads API publishes no such rule).
+	 */
+	authentication?: readonly CredentialKind[];
+	/** Narrower kinds while some fields have some values (e.g. Full Archive: the app-only bearer). */
+	authenticationRules?: readonly AuthenticationRule[];
 }
 
 export interface ItemOperation extends OperationBase {
@@ -77,6 +90,8 @@ export interface Resource {
 	defaultOperation: string;
 	/** Fields every operation of the resource shows, right below the Operation field. */
 	properties?: INodeProperties[];
+	/** The credential kinds of an operation that declares none of its own (see OperationBase). */
+	authentication?: readonly CredentialKind[];
 }
 
 /** The Max Rate Limit Wait of an item's Options (undefined: the transport default). */
@@ -163,8 +178,33 @@ export function operationSubtitle(resources: Record<string, Resource>): string {
 	return `={{ (${JSON.stringify(byKey)})[$parameter["resource"] + ":" + $parameter["operation"]] }}`;
 }
 
-/** The Operation field of each resource, followed by every operation's own fields. */
-export function operationProperties(resources: Record<string, Resource>): INodeProperties[] {
+/** What an operation declares about credential kinds, or undefined when it accepts any. */
+function authenticationOf(resource: Resource, op: Operation): AuthenticationSpec | undefined {
+	const kinds = op.authentication ?? resource.authentication;
+	if (!kinds && !op.authenticationRules) return undefined;
+	return {
+		kinds: kinds ?? ['appOnly', 'pkce', 'hmac', 'connect'],
+		rules: op.authenticationRules,
+		what: actionOf(resource, op),
+	};
+}
+
+/** The defaults of the fields an operation shows (what n8n fills in for a field the user left alone). */
+function fieldDefaults(resource: Resource, op: Operation): Record<string, unknown> {
+	return Object.fromEntries(
+		[...(resource.properties ?? []), ...op.properties].map((p) => [p.name, p.default]),
+	);
+}
+
+/**
+ * The Operation field of each resource, followed by every operation's own fields. `offered`: the
+ * credential kinds the node's Authentication field offers (for the notices of operations that accept
+ * fewer).
+ */
+export function operationProperties(
+	resources: Record<string, Resource>,
+	offered: readonly CredentialKind[] = [],
+): INodeProperties[] {
 	const out: INodeProperties[] = [];
 	for (const [resourceName, resource] of Object.entries(resources)) {
 		const operation: INodeProperties = {
@@ -182,8 +222,10 @@ export function operationProperties(resources: Record<string, Resource>): INodeP
 		operation.default = resource.defaultOperation;
 		out.push(operation);
 		for (const [operationName, op] of Object.entries(resource.operations)) {
-			if (op.notice)
-				out.push(shownFor(op.notice, { resource: [resourceName], operation: [operationName] }));
+			const show = { resource: [resourceName], operation: [operationName] };
+			const authentication = authenticationOf(resource, op);
+			if (authentication) out.push(...authenticationNotices(authentication, offered, show));
+			if (op.notice) out.push(shownFor(op.notice, show));
 		}
 		out.push(...(resource.properties ?? []).map((p) => shownFor(p, { resource: [resourceName] })));
 		for (const [operationName, op] of Object.entries(resource.operations)) {
@@ -242,12 +284,19 @@ export async function routeExecution(
 			`The operation "${operationName}" of "${resourceName}" is not known`,
 		);
 	}
+	const resource = resources[resourceName];
+	const authentication = authenticationOf(resource, operation);
+	const defaults = fieldDefaults(resource, operation);
 	if ('executeBatch' in operation) {
+		// A batch reads its parameters from the first item.
+		if (authentication) requireDeclaredKind(this, 0, authentication, defaults);
 		return [await operation.executeBatch(batchContext(this, api, state), items)];
 	}
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
+			// Before any request: a kind the service refuses for this operation (or these field values).
+			if (authentication) requireDeclaredKind(this, itemIndex, authentication, defaults);
 			const ctx = operationContext(this, api, itemIndex, state);
 			const result = await operation.execute(ctx, itemIndex);
 			output.push(...toItems(result, itemIndex));

@@ -3,6 +3,9 @@
  * bounds and the query it takes. Platform Posts reads them on demand, the Poll Trigger watches them.
  */
 
+import { ANY_KIND, OAUTH2_USER, USER_CONTEXT } from './authentication';
+import type { CredentialKind } from './transport';
+
 export type Kind = 'posts' | 'users' | 'lists';
 
 export interface Timeline {
@@ -18,6 +21,8 @@ export interface Timeline {
 	bounds?: boolean;
 	/** Takes exclude (replies, retweets). */
 	exclude?: boolean;
+	/** The credential kinds the service accepts for the endpoint. */
+	authentication: readonly CredentialKind[];
 	description: string;
 }
 
@@ -30,6 +35,7 @@ export const TIMELINES: Timeline[] = [
 		page: { min: 5, max: 100 },
 		bounds: true,
 		exclude: true,
+		authentication: ANY_KIND,
 		description: "The user's posts, newest first",
 	},
 	{
@@ -39,6 +45,7 @@ export const TIMELINES: Timeline[] = [
 		kind: 'posts',
 		page: { min: 5, max: 100 },
 		bounds: true,
+		authentication: ANY_KIND,
 		description: 'Posts that mention the user, newest first',
 	},
 	{
@@ -47,6 +54,7 @@ export const TIMELINES: Timeline[] = [
 		suffix: 'liked_tweets',
 		kind: 'posts',
 		page: { min: 5, max: 100 },
+		authentication: USER_CONTEXT,
 		description: 'Posts the user liked',
 	},
 	{
@@ -56,6 +64,7 @@ export const TIMELINES: Timeline[] = [
 		kind: 'posts',
 		page: { min: 1, max: 100 },
 		ownOnly: true,
+		authentication: OAUTH2_USER,
 		description: "The authenticated user's bookmarked posts",
 	},
 	{
@@ -64,6 +73,7 @@ export const TIMELINES: Timeline[] = [
 		suffix: 'followers',
 		kind: 'users',
 		page: { min: 1, max: 1000 },
+		authentication: ANY_KIND,
 		description: 'Users who follow the user',
 	},
 	{
@@ -72,6 +82,7 @@ export const TIMELINES: Timeline[] = [
 		suffix: 'following',
 		kind: 'users',
 		page: { min: 1, max: 1000 },
+		authentication: ANY_KIND,
 		description: 'Users the user follows',
 	},
 	{
@@ -81,6 +92,7 @@ export const TIMELINES: Timeline[] = [
 		kind: 'users',
 		page: { min: 1, max: 1000 },
 		ownOnly: true,
+		authentication: USER_CONTEXT,
 		description: 'Users the authenticated user blocks',
 	},
 	{
@@ -90,6 +102,7 @@ export const TIMELINES: Timeline[] = [
 		kind: 'users',
 		page: { min: 1, max: 1000 },
 		ownOnly: true,
+		authentication: USER_CONTEXT,
 		description: 'Users the authenticated user mutes',
 	},
 	{
@@ -98,6 +111,7 @@ export const TIMELINES: Timeline[] = [
 		suffix: 'owned_lists',
 		kind: 'lists',
 		page: { min: 1, max: 100 },
+		authentication: ANY_KIND,
 		description: 'Lists the user owns',
 	},
 	{
@@ -106,6 +120,7 @@ export const TIMELINES: Timeline[] = [
 		suffix: 'followed_lists',
 		kind: 'lists',
 		page: { min: 1, max: 100 },
+		authentication: ANY_KIND,
 		description: 'Lists the user follows',
 	},
 	{
@@ -114,6 +129,7 @@ export const TIMELINES: Timeline[] = [
 		suffix: 'list_memberships',
 		kind: 'lists',
 		page: { min: 1, max: 100 },
+		authentication: ANY_KIND,
 		description: 'Lists the user is a member of',
 	},
 	{
@@ -122,6 +138,7 @@ export const TIMELINES: Timeline[] = [
 		suffix: 'pinned_lists',
 		kind: 'lists',
 		ownOnly: true,
+		authentication: USER_CONTEXT,
 		description: "The authenticated user's pinned lists (not paginated)",
 	},
 ];

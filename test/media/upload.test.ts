@@ -206,7 +206,9 @@ describe('Media → Upload', () => {
 			[fileItem(PNG, 'image/png', 'a.png')],
 			{ authentication: 'platformBearerApi' },
 		);
-		expect(error.message).toBe('Uploading media needs a user-context credential');
+		expect(error.message).toBe(
+			'Upload media needs OAuth2 (User Context), OAuth1 Keys (User Context) or OAuth1 Connect Account (User Context) authentication',
+		);
 		expect(requests).toHaveLength(0);
 	});
 });

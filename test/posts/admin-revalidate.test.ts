@@ -133,7 +133,9 @@ describe('Admin → Re-Validate Invalid Webhooks (the trigger watchdog)', () => 
 		);
 		expect(tooLong.requests).toHaveLength(0);
 		const user = await runNodeFailing(base);
-		expect(user.error.message).toBe('Listing webhooks needs the app-only bearer token');
+		expect(user.error.message).toBe(
+			'Re-validate invalid webhooks needs App-Only Bearer Token authentication',
+		);
 		expect(user.requests).toHaveLength(0);
 	});
 });

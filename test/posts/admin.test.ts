@@ -1,7 +1,9 @@
 import nock from 'nock';
 
+import { ACTIVITY_EVENT_TYPES } from '../../nodes/shared/activity';
+import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
 import { BASE, TEST_SECRETS } from '../helpers/context';
-import { run as runNode, runFailing as runNodeFailing, setupNock } from './helpers';
+import { node, run as runNode, runFailing as runNodeFailing, setupNock } from './helpers';
 
 setupNock();
 
@@ -18,7 +20,7 @@ describe('Admin: app-only bearer', () => {
 			resource: 'admin',
 			operation: 'listWebhooks',
 		});
-		expect(error.message).toBe('Listing webhooks needs the app-only bearer token');
+		expect(error.message).toBe('List webhooks needs App-Only Bearer Token authentication');
 		expect(error.description).toContain('App-Only Bearer Token');
 		expect(requests).toHaveLength(0);
 	});
@@ -322,7 +324,7 @@ describe('Admin: Create Webhook and Create Activity Subscription (what a trigger
 			operation: 'createWebhook',
 			url: URL_,
 		});
-		expect(error.message).toBe('Creating a webhook needs the app-only bearer token');
+		expect(error.message).toBe('Create a webhook needs App-Only Bearer Token authentication');
 		expect(requests).toHaveLength(0);
 	});
 
@@ -395,8 +397,8 @@ describe('Admin: Create Webhook and Create Activity Subscription (what a trigger
 
 	it.each([
 		[
-			{ eventType: 'dm.received', user: '12' },
-			'Invalid input in item 1: Event Type: must be one of post.create, post.delete, spaces.start, spaces.end, profile.update.bio, profile.update.verified, profile.update.affiliate, profile.update.screenname',
+			{ eventType: 'profile.update.everything', user: '12' },
+			`Invalid input in item 1: Event Type: must be one of ${ACTIVITY_EVENT_TYPES.join(', ')}`,
 		],
 		[
 			{ eventType: 'post.create', user: ' ' },
@@ -426,4 +428,97 @@ describe('Admin: Create Webhook and Create Activity Subscription (what a trigger
 		expect(error.message).toBe(message);
 		expect(requests).toHaveLength(0);
 	});
+
+	it.each([
+		['profile.update.verified', 'profile.update.verified_badge'],
+		['profile.update.affiliate', 'profile.update.affiliate_badge'],
+	])(
+		"sends the stored %s as the service's %s (the name its contract takes)",
+		async (eventType, wire) => {
+			nock(BASE)
+				.post('/2/activity/subscriptions', { event_type: wire, filter: { user_id: '12' } })
+				.reply(200, { data: { subscription_id: 's3', event_type: wire } });
+			const { output } = await run({ operation: 'createSubscription', eventType, user: '12' });
+			expect(output[0].json).toEqual({ subscription_id: 's3', event_type: wire });
+		},
+	);
+
+	it.each([
+		'profile.update.profile_picture',
+		'profile.update.banner_picture',
+		'profile.update.geo',
+		'profile.update.url',
+		'profile.update.handle',
+		'follow.follow',
+		'follow.unfollow',
+		'news.new',
+	])('offers the contract event %s, subscribed with the app-only bearer', async (eventType) => {
+		const options = (
+			node.description.properties.find(
+				(p) =>
+					p.name === 'eventType' && p.displayOptions?.show?.operation?.[0] === 'createSubscription',
+			)?.options ?? []
+		).map((o) => (o as { value: string }).value);
+		expect(options).toContain(eventType);
+		nock(BASE)
+			.post('/2/activity/subscriptions', { event_type: eventType, filter: { user_id: '12' } })
+			.reply(200, { data: { subscription_id: 's4' } });
+		const { requests } = await run({ operation: 'createSubscription', eventType, user: '12' });
+		expect(requests[0].headers.authorization).toBe(`Bearer ${TEST_SECRETS.bearerToken}`);
+	});
+
+	it.each(['chat.received', 'chat.sent', 'dm.received'])(
+		'refuses %s with the app-only bearer before any request, naming the user-context kinds',
+		async (eventType) => {
+			const { error, requests } = await runFailing({
+				operation: 'createSubscription',
+				eventType,
+				user: '12',
+			});
+			expect(error.message).toBe(
+				'Subscribing to direct message and chat events needs OAuth2 (User Context), OAuth1 Keys (User Context) or OAuth1 Connect Account (User Context) authentication',
+			);
+			expect(requests).toHaveLength(0);
+		},
+	);
+
+	it("subscribes chat events with the account's OAuth2 token (user and subscription)", async () => {
+		nock(BASE)
+			.get('/2/users/by/username/someone')
+			.reply(200, { data: { id: '2244994945', username: 'someone' } });
+		nock(BASE)
+			.post('/2/activity/subscriptions', {
+				event_type: 'chat.received',
+				filter: { user_id: '2244994945' },
+			})
+			.reply(200, { data: { subscription_id: 's5', event_type: 'chat.received' } });
+		const { output, requests } = await runNode(
+			{
+				resource: 'admin',
+				operation: 'createSubscription',
+				eventType: 'chat.received',
+				user: '@someone',
+			},
+			undefined,
+			{ authentication: CREDENTIAL_TYPES.pkce },
+		);
+		expect(output[0].json).toEqual({ subscription_id: 's5', event_type: 'chat.received' });
+		expect(requests.map((r) => r.headers.authorization)).toEqual([
+			`Bearer ${TEST_SECRETS.oauth2AccessToken}`,
+			`Bearer ${TEST_SECRETS.oauth2AccessToken}`,
+		]);
+	});
+
+	it.each(['updateSubscription', 'deleteSubscription', 'listSubscriptions'])(
+		'%s still takes only the app-only bearer',
+		async (operation) => {
+			const { error, requests } = await runNodeFailing(
+				{ resource: 'admin', operation, subscriptionId: '1' },
+				undefined,
+				{ authentication: CREDENTIAL_TYPES.pkce },
+			);
+			expect(error.message).toMatch(/ needs App-Only Bearer Token authentication$/);
+			expect(requests).toHaveLength(0);
+		},
+	);
 });

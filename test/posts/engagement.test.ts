@@ -105,31 +105,34 @@ describe('Engagement', () => {
 		expect(output[0].json).toEqual({ ...data, post_id: '5', user_id: '42' });
 	});
 
-	it('bookmarks with a JSON body and unfollows by id (OAuth1 keys)', async () => {
+	it('bookmarks with a JSON body (OAuth2) and unfollows by id (OAuth1 keys)', async () => {
 		nock(BASE)
 			.get('/2/users/me')
 			.reply(200, { data: { id: '42' } });
 		nock(BASE)
 			.post('/2/users/42/bookmarks', { tweet_id: '9' })
 			.reply(200, { data: { bookmarked: true } });
-		const bookmark = await run(
-			{ resource: 'engagement', operation: 'bookmark', postId: rl('9') },
-			undefined,
-			{ authentication: 'platformOAuth1Api' },
-		);
+		const bookmark = await run({ resource: 'engagement', operation: 'bookmark', postId: rl('9') });
 		expect(bookmark.output[0].json.bookmarked).toBe(true);
-		expect(bookmark.requests[1].headers.authorization).toMatch(/^OAuth /);
+		expect(bookmark.requests[1].headers.authorization).toBe(
+			`Bearer ${TEST_SECRETS.oauth2AccessToken}`,
+		);
 		nock(BASE)
 			.get('/2/users/me')
 			.reply(200, { data: { id: '42' } });
 		nock(BASE)
 			.delete('/2/users/42/following/12')
 			.reply(200, { data: { following: false } });
-		const unfollow = await run({
-			resource: 'engagement',
-			operation: 'unfollow',
-			targetUser: rl('12', 'id'),
-		});
+		const unfollow = await run(
+			{
+				resource: 'engagement',
+				operation: 'unfollow',
+				targetUser: rl('12', 'id'),
+			},
+			undefined,
+			{ authentication: 'platformOAuth1Api' },
+		);
+		expect(unfollow.requests[1].headers.authorization).toMatch(/^OAuth /);
 		expect(unfollow.output[0].json).toEqual({
 			following: false,
 			target_user_id: '12',
@@ -146,7 +149,26 @@ describe('Engagement', () => {
 				authentication: 'platformBearerApi',
 			},
 		);
-		expect(error.message).toBe('Repost needs a user-context credential');
+		expect(error.message).toBe(
+			'Repost a post needs OAuth2 (User Context), OAuth1 Keys (User Context) or OAuth1 Connect Account (User Context) authentication',
+		);
 		expect(requests).toHaveLength(0);
 	});
+
+	it.each([
+		['bookmark', 'platformOAuth1Api'],
+		['removeBookmark', 'platformOAuth1ConnectApi'],
+		['bookmark', 'platformBearerApi'],
+	])(
+		'refuses %s with %s before any request: the service takes bookmarks only with OAuth 2.0',
+		async (operation, authentication) => {
+			const { error, requests } = await runFailing(
+				{ resource: 'engagement', operation, postId: rl('5') },
+				undefined,
+				{ authentication },
+			);
+			expect(error.message).toMatch(/ needs OAuth2 \(User Context\) authentication$/);
+			expect(requests).toHaveLength(0);
+		},
+	);
 });

@@ -383,7 +383,9 @@ describe('Post → Create', () => {
 		const { error, requests } = await runFailing(create('x'), undefined, {
 			authentication: 'platformBearerApi',
 		});
-		expect(error.message).toContain('Creating a post needs a user-context credential');
+		expect(error.message).toBe(
+			'Create a post needs OAuth2 (User Context), OAuth1 Keys (User Context) or OAuth1 Connect Account (User Context) authentication',
+		);
 		expect(requests).toHaveLength(0);
 	});
 

@@ -173,19 +173,23 @@ describe('Post → Search', () => {
 			.get('/2/tweets/search/all')
 			.query(true)
 			.reply(200, (uri) => (record(uri), page('b', 2)));
-		const { output } = await run({
-			resource: 'post',
-			operation: 'search',
-			query: 'from:n8n_io',
-			archive: 'all',
-			returnAll: true,
-			output: 'raw',
-			options: {
-				startTime: '2026-01-01T00:00:00.000Z',
-				endTime: '2026-01-02T12:30:00+02:00',
-				sortOrder: 'relevancy',
+		const { output } = await run(
+			{
+				resource: 'post',
+				operation: 'search',
+				query: 'from:n8n_io',
+				archive: 'all',
+				returnAll: true,
+				output: 'raw',
+				options: {
+					startTime: '2026-01-01T00:00:00.000Z',
+					endTime: '2026-01-02T12:30:00+02:00',
+					sortOrder: 'relevancy',
+				},
 			},
-		});
+			undefined,
+			{ authentication: BEARER },
+		);
 		const base = {
 			query: 'from:n8n_io',
 			max_results: '500',
@@ -196,6 +200,34 @@ describe('Post → Search', () => {
 		expect(seen).toEqual([base, { ...base, next_token: 't2' }]);
 		expect(output.map((o) => (o.json.data as IDataObject[]).length)).toEqual([3, 2]);
 		expect(output[0].json.meta).toEqual({ result_count: 3, next_token: 't2' });
+	});
+
+	it.each(['platformOAuth2Api', 'platformOAuth1Api', 'platformOAuth1ConnectApi'])(
+		'refuses a full-archive search with %s before any request (the service takes only the app-only bearer)',
+		async (authentication) => {
+			const { error, requests } = await runFailing(
+				{ resource: 'post', operation: 'search', query: 'x', archive: 'all', returnAll: true },
+				undefined,
+				{ authentication },
+			);
+			expect(error.message).toBe('Full-archive search needs App-Only Bearer Token authentication');
+			expect(error.description).toContain('Choose it in the Authentication field');
+			expect(requests).toHaveLength(0);
+		},
+	);
+
+	it('searches recent posts with an OAuth 1.0a user token (recent search takes every kind)', async () => {
+		nock(BASE)
+			.get('/2/tweets/search/recent')
+			.query(true)
+			.reply(200, { data: [{ id: '1', text: 'a' }], meta: { result_count: 1 } });
+		const { output, requests } = await run(
+			{ resource: 'post', operation: 'search', query: 'x', archive: 'recent', limit: 10 },
+			undefined,
+			{ authentication: 'platformOAuth1Api' },
+		);
+		expect(output).toHaveLength(1);
+		expect(requests[0].headers.authorization).toMatch(/^OAuth /);
 	});
 
 	it('refuses an invalid start time before any request', async () => {
@@ -212,6 +244,23 @@ describe('Post → Search', () => {
 });
 
 describe('Post → Count', () => {
+	it.each([
+		['recent', 'platformOAuth2Api'],
+		['all', 'platformOAuth1Api'],
+		['recent', 'platformOAuth1ConnectApi'],
+	])(
+		'refuses a %s count with %s before any request (counts take only the app-only bearer)',
+		async (archive, authentication) => {
+			const { error, requests } = await runFailing(
+				{ resource: 'post', operation: 'count', query: 'x', archive },
+				undefined,
+				{ authentication },
+			);
+			expect(error.message).toBe('Count posts needs App-Only Bearer Token authentication');
+			expect(requests).toHaveLength(0);
+		},
+	);
+
 	it('counts with granularity over all pages and sums the total', async () => {
 		nock(BASE)
 			.get('/2/tweets/counts/recent')
@@ -361,7 +410,9 @@ describe('User', () => {
 		const refused = await runFailing({ resource: 'user', operation: 'getMe' }, undefined, {
 			authentication: BEARER,
 		});
-		expect(refused.error.message).toContain('Get Me needs a user-context credential');
+		expect(refused.error.message).toBe(
+			'Get the authenticated user needs OAuth2 (User Context), OAuth1 Keys (User Context) or OAuth1 Connect Account (User Context) authentication',
+		);
 		expect(refused.requests).toHaveLength(0);
 	});
 });
@@ -412,6 +463,33 @@ describe('News', () => {
 			limit: 10,
 		});
 		expect(output).toEqual([]);
+	});
+
+	it.each(['platformOAuth1Api', 'platformOAuth1ConnectApi'])(
+		'refuses a news search with %s before any request (it takes the app-only bearer or OAuth 2.0)',
+		async (authentication) => {
+			const { error, requests } = await runFailing(
+				{ resource: 'news', operation: 'search', query: 'a', limit: 10 },
+				undefined,
+				{ authentication },
+			);
+			expect(error.message).toBe(
+				'Search news needs App-Only Bearer Token or OAuth2 (User Context) authentication',
+			);
+			expect(requests).toHaveLength(0);
+		},
+	);
+
+	it('gets a story with an OAuth 1.0a user token (News > Get takes every kind)', async () => {
+		nock(BASE)
+			.get('/2/news/1850000000000000001')
+			.reply(200, { data: { id: '1850000000000000001', name: 'N' } });
+		const { output } = await run(
+			{ resource: 'news', operation: 'get', newsId: rl('1850000000000000001') },
+			undefined,
+			{ authentication: 'platformOAuth1Api' },
+		);
+		expect(output[0].json).toEqual({ id: '1850000000000000001', name: 'N' });
 	});
 
 	it('refuses a max age over 720 hours before any request', async () => {

@@ -45,7 +45,9 @@ describe('Token', () => {
 			resource: 'token',
 			operation: 'revokeOAuth1Token',
 		});
-		expect(error.message).toBe('Revoking the OAuth1 user token needs an OAuth1 credential');
+		expect(error.message).toBe(
+			'Revoke the OAuth1 user token needs OAuth1 Keys (User Context) or OAuth1 Connect Account (User Context) authentication',
+		);
 		expect(requests).toHaveLength(0);
 	});
 
@@ -223,7 +225,9 @@ describe('Token > Revoke App Bearer Token, version 1.1: the token comes from the
 			authentication: 'platformBearerApi',
 			typeVersion: 1.1,
 		});
-		expect(error.message).toBe('Revoking the app bearer token needs an OAuth1 credential');
+		expect(error.message).toBe(
+			'Revoke the app bearer token needs OAuth1 Keys (User Context) or OAuth1 Connect Account (User Context) authentication',
+		);
 		expect(requests).toHaveLength(0);
 	});
 

@@ -225,7 +225,60 @@ describe('User → Get Timeline', () => {
 			undefined,
 			{ authentication: 'platformBearerApi' },
 		);
-		expect(error.message).toBe('Reading Bookmarks needs a user-context credential');
+		expect(error.message).toBe('Reading Bookmarks needs OAuth2 (User Context) authentication');
 		expect(requests).toHaveLength(0);
+	});
+
+	const USER =
+		'OAuth2 (User Context), OAuth1 Keys (User Context) or OAuth1 Connect Account (User Context)';
+	it.each([
+		['bookmarks', 'platformOAuth1Api', {}, 'Reading Bookmarks needs OAuth2 (User Context)'],
+		['bookmarks', 'platformOAuth1ConnectApi', {}, 'Reading Bookmarks needs OAuth2 (User Context)'],
+		['likedPosts', 'platformBearerApi', { forMe: false }, `Reading Liked Posts needs ${USER}`],
+		['blocking', 'platformBearerApi', {}, `Reading Blocking needs ${USER}`],
+		['muting', 'platformBearerApi', {}, `Reading Muting needs ${USER}`],
+		['pinnedLists', 'platformBearerApi', {}, `Reading Pinned Lists needs ${USER}`],
+		[
+			'posts',
+			'platformBearerApi',
+			{ forMe: true },
+			`Reading the authenticated user's timeline needs ${USER}`,
+		],
+	])('refuses %s with %s before any request', async (timeline, authentication, extra, message) => {
+		const { error, requests } = await runFailing(
+			{
+				resource: 'user',
+				operation: 'getTimeline',
+				timeline,
+				user: rl('12', 'id'),
+				returnAll: true,
+				...extra,
+			},
+			undefined,
+			{ authentication },
+		);
+		expect(error.message).toBe(`${message} authentication`);
+		expect(requests).toHaveLength(0);
+	});
+
+	it("reads another user's followers with the app-only bearer (a public read)", async () => {
+		nock(BASE)
+			.get('/2/users/12/followers')
+			.query(true)
+			.reply(200, { data: [{ id: '7', username: 'f' }], meta: { result_count: 1 } });
+		const { output, requests } = await run(
+			{
+				resource: 'user',
+				operation: 'getTimeline',
+				timeline: 'followers',
+				forMe: false,
+				user: rl('12', 'id'),
+				returnAll: true,
+			},
+			undefined,
+			{ authentication: 'platformBearerApi' },
+		);
+		expect(output.map((o) => o.json)).toEqual([{ id: '7', username: 'f' }]);
+		expect(requests[0].headers.authorization).toBe('Bearer BEARER-TOKEN-do-not-leak');
 	});
 });

@@ -4,6 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { PlatformPostsTrigger } from '../../nodes/PlatformPostsTrigger/PlatformPostsTrigger.node';
 import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
 import { poll } from '../../nodes/PlatformPostsTrigger/poll';
+import { MODES } from '../../nodes/PlatformPostsTrigger/modes';
 import { normalizeDelivery } from '../../nodes/PlatformTrigger/events';
 import { normalizeStreamDelivery } from '../../nodes/PlatformTrigger/stream';
 import { BASE, TEST_SECRETS } from '../helpers/context';
@@ -201,16 +202,23 @@ describe('Platform Poll Trigger', () => {
 			{},
 		);
 		await expect(poll.call(cap.context)).rejects.toThrow('Max Items per Poll');
-		for (const event of ['mentions', 'likedPosts', 'bookmarks', 'directMessages']) {
+		const user =
+			'needs OAuth2 (User Context), OAuth1 Keys (User Context) or OAuth1 Connect Account (User Context) authentication';
+		for (const [event, authentication, needs] of [
+			['mentions', CREDENTIAL_TYPES.appOnly, user],
+			['likedPosts', CREDENTIAL_TYPES.appOnly, user],
+			['directMessages', CREDENTIAL_TYPES.appOnly, user],
+			// The service takes bookmarks only with an OAuth 2.0 user token.
+			['bookmarks', CREDENTIAL_TYPES.appOnly, 'needs OAuth2 (User Context) authentication'],
+			['bookmarks', CREDENTIAL_TYPES.hmac, 'needs OAuth2 (User Context) authentication'],
+			['bookmarks', CREDENTIAL_TYPES.connect, 'needs OAuth2 (User Context) authentication'],
+		]) {
 			const built = pollContext(
-				{
-					event,
-					authentication: CREDENTIAL_TYPES.appOnly,
-					user: { __rl: true, mode: 'id', value: '42' },
-				},
+				{ event, authentication, user: { __rl: true, mode: 'id', value: '42' } },
 				{},
 			);
-			await expect(poll.call(built.context)).rejects.toThrow('needs a user-context credential');
+			const mode = MODES.find((m) => m.value === event)!;
+			await expect(poll.call(built.context)).rejects.toThrow(`"${mode.name}" ${needs}`);
 			expect(built.requests).toHaveLength(0);
 		}
 		expect(empty.requests.length + long.requests.length + cap.requests.length).toBe(0);

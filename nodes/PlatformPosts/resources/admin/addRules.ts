@@ -36,7 +36,7 @@ export const addRules: ItemOperation = {
 				),
 		);
 		const body = { add: rules };
-		const check = await adminRequest.call(ctx, itemIndex, 'Adding stream rules', {
+		const check = await adminRequest.call(ctx, itemIndex, {
 			method: 'POST',
 			path: RULES_PATH,
 			qs: { dry_run: true },
@@ -48,7 +48,7 @@ export const addRules: ItemOperation = {
 		const dryRun = Boolean((ctx.getNodeParameter('options', itemIndex, {}) as IDataObject).dryRun);
 		const response = dryRun
 			? check
-			: await adminRequest.call(ctx, itemIndex, 'Adding stream rules', {
+			: await adminRequest.call(ctx, itemIndex, {
 					method: 'POST',
 					path: RULES_PATH,
 					body,

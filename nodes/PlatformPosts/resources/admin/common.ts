@@ -2,47 +2,34 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { PlatformRequest } from '../../../shared/transport';
-import { CREDENTIAL_TYPES, chosenCredentialType } from '../../../shared/transport';
+import { CREDENTIAL_TYPES } from '../../../shared/transport';
 import type { OperationContext } from '../../../shared/router';
 
 /**
  * Admin operations manage the app (webhooks, subscriptions, streaming connections, stream rules):
- * they always use the app-only bearer credential, which must be the one chosen on the node.
+ * the service takes them only with the app-only bearer token (the resource declares APP_ONLY, so the
+ * router refuses any other kind before a request), and their requests always use it.
  */
 
 export const BEARER_NOTE =
 	'Needs the App-Only Bearer Token credential: choose "App-Only Bearer Token" in the Authentication field';
-
-export function requireAppOnly(ctx: IExecuteFunctions, itemIndex: number, what: string): void {
-	if (chosenCredentialType(ctx, itemIndex) !== CREDENTIAL_TYPES.appOnly) {
-		throw new NodeOperationError(ctx.getNode(), `${what} needs the app-only bearer token`, {
-			itemIndex,
-			description:
-				'Admin operations act for the app, not for a user. Choose "App-Only Bearer Token" in the Authentication field and select the app\'s bearer credential.',
-		});
-	}
-}
 
 type AdminRequest = Omit<PlatformRequest, 'api' | 'itemIndex' | 'credentialType'>;
 
 export async function adminRequest(
 	this: OperationContext,
 	itemIndex: number,
-	what: string,
 	request: AdminRequest,
 ): Promise<IDataObject> {
-	requireAppOnly(this, itemIndex, what);
 	return await this.request({ ...request, credentialType: CREDENTIAL_TYPES.appOnly });
 }
 
 export async function adminPaginate(
 	this: OperationContext,
 	itemIndex: number,
-	what: string,
 	request: AdminRequest,
 	maxPageSize?: number,
 ): Promise<IDataObject[]> {
-	requireAppOnly(this, itemIndex, what);
 	return await this.paginate(
 		{ ...request, credentialType: CREDENTIAL_TYPES.appOnly },
 		{

@@ -2,31 +2,27 @@ import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
 import {
+	ACTIVITY_EVENT_LABELS,
+	ACTIVITY_EVENT_TYPES,
 	createSubscription as createActivitySubscription,
+	needsUserContext,
 	resolveUserId,
+	wireEventType,
 } from '../../../shared/activity';
+import { ANY_KIND, USER_CONTEXT } from '../../../shared/authentication';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
+import { chosenCredentialType } from '../../../shared/transport';
 import { validateInput } from '../../../shared/validation';
-import { BEARER_NOTE, requireAppOnly } from './common';
 
 const OP = 'createSubscription';
 
-/** Public events: the ones an app-only bearer token may subscribe to (DM events need a user token). */
-const PUBLIC_EVENT_TYPES = [
-	'post.create',
-	'post.delete',
-	'spaces.start',
-	'spaces.end',
-	'profile.update.bio',
-	'profile.update.verified',
-	'profile.update.affiliate',
-	'profile.update.screenname',
-] as const;
+/** Direct message and chat events: the service subscribes them only with the account's own token. */
+const USER_EVENT_TYPES = ACTIVITY_EVENT_TYPES.filter(needsUserContext);
 
 const schema = z
 	.object({
-		event_type: z.enum(PUBLIC_EVENT_TYPES, {
-			errorMap: () => ({ message: `must be one of ${PUBLIC_EVENT_TYPES.join(', ')}` }),
+		event_type: z.enum(ACTIVITY_EVENT_TYPES, {
+			errorMap: () => ({ message: `must be one of ${ACTIVITY_EVENT_TYPES.join(', ')}` }),
 		}),
 		user: z.string().trim().min(1, 'is required: subscriptions filter by user'),
 		keyword: z.string().min(1).max(150, 'at most 150 characters').optional(),
@@ -55,7 +51,8 @@ export const createSubscription: ItemOperation = {
 	option: {
 		name: 'Create Activity Subscription',
 		value: OP,
-		description: `Subscribe a webhook to the public activity events of a user (posts, spaces, profile updates); events are delivered to the webhook, for example to a Platform Trigger listening there. ${BEARER_NOTE}.`,
+		description:
+			'Subscribe a webhook to the activity events of a user (posts, spaces, profile updates, follows, news; direct messages and chats); events are delivered to the webhook, for example to a Platform Trigger listening there. Public events take any authentication, usually the App-Only Bearer Token; direct message and chat events need a credential of the account itself (OAuth2 or OAuth1).',
 		action: 'Create an activity subscription',
 	},
 	properties: [
@@ -65,9 +62,12 @@ export const createSubscription: ItemOperation = {
 			type: 'options',
 			default: 'post.create',
 			required: true,
-			options: PUBLIC_EVENT_TYPES.map((value) => ({ name: value, value })),
+			options: ACTIVITY_EVENT_TYPES.map((value) => ({
+				name: `${ACTIVITY_EVENT_LABELS[value]} (${wireEventType(value)})`,
+				value,
+			})).sort((a, b) => a.name.localeCompare(b.name)),
 			description:
-				'The event to deliver. Direct-message events need a user-context token and are subscribed by the trigger.',
+				"The event to deliver. Direct message and chat events need the account's own credential (OAuth2 or OAuth1) in the Authentication field.",
 		},
 		{
 			displayName: 'User',
@@ -111,8 +111,18 @@ export const createSubscription: ItemOperation = {
 			],
 		},
 	],
+	// The service takes a subscription with any kind of token, but direct message and chat events
+	// only with a user's.
+	authentication: ANY_KIND,
+	authenticationRules: [
+		{
+			when: { eventType: USER_EVENT_TYPES },
+			kinds: USER_CONTEXT,
+			what: 'Subscribing to direct message and chat events',
+		},
+	],
 	async execute(ctx: OperationContext, itemIndex: number) {
-		requireAppOnly(ctx, itemIndex, 'Creating an activity subscription');
+		const credentialType = chosenCredentialType(ctx, itemIndex);
 		const fields = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 		const input = validateInput(
 			ctx.getNode(),
@@ -127,18 +137,19 @@ export const createSubscription: ItemOperation = {
 			itemIndex,
 			LABELS,
 		);
-		const userId = await resolveUserId(ctx, input.user, itemIndex);
+		const userId = await resolveUserId(ctx, input.user, itemIndex, 'User', credentialType);
 		const filter: IDataObject = { user_id: userId };
 		if (input.keyword) filter.keyword = input.keyword;
 		return await createActivitySubscription(
 			ctx.request,
 			{
-				event_type: input.event_type,
+				event_type: wireEventType(input.event_type),
 				filter,
 				...(input.tag ? { tag: input.tag } : {}),
 				...(input.webhook_id ? { webhook_id: input.webhook_id } : {}),
 			},
 			{
+				credentialType,
 				unsafeFailureHint:
 					'The subscription may have been created: check with Admin > List Activity Subscriptions before running the node again.',
 			},

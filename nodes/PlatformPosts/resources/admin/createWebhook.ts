@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { registerWebhook } from '../../../shared/activity';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
-import { BEARER_NOTE, requireAppOnly } from './common';
+import { BEARER_NOTE } from './common';
 
 const OP = 'createWebhook';
 
@@ -26,7 +26,6 @@ export const createWebhook: ItemOperation = {
 		},
 	],
 	async execute(ctx: OperationContext, itemIndex: number) {
-		requireAppOnly(ctx, itemIndex, 'Creating a webhook');
 		const url = String(ctx.getNodeParameter('url', itemIndex, '') ?? '').trim();
 		const invalid = (message: string) =>
 			new NodeOperationError(

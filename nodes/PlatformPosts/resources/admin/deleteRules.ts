@@ -47,7 +47,7 @@ export const deleteRules: ItemOperation = {
 		if (!ids.length) throw fail('empty');
 		if (invalid) throw fail(`"${invalid}" is not a rule ID (1-19 digits)`);
 		const dryRun = Boolean((ctx.getNodeParameter('options', itemIndex, {}) as IDataObject).dryRun);
-		const response = await adminRequest.call(ctx, itemIndex, 'Deleting stream rules', {
+		const response = await adminRequest.call(ctx, itemIndex, {
 			method: 'POST',
 			path: RULES_PATH,
 			qs: dryRun ? { dry_run: true } : undefined,

@@ -24,7 +24,7 @@ export const deleteSubscription: ItemOperation = {
 	],
 	async execute(ctx: OperationContext, itemIndex: number) {
 		const id = readId(ctx, itemIndex, 'subscriptionId', 'Subscription ID');
-		const body = await adminRequest.call(ctx, itemIndex, 'Deleting an activity subscription', {
+		const body = await adminRequest.call(ctx, itemIndex, {
 			method: 'DELETE',
 			path: `/2/activity/subscriptions/${id}`,
 		});

@@ -19,7 +19,7 @@ export const deleteWebhook: ItemOperation = {
 	],
 	async execute(ctx: OperationContext, itemIndex: number) {
 		const id = readId(ctx, itemIndex, 'webhookId', 'Webhook ID');
-		const body = await adminRequest.call(ctx, itemIndex, 'Deleting a webhook', {
+		const body = await adminRequest.call(ctx, itemIndex, {
 			method: 'DELETE',
 			path: `/2/webhooks/${id}`,
 		});

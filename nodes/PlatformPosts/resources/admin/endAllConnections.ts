@@ -13,7 +13,7 @@ export const endAllConnections: ItemOperation = {
 	},
 	properties: [],
 	async execute(ctx: OperationContext, itemIndex: number) {
-		const body = await adminRequest.call(ctx, itemIndex, 'Ending streaming connections', {
+		const body = await adminRequest.call(ctx, itemIndex, {
 			method: 'DELETE',
 			path: '/2/connections/all',
 		});

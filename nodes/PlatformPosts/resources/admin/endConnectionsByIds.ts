@@ -38,7 +38,7 @@ export const endConnectionsByIds: ItemOperation = {
 		if (!uuids.length) throw fail('empty');
 		if (uuids.length > MAX) throw fail(`at most ${MAX} per request (got ${uuids.length})`);
 		if (invalid) throw fail(`"${invalid}" is not a connection UUID`);
-		const body = await adminRequest.call(ctx, itemIndex, 'Ending streaming connections', {
+		const body = await adminRequest.call(ctx, itemIndex, {
 			method: 'DELETE',
 			path: '/2/connections',
 			body: { uuids },

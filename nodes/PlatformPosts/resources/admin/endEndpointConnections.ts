@@ -37,7 +37,7 @@ export const endEndpointConnections: ItemOperation = {
 				},
 			);
 		}
-		const body = await adminRequest.call(ctx, itemIndex, 'Ending streaming connections', {
+		const body = await adminRequest.call(ctx, itemIndex, {
 			method: 'DELETE',
 			path: `/2/connections/${endpoint}`,
 		});

@@ -1,3 +1,4 @@
+import { APP_ONLY } from '../../../shared/authentication';
 import type { Resource } from '../../../shared/router';
 import { addRules } from './addRules';
 import { createSubscription } from './createSubscription';
@@ -17,9 +18,14 @@ import { revalidateWebhooks } from './revalidateWebhooks';
 import { updateSubscription } from './updateSubscription';
 import { validateWebhook } from './validateWebhook';
 
-/** App administration; every operation needs the app-only bearer credential. */
+/**
+ * App administration: the service takes these only with the app-only bearer token, except a new
+ * activity subscription (which also takes a user's token, and needs one for direct message and chat
+ * events).
+ */
 export const admin: Resource = {
 	option: { name: 'Admin (App-Only)', value: 'admin' },
+	authentication: APP_ONLY,
 	defaultOperation: 'listWebhooks',
 	operations: {
 		listWebhooks,

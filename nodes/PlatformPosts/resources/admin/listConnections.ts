@@ -45,7 +45,6 @@ export const listConnections: ItemOperation = {
 		return await adminPaginate.call(
 			ctx,
 			itemIndex,
-			'Listing streaming connections',
 			{ method: 'GET', path: '/2/connections', qs },
 			100,
 		);

@@ -30,12 +30,6 @@ export const listRules: ItemOperation = {
 		const qs: IDataObject = {};
 		const ids = splitList(ctx.getNodeParameter('ruleIds', itemIndex, ''));
 		if (ids.length) qs.ids = ids.join(',');
-		return await adminPaginate.call(
-			ctx,
-			itemIndex,
-			'Listing stream rules',
-			{ method: 'GET', path: RULES_PATH, qs },
-			1000,
-		);
+		return await adminPaginate.call(ctx, itemIndex, { method: 'GET', path: RULES_PATH, qs }, 1000);
 	},
 };

@@ -13,7 +13,7 @@ export const listSubscriptions: ItemOperation = {
 	},
 	properties: [returnAllProperty(), limitProperty(10000)],
 	async execute(ctx: OperationContext, itemIndex: number) {
-		return await adminPaginate.call(ctx, itemIndex, 'Listing activity subscriptions', {
+		return await adminPaginate.call(ctx, itemIndex, {
 			method: 'GET',
 			path: '/2/activity/subscriptions',
 		});

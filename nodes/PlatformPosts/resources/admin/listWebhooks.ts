@@ -11,7 +11,7 @@ export const listWebhooks: ItemOperation = {
 	properties: [],
 	async execute(ctx: OperationContext, itemIndex: number) {
 		return listOf(
-			await adminRequest.call(ctx, itemIndex, 'Listing webhooks', {
+			await adminRequest.call(ctx, itemIndex, {
 				method: 'GET',
 				path: '/2/webhooks',
 			}),

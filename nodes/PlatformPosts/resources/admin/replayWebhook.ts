@@ -50,7 +50,7 @@ export const replayWebhook: ItemOperation = {
 		if (Date.now() - from.getTime() > DAY_MS + 5 * 60 * 1000) {
 			throw invalid('From: the service replays only the past 24 hours');
 		}
-		const body = await adminRequest.call(ctx, itemIndex, 'Replaying webhook events', {
+		const body = await adminRequest.call(ctx, itemIndex, {
 			method: 'POST',
 			path: '/2/webhooks/replay',
 			body: { webhook_id: id, from_date: replayStamp(from), to_date: replayStamp(to) },

@@ -70,7 +70,7 @@ export const revalidateWebhooks: ItemOperation = {
 			},
 		);
 		const webhooks = listOf(
-			await adminRequest.call(ctx, itemIndex, 'Listing webhooks', {
+			await adminRequest.call(ctx, itemIndex, {
 				method: 'GET',
 				path: '/2/webhooks',
 			}),
@@ -88,7 +88,7 @@ export const revalidateWebhooks: ItemOperation = {
 				continue;
 			}
 			try {
-				const body = await adminRequest.call(ctx, itemIndex, 'Validating a webhook', {
+				const body = await adminRequest.call(ctx, itemIndex, {
 					method: 'PUT',
 					path: `/2/webhooks/${id}`,
 				});
@@ -140,7 +140,7 @@ async function replay(
 	const from = new Date(Math.ceil((now.getTime() - hours * HOUR_MS) / 60_000) * 60_000);
 	const window = { from_date: replayStamp(from), to_date: replayStamp(now) };
 	try {
-		const body = await adminRequest.call(this, itemIndex, 'Replaying webhook events', {
+		const body = await adminRequest.call(this, itemIndex, {
 			method: 'POST',
 			path: '/2/webhooks/replay',
 			body: { webhook_id: webhookId, ...window },

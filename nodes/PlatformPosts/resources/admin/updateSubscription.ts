@@ -53,7 +53,7 @@ export const updateSubscription: ItemOperation = {
 		if (String(ctx.getNodeParameter('webhookId', itemIndex, '') ?? '').trim()) {
 			body.webhook_id = readId(ctx, itemIndex, 'webhookId', 'Webhook ID');
 		}
-		const response = await adminRequest.call(ctx, itemIndex, 'Updating an activity subscription', {
+		const response = await adminRequest.call(ctx, itemIndex, {
 			method: 'PUT',
 			path: `/2/activity/subscriptions/${id}`,
 			body,

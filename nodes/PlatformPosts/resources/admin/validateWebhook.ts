@@ -18,7 +18,7 @@ export const validateWebhook: ItemOperation = {
 	],
 	async execute(ctx: OperationContext, itemIndex: number) {
 		const id = readId(ctx, itemIndex, 'webhookId', 'Webhook ID');
-		const body = await adminRequest.call(ctx, itemIndex, 'Validating a webhook', {
+		const body = await adminRequest.call(ctx, itemIndex, {
 			method: 'PUT',
 			path: `/2/webhooks/${id}`,
 		});

@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { USER_CONTEXT } from '../../../shared/authentication';
 import { postLocator, postIdParameter } from '../../../shared/locators';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
-import { requireUserContext } from '../../common';
 import { hasSourceUrl, testModeProperty } from './common';
 
 const OP = 'create';
@@ -77,8 +77,8 @@ export const create: ItemOperation = {
 		},
 		testModeProperty,
 	],
+	authentication: USER_CONTEXT,
 	async execute(ctx: OperationContext, itemIndex: number) {
-		requireUserContext(ctx, itemIndex, 'Submitting a note');
 		const postId = postIdParameter(ctx, 'postId', itemIndex);
 		const text = String(ctx.getNodeParameter('text', itemIndex, '') ?? '');
 		if (!hasSourceUrl(text)) {

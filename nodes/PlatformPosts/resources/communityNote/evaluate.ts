@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { USER_CONTEXT } from '../../../shared/authentication';
 import { postLocator, postIdParameter } from '../../../shared/locators';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { asNodeError, errorInfo } from '../../../shared/errors';
 import { unwrapData } from '../../../shared/transport';
-import { requireUserContext } from '../../common';
 
 const OP = 'evaluate';
 
@@ -29,8 +29,8 @@ export const evaluate: ItemOperation = {
 			description: 'The drafted note text',
 		},
 	],
+	authentication: USER_CONTEXT,
 	async execute(ctx: OperationContext, itemIndex: number) {
-		requireUserContext(ctx, itemIndex, 'Evaluating a note');
 		const postId = postIdParameter(ctx, 'postId', itemIndex);
 		const noteText = String(ctx.getNodeParameter('noteText', itemIndex, '') ?? '');
 		if (!noteText.trim()) {

@@ -1,6 +1,6 @@
+import { USER_CONTEXT } from '../../../shared/authentication';
 import { limitProperty, returnAllProperty } from '../../../shared/descriptions';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
-import { requireUserContext } from '../../common';
 import { testModeProperty } from './common';
 
 const OP = 'getEligiblePosts';
@@ -14,8 +14,8 @@ export const getEligiblePosts: ItemOperation = {
 		action: 'Get posts eligible for community notes',
 	},
 	properties: [testModeProperty, returnAllProperty(), limitProperty(1000)],
+	authentication: USER_CONTEXT,
 	async execute(ctx: OperationContext, itemIndex: number) {
-		requireUserContext(ctx, itemIndex, 'Listing posts eligible for notes');
 		return await ctx.paginate(
 			{
 				method: 'GET',

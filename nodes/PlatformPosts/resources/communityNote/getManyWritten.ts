@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { USER_CONTEXT } from '../../../shared/authentication';
 import { limitProperty, returnAllProperty } from '../../../shared/descriptions';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
-import { requireUserContext } from '../../common';
 import { testModeProperty } from './common';
 
 const OP = 'getManyWritten';
@@ -28,8 +28,8 @@ export const getManyWritten: ItemOperation = {
 			description: 'Note fields to return (note.fields)',
 		},
 	],
+	authentication: USER_CONTEXT,
 	async execute(ctx: OperationContext, itemIndex: number) {
-		requireUserContext(ctx, itemIndex, 'Listing notes written');
 		const qs: IDataObject = {
 			test_mode: ctx.getNodeParameter('testMode', itemIndex, true) as boolean,
 		};

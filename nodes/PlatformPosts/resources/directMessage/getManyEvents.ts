@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { USER_CONTEXT } from '../../../shared/authentication';
 import { limitProperty, returnAllProperty } from '../../../shared/descriptions';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
-import { requireUserContext } from '../../common';
 import { USER_FIELDS } from '../../fields';
 
 const OP = 'getManyEvents';
@@ -67,8 +67,8 @@ export const getManyEvents: ItemOperation = {
 			description: 'Fields of the sender',
 		},
 	],
+	authentication: USER_CONTEXT,
 	async execute(ctx: OperationContext, itemIndex: number) {
-		requireUserContext(ctx, itemIndex, 'Reading direct messages');
 		const qs: IDataObject = {};
 		const types = ctx.getNodeParameter('eventTypes', itemIndex, []) as string[];
 		const fields = [...((ctx.getNodeParameter('eventFields', itemIndex, []) as string[]) ?? [])];

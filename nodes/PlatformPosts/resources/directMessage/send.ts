@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { USER_CONTEXT } from '../../../shared/authentication';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
-import { requireUserContext } from '../../common';
 import { maxProcessingWaitOption, uploadBinaryProperty } from '../../../shared/media';
 import { userLocator, userRefParameter } from '../../../shared/locators';
 import { resolveUserId } from '../../users';
@@ -69,8 +69,8 @@ export const send: ItemOperation = {
 		},
 	],
 	options: [maxProcessingWaitOption],
+	authentication: USER_CONTEXT,
 	async execute(ctx: OperationContext, itemIndex: number) {
-		requireUserContext(ctx, itemIndex, 'Sending a direct message');
 		const text = String(ctx.getNodeParameter('text', itemIndex, '') ?? '');
 		const attachment = ctx.getNodeParameter('attachment', itemIndex, 'none') as string;
 		const invalid = (message: string) =>

@@ -7,10 +7,11 @@ import {
 	userRefParameter,
 	postIdParameter,
 } from '../../../shared/locators';
+import { USER_CONTEXT } from '../../../shared/authentication';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
+import type { CredentialKind } from '../../../shared/transport';
 import { asNodeError, errorInfo, withErrorInfo } from '../../../shared/errors';
 import { unwrapData } from '../../../shared/transport';
-import { requireUserContext } from '../../common';
 import { authenticatedUserId, resolveUserId } from '../../users';
 
 /**
@@ -29,6 +30,8 @@ export interface EngagementSpec {
 	body?: (target: string) => IDataObject;
 	/** Present when the action was removed from the self-serve tiers: its gerund, e.g. "Liking posts". */
 	tierRestricted?: string;
+	/** The credential kinds the service takes for the action (default: a user's OAuth 2.0 or OAuth 1.0a token). */
+	authentication?: readonly CredentialKind[];
 }
 
 /** The plain-words explanation of a 403 on an action removed from the self-serve tiers. */
@@ -61,8 +64,9 @@ export function engagementOperation(spec: EngagementSpec): ItemOperation {
 			description: spec.description,
 		},
 		properties: [targetProperty],
+		// Every action acts as the authenticated user (also GET /2/users/me, which takes no app token).
+		authentication: spec.authentication ?? USER_CONTEXT,
 		async execute(ctx: OperationContext, itemIndex: number) {
-			requireUserContext(ctx, itemIndex, spec.name);
 			const target =
 				spec.target === 'post'
 					? postIdParameter(ctx, 'postId', itemIndex)
@@ -71,7 +75,7 @@ export function engagementOperation(spec: EngagementSpec): ItemOperation {
 							itemIndex,
 							userRefParameter(ctx, 'targetUser', itemIndex),
 						);
-			const me = await authenticatedUserId.call(ctx, itemIndex, spec.name);
+			const me = await authenticatedUserId.call(ctx, itemIndex);
 			let body: IDataObject;
 			try {
 				body = await ctx.request({

@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { USER_CONTEXT } from '../../../shared/authentication';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
-import { requireUserContext } from '../../common';
 import { mediaIdProperty } from './fields';
 
 const OP = 'getStatus';
@@ -18,8 +18,8 @@ export const getStatusOperation: ItemOperation = {
 		action: 'Get the processing status of media',
 	},
 	properties: [mediaIdProperty('The ID returned by the upload')],
+	authentication: USER_CONTEXT,
 	async execute(ctx: OperationContext, itemIndex: number) {
-		requireUserContext(ctx, itemIndex, 'Checking media');
 		const mediaId = String(ctx.getNodeParameter('mediaId', itemIndex, '') ?? '').trim();
 		if (!/^\d{1,19}$/.test(mediaId)) {
 			throw new NodeOperationError(

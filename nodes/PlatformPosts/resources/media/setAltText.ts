@@ -1,5 +1,5 @@
+import { USER_CONTEXT } from '../../../shared/authentication';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
-import { requireUserContext } from '../../common';
 import { mediaIdProperty } from './fields';
 import { setAltText } from '../../../shared/media';
 
@@ -24,8 +24,8 @@ export const setAltTextOperation: ItemOperation = {
 			description: 'What the image shows, up to 1,000 characters',
 		},
 	],
+	authentication: USER_CONTEXT,
 	async execute(ctx: OperationContext, itemIndex: number) {
-		requireUserContext(ctx, itemIndex, 'Setting alt text');
 		const mediaId = String(ctx.getNodeParameter('mediaId', itemIndex, '') ?? '').trim();
 		const altText = String(ctx.getNodeParameter('altText', itemIndex, '') ?? '');
 		return await setAltText.call(ctx, itemIndex, mediaId, altText);

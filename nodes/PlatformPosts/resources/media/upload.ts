@@ -1,6 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { USER_CONTEXT } from '../../../shared/authentication';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
 import type { MediaPurpose } from '../../../shared/media';
 import {
@@ -10,7 +11,6 @@ import {
 	setAltText,
 } from '../../../shared/media';
 import { validateInput } from '../../../shared/validation';
-import { requireUserContext } from '../../common';
 
 const OP = 'upload';
 
@@ -87,8 +87,8 @@ export const uploadOperation: ItemOperation = {
 		},
 	],
 	options: [maxProcessingWaitOption],
+	authentication: USER_CONTEXT,
 	async execute(ctx: OperationContext, itemIndex: number): Promise<INodeExecutionData[]> {
-		requireUserContext(ctx, itemIndex, 'Uploading media');
 		const purpose = ctx.getNodeParameter('purpose', itemIndex, 'post') as MediaPurpose;
 		const altText =
 			purpose === 'subtitles' ? '' : String(ctx.getNodeParameter('altText', itemIndex, '') ?? '');

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { ANY_KIND } from '../../../shared/authentication';
 import { locatorValue } from '../../../shared/locators';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
@@ -50,6 +51,7 @@ export const get: ItemOperation = {
 		},
 		newsFieldsProperty,
 	],
+	authentication: ANY_KIND,
 	async execute(ctx: OperationContext, itemIndex: number) {
 		const id = locatorValue(
 			ctx.getNode(),

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { APP_OR_OAUTH2 } from '../../../shared/authentication';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { validateInput } from '../../../shared/validation';
 import { newsFieldsProperty, newsFieldsQuery } from './fields';
@@ -53,6 +54,7 @@ export const search: ItemOperation = {
 			description: 'Only stories updated within this many hours (1 to 720)',
 		},
 	],
+	authentication: APP_OR_OAUTH2,
 	async execute(ctx: OperationContext, itemIndex: number) {
 		const options = ctx.options;
 		const input = validateInput(

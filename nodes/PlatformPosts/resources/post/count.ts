@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { APP_ONLY } from '../../../shared/authentication';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { queryProperties, timeOptions, timeQuery } from './query';
 
@@ -11,7 +12,7 @@ export const count: ItemOperation = {
 		name: 'Count',
 		value: 'count',
 		description:
-			'Count the posts matching a query per minute, hour or day (recent or full archive). The service takes the App-Only Bearer Token authentication for counts.',
+			'Count the posts matching a query per minute, hour or day (recent or full archive). Needs the App-Only Bearer Token authentication: the service takes no other for counts.',
 		action: 'Count posts',
 	},
 	properties: [
@@ -48,6 +49,7 @@ export const count: ItemOperation = {
 		},
 	],
 	options: timeOptions,
+	authentication: APP_ONLY,
 	async execute(ctx: OperationContext, itemIndex: number) {
 		const archive =
 			ctx.getNodeParameter('archive', itemIndex, 'recent') === 'all' ? 'all' : 'recent';

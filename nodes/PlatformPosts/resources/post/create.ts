@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { USER_CONTEXT } from '../../../shared/authentication';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
 import { maxProcessingWaitOption } from '../../../shared/media';
-import { requireUserContext } from '../../common';
 import { attachmentFields, composeBody, replyFields, sendPost, sorted } from './compose';
 
 export const create: ItemOperation = {
@@ -33,8 +33,8 @@ export const create: ItemOperation = {
 		},
 	],
 	options: [maxProcessingWaitOption],
+	authentication: USER_CONTEXT,
 	async execute(ctx: OperationContext, itemIndex: number) {
-		requireUserContext(ctx, itemIndex, 'Creating a post');
 		const attached: IDataObject[] = [];
 		const body = await composeBody.call(ctx, itemIndex, attached);
 		// Never retried: a create is not idempotent (see sendPost).

@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
+import { USER_CONTEXT } from '../../../shared/authentication';
 import { deletedResult } from '../../../shared/router';
 
 import { postLocator, postIdParameter } from '../../../shared/locators';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
-import { requireUserContext } from '../../common';
 
 export const deletePost: ItemOperation = {
 	option: {
@@ -19,8 +19,8 @@ export const deletePost: ItemOperation = {
 			description: 'The post to delete, by its ID or by its URL',
 		},
 	],
+	authentication: USER_CONTEXT,
 	async execute(ctx: OperationContext, itemIndex: number) {
-		requireUserContext(ctx, itemIndex, 'Deleting a post');
 		const id = postIdParameter(ctx, 'postId', itemIndex);
 		const body = await ctx.request({
 			method: 'DELETE',

@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { USER_CONTEXT } from '../../../shared/authentication';
 import { postLocator, postIdParameter } from '../../../shared/locators';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
-import { requireUserContext } from '../../common';
 import { attachmentFields, composeBody, sendPost, sorted } from './compose';
 
 /**
@@ -42,8 +42,8 @@ export const edit: ItemOperation = {
 			options: sorted(attachmentFields()),
 		},
 	],
+	authentication: USER_CONTEXT,
 	async execute(ctx: OperationContext, itemIndex: number) {
-		requireUserContext(ctx, itemIndex, 'Editing a post');
 		const previous = postIdParameter(ctx, 'postId', itemIndex);
 		const body = await composeBody.call(ctx, itemIndex);
 		body.edit_options = { previous_post_id: previous };

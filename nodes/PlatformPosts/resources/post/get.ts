@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { ANY_KIND } from '../../../shared/authentication';
 import { postIdsFrom } from '../../../shared/locators';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { fieldProperties, fieldQuery, mergeIncludes, partialErrors } from '../../fields';
@@ -29,6 +30,7 @@ export const get: ItemOperation = {
 		},
 		...fieldProperties,
 	],
+	authentication: ANY_KIND,
 	async execute(ctx: OperationContext, itemIndex: number) {
 		const { ids, invalid } = postIdsFrom(ctx.getNodeParameter('postIds', itemIndex, ''));
 		if (invalid.length) {

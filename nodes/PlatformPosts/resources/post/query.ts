@@ -26,7 +26,8 @@ export const queryProperties: INodeProperties[] = [
 			{
 				name: 'Full Archive',
 				value: 'all',
-				description: 'All posts since 2006; needs an access level that includes it',
+				description:
+					'All posts since 2006; needs an access level that includes it, and the App-Only Bearer Token authentication',
 			},
 		],
 	},

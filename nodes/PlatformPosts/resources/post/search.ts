@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { ANY_KIND, APP_ONLY } from '../../../shared/authentication';
 import { limitProperty, returnAllProperty } from '../../../shared/descriptions';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { fieldProperties, fieldQuery, mergeIncludes } from '../../fields';
@@ -36,6 +37,11 @@ export const search: ItemOperation = {
 				{ name: 'Relevancy', value: 'relevancy' },
 			],
 		},
+	],
+	authentication: ANY_KIND,
+	// The full archive takes only the app-only bearer token; recent search takes every kind.
+	authenticationRules: [
+		{ when: { archive: ['all'] }, kinds: APP_ONLY, what: 'Full-archive search' },
 	],
 	async execute(ctx: OperationContext, itemIndex: number) {
 		const archive =

@@ -1,8 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 
+import { OAUTH1_USER } from '../../../shared/authentication';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
-import { appBearerToken } from '../../../shared/transport';
-import { requireOAuth1 } from './common';
+import { appBearerToken, chosenCredentialType } from '../../../shared/transport';
 
 const OP = 'revokeBearerToken';
 
@@ -49,8 +49,10 @@ export const revokeBearerToken: ItemOperation = {
 			displayOptions: { show: { '@version': [1] } },
 		},
 	],
+	authentication: OAUTH1_USER,
 	async execute(ctx: OperationContext, itemIndex: number) {
-		const credentialType = requireOAuth1(ctx, itemIndex, 'Revoking the app bearer token');
+		// The router has checked it is an OAuth1 credential (OAUTH1_USER).
+		const credentialType = chosenCredentialType(ctx, itemIndex);
 		const fromCredential = ctx.getNode().typeVersion >= BEARER_FROM_CREDENTIAL_VERSION;
 		const token = fromCredential
 			? await appBearerToken(ctx)

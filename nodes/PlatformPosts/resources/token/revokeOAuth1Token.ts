@@ -1,5 +1,6 @@
+import { OAUTH1_USER } from '../../../shared/authentication';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
-import { requireOAuth1 } from './common';
+import { chosenCredentialType } from '../../../shared/transport';
 
 const OP = 'revokeOAuth1Token';
 
@@ -12,8 +13,10 @@ export const revokeOAuth1Token: ItemOperation = {
 		action: 'Revoke the OAuth1 user token',
 	},
 	properties: [],
+	authentication: OAUTH1_USER,
 	async execute(ctx: OperationContext, itemIndex: number) {
-		const credentialType = requireOAuth1(ctx, itemIndex, 'Revoking the OAuth1 user token');
+		// The router has checked it is an OAuth1 credential (OAUTH1_USER).
+		const credentialType = chosenCredentialType(ctx, itemIndex);
 		await ctx.request({
 			method: 'POST',
 			path: '/1.1/oauth/invalidate_token',

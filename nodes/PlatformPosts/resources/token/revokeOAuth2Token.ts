@@ -1,8 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { OAUTH2_USER } from '../../../shared/authentication';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
-import { CREDENTIAL_TYPES, chosenCredentialType } from '../../../shared/transport';
+import { CREDENTIAL_TYPES } from '../../../shared/transport';
 
 const OP = 'revokeOAuth2Token';
 
@@ -48,18 +49,8 @@ export const revokeOAuth2Token: ItemOperation = {
 			],
 		},
 	],
+	authentication: OAUTH2_USER,
 	async execute(ctx: OperationContext, itemIndex: number) {
-		if (chosenCredentialType(ctx, itemIndex) !== CREDENTIAL_TYPES.pkce) {
-			throw new NodeOperationError(
-				ctx.getNode(),
-				'Revoking an OAuth2 token needs the OAuth2 credential',
-				{
-					itemIndex,
-					description:
-						'Choose "OAuth2 (User Context)" in the Authentication field and select the credential of the app that issued the token.',
-				},
-			);
-		}
 		const credentials = await ctx.getCredentials(CREDENTIAL_TYPES.pkce, itemIndex);
 		const tokenData = (credentials.oauthTokenData ?? {}) as IDataObject;
 		const source = ctx.getNodeParameter('tokenSource', itemIndex, 'accessToken') as string;

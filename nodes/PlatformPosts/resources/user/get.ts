@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { ANY_KIND } from '../../../shared/authentication';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
 import { userLocator, userRefParameter } from '../../../shared/locators';
@@ -13,6 +14,7 @@ export const get: ItemOperation = {
 		action: 'Get one user',
 	},
 	properties: [userLocator('user'), userFieldsProperty],
+	authentication: ANY_KIND,
 	async execute(ctx: OperationContext, itemIndex: number) {
 		const ref = userRefParameter(ctx, 'user', itemIndex);
 		const fields = ctx.getNodeParameter('userFields', itemIndex, []) as string[];

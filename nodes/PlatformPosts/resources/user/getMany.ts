@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { ANY_KIND } from '../../../shared/authentication';
 import { splitList } from '../../../shared/lists';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -78,6 +79,7 @@ export const getMany: ItemOperation = {
 		},
 		userFieldsProperty,
 	],
+	authentication: ANY_KIND,
 	async execute(ctx: OperationContext, itemIndex: number) {
 		const by =
 			ctx.getNodeParameter('lookupBy', itemIndex, 'usernames') === 'ids' ? 'ids' : 'usernames';

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { USER_CONTEXT } from '../../../shared/authentication';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
-import { requireUserContext } from '../../common';
 
 export const getMe: ItemOperation = {
 	option: {
@@ -28,8 +28,8 @@ export const getMe: ItemOperation = {
 			description: 'Extra user fields to return besides ID, name and username',
 		},
 	],
+	authentication: USER_CONTEXT,
 	async execute(ctx: OperationContext, itemIndex: number) {
-		requireUserContext(ctx, itemIndex, 'Get Me');
 		const fields = ctx.getNodeParameter('userFields', itemIndex, []) as string[];
 		const body = await ctx.request({
 			method: 'GET',

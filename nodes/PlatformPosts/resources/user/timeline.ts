@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { AuthenticationRule } from '../../../shared/authentication';
+import { ANY_KIND, USER_CONTEXT } from '../../../shared/authentication';
 import { limitProperty, returnAllProperty } from '../../../shared/descriptions';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { isoTime } from '../../common';
@@ -209,6 +211,26 @@ function merge(kind: Kind, data: IDataObject[], includes: IDataObject): IDataObj
 	);
 }
 
+/**
+ * Each timeline's endpoint accepts its own credential kinds; reading the authenticated user's
+ * timeline also asks the service who that is (GET /2/users/me, a user's token only).
+ */
+const timelineRules: AuthenticationRule[] = [
+	...TIMELINES.filter((t) => t.authentication.length < ANY_KIND.length).map((t) => ({
+		when: { timeline: [t.value] },
+		kinds: t.authentication,
+		what: `Reading ${t.name}`,
+	})),
+	{
+		when: {
+			forMe: [true],
+			timeline: values((t) => !t.ownOnly && t.authentication.length === ANY_KIND.length),
+		},
+		kinds: USER_CONTEXT,
+		what: "Reading the authenticated user's timeline",
+	},
+];
+
 export const getTimeline: ItemOperation = {
 	option: {
 		name: 'Get Timeline',
@@ -298,6 +320,8 @@ export const getTimeline: ItemOperation = {
 		},
 	],
 	options: boundOptions,
+	authentication: ANY_KIND,
+	authenticationRules: timelineRules,
 	async execute(ctx: OperationContext, itemIndex: number) {
 		const value = ctx.getNodeParameter('timeline', itemIndex, 'posts') as string;
 		const timeline = TIMELINES.find((t) => t.value === value);
@@ -305,7 +329,7 @@ export const getTimeline: ItemOperation = {
 			throw new NodeOperationError(ctx.getNode(), `Unknown timeline "${value}"`, { itemIndex });
 		const forMe = timeline.ownOnly || (ctx.getNodeParameter('forMe', itemIndex, true) as boolean);
 		const userId = forMe
-			? await authenticatedUserId.call(ctx, itemIndex, `Reading ${timeline.name}`)
+			? await authenticatedUserId.call(ctx, itemIndex)
 			: await resolveUserId.call(ctx, itemIndex, userRefParameter(ctx, 'user', itemIndex));
 		const request = {
 			method: 'GET' as const,
