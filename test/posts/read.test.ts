@@ -504,6 +504,38 @@ describe('News', () => {
 		expect(requests).toHaveLength(0);
 	});
 
+	it('asks for the last update time as updated_at, the name the service takes (it answers last_updated_at_ms)', async () => {
+		nock(BASE)
+			.get('/2/news/1850000000000000001')
+			.query({ 'news.fields': 'name,updated_at' })
+			.reply(200, {
+				data: { id: '1850000000000000001', name: 'N', last_updated_at_ms: 1764000000000 },
+			});
+		nock(BASE)
+			.get('/2/news/search')
+			.query({ query: 'a', max_results: '10', 'news.fields': 'updated_at' })
+			.reply(200, { data: [{ id: '1', last_updated_at_ms: 1764000000000 }] });
+		const get = await run({
+			resource: 'news',
+			operation: 'get',
+			newsId: rl('1850000000000000001'),
+			newsFields: ['name', 'last_updated_at_ms'],
+		});
+		expect(get.output[0].json.last_updated_at_ms).toBe(1764000000000);
+		const search = await run(
+			{
+				resource: 'news',
+				operation: 'search',
+				query: 'a',
+				limit: 10,
+				newsFields: ['last_updated_at_ms'],
+			},
+			undefined,
+			{ authentication: BEARER },
+		);
+		expect(search.output).toHaveLength(1);
+	});
+
 	it('gets a story by URL with news fields', async () => {
 		nock(BASE)
 			.get('/2/news/1850000000000000001')

@@ -12,6 +12,12 @@ const NEWS_FIELDS = [
 	'summary',
 ];
 
+/**
+ * The story's time of last update comes back as `last_updated_at_ms`, which is what the option
+ * stores, but the service asks for it as `updated_at`: the stored value is sent under that name.
+ */
+const WIRE_NEWS_FIELDS: Record<string, string> = { last_updated_at_ms: 'updated_at' };
+
 export const newsFieldsProperty: INodeProperties = {
 	displayName: 'News Fields',
 	name: 'newsFields',
@@ -19,12 +25,19 @@ export const newsFieldsProperty: INodeProperties = {
 	default: [],
 	description:
 		'Fields of each story to return besides its ID (news.fields); without any the service returns the name',
-	options: NEWS_FIELDS.map((value) => ({ name: value, value })),
+	options: NEWS_FIELDS.map((value) => ({
+		name: value,
+		value,
+		...(WIRE_NEWS_FIELDS[value]
+			? { description: `The time of the last update (asked for as ${WIRE_NEWS_FIELDS[value]})` }
+			: {}),
+	})),
 };
 
 export function newsFieldsQuery(ctx: IExecuteFunctions, itemIndex: number): Record<string, string> {
 	const fields = (ctx.getNodeParameter('newsFields', itemIndex, []) as string[]) ?? [];
-	return fields.length ? { 'news.fields': fields.join(',') } : {};
+	const wire = [...new Set(fields.map((field) => WIRE_NEWS_FIELDS[field] ?? field))];
+	return wire.length ? { 'news.fields': wire.join(',') } : {};
 }
 
 /** A news story URL: https://<host>/i/trending/<id>. */
