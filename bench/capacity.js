@@ -18,7 +18,11 @@
  * 10), while CRC checks are sent one after the other and every answer is checked. Acknowledged/s is
  * what the webhook side absorbs; runs/s is finished runs over the time until the last run finished. One
  * table goes to bench/results/<date>.md (bench/report.js). BENCH_CAPACITY_SKIP_REGULAR=1 leaves out
- * regular mode. Exits 1 only when something failed: a delivery refused or lost or run twice, a wrong
+ * regular mode. BENCH_LAZY=off (default) | on | both: every n8n process without / with
+ * N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true, or every deployment in both (twice the time; each mode in
+ * its own freshly started deployments). Off by default so that the rows stay comparable with the
+ * earlier runs of this benchmark and its time stays as it was; bench/trigger.js measures both modes by
+ * default. Exits 1 only when something failed: a delivery refused or lost or run twice, a wrong
  * CRC answer, a database error.
  */
 const os = require('node:os');
@@ -32,6 +36,7 @@ const L = require('../e2e/lib/load');
 const { Instance } = require('../e2e/lib/instance');
 const { createSandbox } = require('../sandbox/server');
 const R = require('./report');
+const { lazyModes } = require('./pairing');
 
 const QUICK = /^(1|true|yes)$/i.test(process.env.BENCH_QUICK || '');
 const SECONDS = Number(process.env.BENCH_CAPACITY_SECONDS || (QUICK ? 10 : 60));
@@ -44,6 +49,7 @@ const RETRIES = 5;
 /** BENCH_CAPACITY_ONLY=<text>: only the queue-mode cases whose label contains the text. */
 const ONLY = process.env.BENCH_CAPACITY_ONLY || '';
 const SKIP_REGULAR = /^(1|true|yes)$/i.test(process.env.BENCH_CAPACITY_SKIP_REGULAR || '');
+const MODES = lazyModes(process.env.BENCH_LAZY, 'off');
 /** Database errors in n8n's logs: SQLite's busy / locked, PostgreSQL's serialization and deadlocks. */
 const DB_ERRORS =
 	/SQLITE_BUSY|SQLITE_LOCKED|database is locked|deadlock detected|could not serialize|QueryFailedError/g;
@@ -244,7 +250,8 @@ async function main() {
 	const work = bench.dir;
 	let sandbox;
 	const rows = [];
-	let once;
+	/** The exactly-once run of each mode. */
+	const onces = [];
 	const onSignal = () => H.stopAll().finally(() => process.exit(130));
 	process.on('SIGINT', onSignal);
 	process.on('SIGTERM', onSignal);
@@ -257,21 +264,29 @@ async function main() {
 		const host = await P.run('prepare n8n host', () => H.prepareHost());
 		sandbox = await createSandbox({ quiet: true }).listen(0);
 
-		for (const queue of SKIP_REGULAR ? [true] : [false, true]) {
+		for (const [mode, queue] of MODES.flatMap((m) =>
+			(SKIP_REGULAR ? [true] : [false, true]).map((q) => [m, q]),
+		)) {
+			const lazy = mode.lazy ? '-lazy' : '';
 			const inst = new Instance({
 				host,
-				dir: path.join(work, queue ? 'queue' : 'regular'),
+				dir: path.join(work, `${queue ? 'queue' : 'regular'}${lazy}`),
 				tgz,
 				sandbox,
-				label: queue ? 'capacity-queue' : 'capacity-regular',
+				label: `${queue ? 'capacity-queue' : 'capacity-regular'}${lazy}`,
 				queue,
 				webhooks: 2,
 				workers: 1,
 			});
+			const modeLabel = mode.lazy ? ', N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true' : '';
 			await P.run(
-				`${queue ? 'production topology (PostgreSQL, 2 webhook processes, nginx)' : 'regular mode'}: install, import, publish, start`,
+				`${queue ? 'production topology (PostgreSQL, 2 webhook processes, nginx)' : 'regular mode'}${modeLabel}: install, import, publish, start`,
 				async () => {
-					await inst.setup({ workflows: [workflow(sandbox)], publish: [WF_ID] });
+					await inst.setup({
+						workflows: [workflow(sandbox)],
+						publish: [WF_ID],
+						extraEnv: mode.env,
+					});
 					await inst.start();
 				},
 			);
@@ -308,6 +323,7 @@ async function main() {
 						},
 					]
 				: [{ label: 'regular mode (1 process, SQLite)', urls: [url] }];
+			for (const c of cases) c.label += modeLabel;
 			for (const c of cases.filter((x) => !queue || x.label.includes(ONLY))) {
 				for (let i = inst.workerCount; i < (c.workers || 0); i++) await inst.startWorker(i);
 				const what = c.count ? `${c.count} deliveries` : `warm-up and ${SECONDS} s of deliveries`;
@@ -328,9 +344,11 @@ async function main() {
 			}
 			if (queue) {
 				for (let i = inst.workerCount; i < 4; i++) await inst.startWorker(i);
-				once = await P.run(`${COUNT} deliveries through nginx with the service's retries`, () =>
-					deliverAll(sandbox, url, COUNT, 'once'),
+				const once = await P.run(
+					`${COUNT} deliveries through nginx with the service's retries${modeLabel}`,
+					() => deliverAll(sandbox, url, COUNT, `once${lazy}`),
 				);
+				onces.push(Object.assign(once, { mode: modeLabel }));
 				H.log(
 					`exactly once: ${once.events} events, ${once.sent} deliveries sent (${once.retried} events retried), ${once.acknowledged} acknowledged, ${once.unacknowledged} never acknowledged, ${once.runs} runs, ${once.lost} lost, ${once.twice} ran twice in ${once.seconds.toFixed(0)} s; answers ${JSON.stringify(once.statuses)}`,
 				);
@@ -349,7 +367,7 @@ async function main() {
 					0,
 				);
 			for (const r of rows.filter((r) => r.dbErrors === undefined)) r.dbErrors = dbErrors;
-			if (queue && once) once.dbErrors = dbErrors;
+			for (const o of onces.filter((o) => o.dbErrors === undefined)) o.dbErrors = dbErrors;
 			H.log(`${queue ? 'queue' : 'regular'} mode: ${dbErrors} database errors in n8n's logs`);
 			await P.run(`${queue ? 'queue' : 'regular'} mode: stop`, () => inst.stop());
 		}
@@ -386,10 +404,11 @@ async function main() {
 				"The CRC p99 is at full load: a deployment that runs near its acknowledged/s leaves the service's CRC checks that long; keep it well under 3 s.",
 			],
 		);
-		if (once) {
+		if (onces.length) {
 			R.table(
 				`Exactly once under load (production topology on PostgreSQL: 2 webhook processes behind nginx, 4 workers; ${CONCURRENCY} clients; a delivery not acknowledged is sent again after ${RETRY_DELAY_MS / 1000} s, at most ${RETRIES} times, as the service re-sends it)`,
 				[
+					'n8n setting',
 					'events',
 					'deliveries sent',
 					'events retried',
@@ -401,30 +420,31 @@ async function main() {
 					'seconds',
 					'database errors in the logs',
 				],
-				[
-					[
-						once.events,
-						once.sent,
-						once.retried,
-						once.acknowledged,
-						once.runs,
-						once.lost,
-						once.twice,
-						JSON.stringify(once.statuses),
-						R.fmt(once.seconds, 0),
-						String(once.dbErrors),
-					],
-				],
+				onces.map((once) => [
+					once.mode ? once.mode.slice(2) : 'N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE unset',
+					once.events,
+					once.sent,
+					once.retried,
+					once.acknowledged,
+					once.runs,
+					once.lost,
+					once.twice,
+					JSON.stringify(once.statuses),
+					R.fmt(once.seconds, 0),
+					String(once.dbErrors),
+				]),
 			);
 		}
 		const failed =
 			rows.some((r) => r.refused || r.lost || r.twice || r.crc.wrong || r.dbErrors) ||
-			(once &&
-				(once.lost ||
+			onces.some(
+				(once) =>
+					once.lost ||
 					once.twice ||
 					once.unacknowledged ||
 					once.dbErrors ||
-					once.runs !== once.events));
+					once.runs !== once.events,
+			);
 		if (failed) {
 			console.error(
 				'capacity benchmark: a delivery was refused, lost or run twice, or a CRC answer was wrong',
