@@ -14,7 +14,7 @@
  * The target is the same for every mode and every headline: TARGET (the trigger at least as fast).
  */
 
-/** The trigger finishes at least as many runs per second as the headline side: trigger ÷ side ≥ 1.0. */
+/** The trigger finishes at least as many runs per second as the side: trigger ÷ side ≥ 1.0×. */
 const TARGET = 1.0;
 
 /**

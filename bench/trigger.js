@@ -12,11 +12,12 @@
  *   - n8n's plain static Webhook v2 (no isolate): the upper line;
  *   - an empty community webhook node (answers 200, emits {}): n8n's floor for any community webhook node.
  *
- * The target, the same in every mode: trigger ÷ Webhook v1 >= 1.0x and trigger ÷ do-it-yourself >= 1.0x
- * in runs finished per second (pairing.js TARGET). The headline is trigger ÷ Webhook v1 with n8n's
- * default expression engine (n8n charges every webhook node but its static Webhook an isolate per call,
- * which the do-it-yourself workflow never pays) and trigger ÷ do-it-yourself with
- * N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true (the trigger's answer then takes no isolate either).
+ * One target, in runs finished per second, for every mode and both comparisons (pairing.js TARGET):
+ * trigger ÷ side ≥ 1.0×, for Webhook v1 and for do-it-yourself. The headline is trigger ÷ Webhook v1
+ * with n8n's default expression engine (n8n charges every webhook node but its static Webhook an
+ * isolate per call, which the do-it-yourself workflow never pays) and trigger ÷ do-it-yourself with
+ * N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true (n8n then takes an isolate only where an expression is
+ * evaluated, and the trigger's answer evaluates none).
  *
  * Rounds (pairing.js): in every round the trigger and the headline side run back to back, each first in
  * every other round, and the other sides rotate around that pair. n8n slows through a run, so the
