@@ -215,39 +215,56 @@ describe('subtitles', () => {
 });
 
 describe('docs links', () => {
+	// Each Docs link opens the node's or credential's own page under docs/ on GitHub; that every
+	// page and heading exists is checked for all links in test/docs/links.test.ts.
+	const DOCS = 'https://github.com/n8n-nodes-platform/n8n-nodes-platform/blob/main/docs/';
 	// GitHub's anchor for a heading: lower case, spaces to dashes, punctuation dropped.
-	const readme = readText('README.md');
-	const anchors = new Set(
-		readme
-			.split('\n')
-			.filter((l) => /^#{1,6} /.test(l))
-			.map((l) =>
-				l
-					.replace(/^#+ /, '')
-					.trim()
-					.toLowerCase()
-					.replace(/[^\w\- ]/g, '')
-					.replace(/ /g, '-'),
-			),
+	const anchorsOf = (rel: string) =>
+		new Set(
+			readText(rel)
+				.split('\n')
+				.filter((l) => /^#{1,6} /.test(l))
+				.map((l) =>
+					l
+						.replace(/^#+ /, '')
+						.trim()
+						.toLowerCase()
+						.replace(/[^\w\- ]/g, '')
+						.replace(/ /g, '-'),
+				),
+		);
+	const target = (url: string) => {
+		const [page, anchor] = url.slice(DOCS.length).split('#');
+		return { page: `docs/${page}`, anchor };
+	};
+
+	it.each(Object.keys(nodes))(
+		'%s: the Docs link opens its own page at an existing heading',
+		(name) => {
+			const url = String(nodes[name].description.documentationUrl);
+			expect(url.startsWith(`${DOCS}nodes/`)).toBe(true);
+			const { page, anchor } = target(url);
+			expect(anchorsOf(page).has(anchor)).toBe(true);
+			// n8n appends ?utm… to the codex link: it carries no anchor to break.
+			for (const { url: codexUrl } of codex(name).resources.primaryDocumentation)
+				expect(codexUrl).not.toContain('#');
+		},
 	);
 
-	it.each(Object.keys(nodes))('%s: the Docs link is absolute and its anchor exists', (name) => {
-		const url = String(nodes[name].description.documentationUrl);
-		expect(url).toMatch(/^https:\/\/github\.com\/n8n-nodes-platform\/n8n-nodes-platform#/);
-		expect(anchors.has(url.split('#')[1])).toBe(true);
-		// n8n appends ?utm… to the codex link: it carries no anchor to break.
-		for (const { url: codexUrl } of codex(name).resources.primaryDocumentation)
-			expect(codexUrl).not.toContain('#');
-	});
-
-	it('credential docs anchors exist', () => {
+	it('each credential opens its own heading of docs/credentials.md', () => {
+		const seen = new Set<string>();
 		for (const cred of [
 			new PlatformOAuth1Api(),
 			new PlatformOAuth1ConnectApi(),
 			new PlatformBearerApi(),
 		]) {
-			expect(anchors.has(String(cred.documentationUrl).split('#')[1])).toBe(true);
+			const url = String(cred.documentationUrl);
+			expect(url.startsWith(`${DOCS}credentials.md#`)).toBe(true);
+			const { page, anchor } = target(url);
+			expect(anchorsOf(page).has(anchor)).toBe(true);
+			seen.add(anchor);
 		}
+		expect(seen.size).toBe(3);
 	});
 });
 
