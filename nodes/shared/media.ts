@@ -37,7 +37,27 @@ const TYPES: Record<Exclude<MediaKind, 'subtitles'>, string[]> = {
 	gif: ['image/gif'],
 	video: ['video/mp4', 'video/quicktime'],
 };
-const SUBTITLE_TYPES = ['application/x-subrip', 'text/srt', 'application/srt', 'text/plain'];
+
+/**
+ * Subtitle files by the media type n8n gives them: the service takes `text/srt` and `text/vtt` only
+ * (n8n reads a .srt file as application/x-subrip). A plain-text or untyped file counts by its
+ * extension, else by its first line ("WEBVTT" or an SRT cue).
+ */
+const SUBTITLE_TYPES: Record<string, 'text/srt' | 'text/vtt'> = {
+	'text/srt': 'text/srt',
+	'application/x-subrip': 'text/srt',
+	'application/srt': 'text/srt',
+	'text/vtt': 'text/vtt',
+};
+const SUBTITLE_EXTENSIONS: Record<string, 'text/srt' | 'text/vtt'> = {
+	srt: 'text/srt',
+	vtt: 'text/vtt',
+};
+/** Types that say nothing about the format: the extension or the content decides. */
+const UNTYPED_TEXT = ['text/plain', 'application/octet-stream', ''];
+
+/** Media types the service names differently: sent under its name. */
+const WIRE_TYPES: Record<string, string> = { 'image/jpg': 'image/jpeg' };
 
 const BY_EXTENSION: Record<string, string> = {
 	jpg: 'image/jpeg',
@@ -50,6 +70,7 @@ const BY_EXTENSION: Record<string, string> = {
 	m4v: 'video/mp4',
 	mov: 'video/quicktime',
 	srt: 'application/x-subrip',
+	vtt: 'text/vtt',
 };
 
 /** The service's size limit of each kind (bytes). Subtitle files have no published limit. */
@@ -87,9 +108,35 @@ export function mediaKind(
 	purpose: MediaPurpose = 'post',
 ): MediaKind | undefined {
 	const type = String(mimeType ?? '').toLowerCase();
-	if (purpose === 'subtitles') return SUBTITLE_TYPES.includes(type) ? 'subtitles' : undefined;
+	if (purpose === 'subtitles') return SUBTITLE_TYPES[type] ? 'subtitles' : undefined;
 	for (const kind of ['image', 'gif', 'video'] as const)
 		if (TYPES[kind].includes(type)) return kind;
+	return undefined;
+}
+
+/**
+ * The service's media type of a subtitle file (text/srt or text/vtt), from its type, its extension
+ * or, for plain text, its first line; undefined for anything else.
+ */
+export function subtitleMediaType(
+	binary: Pick<IBinaryData, 'mimeType' | 'fileName'>,
+	data: Buffer,
+): 'text/srt' | 'text/vtt' | undefined {
+	const own = String(binary.mimeType ?? '')
+		.toLowerCase()
+		.split(';')[0]
+		.trim();
+	if (SUBTITLE_TYPES[own]) return SUBTITLE_TYPES[own];
+	if (!UNTYPED_TEXT.includes(own)) return undefined;
+	const name = String(binary.fileName ?? '').toLowerCase();
+	const extension = name.includes('.') ? name.split('.').pop()! : '';
+	if (SUBTITLE_EXTENSIONS[extension]) return SUBTITLE_EXTENSIONS[extension];
+	const head = data
+		.subarray(0, 200)
+		.toString('utf8')
+		.replace(/^\uFEFF/, '');
+	if (/^WEBVTT(?:[ \t].*)?(?:\r?\n|$)/.test(head)) return 'text/vtt';
+	if (/^\d+\r?\n\d{2}:\d{2}:\d{2},\d{3} --> \d{2}:\d{2}:\d{2},\d{3}/.test(head)) return 'text/srt';
 	return undefined;
 }
 
@@ -187,16 +234,28 @@ export function checkMedia(
 	const refuse = (message: string, description?: string) =>
 		new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
 	const what = describe(binary, itemIndex, options.field);
-	const mediaType = mediaTypeOf(binary);
+	if (options.purpose === 'subtitles') {
+		const subtitles = subtitleMediaType(binary, data);
+		if (!subtitles) {
+			throw refuse(
+				`${what} is of type ${mediaTypeOf(binary)}, which cannot be uploaded as subtitles`,
+				'The service takes SRT (.srt) and WebVTT (.vtt) subtitle files.',
+			);
+		}
+		if (!data.length) throw refuse(`${what} is empty`);
+		return {
+			kind: 'subtitles',
+			mediaType: subtitles,
+			category: mediaCategory('subtitles', options.purpose),
+		};
+	}
+	const given = mediaTypeOf(binary);
+	const mediaType = WIRE_TYPES[given] ?? given;
 	const kind = mediaKind(mediaType, options.purpose);
 	if (!kind) {
-		const allowed =
-			options.purpose === 'subtitles'
-				? 'SRT subtitles'
-				: 'JPEG, PNG, WebP or BMP images, GIFs, MP4 or MOV videos';
 		throw refuse(
-			`${what} is of type ${mediaType}, which cannot be uploaded as media`,
-			`The service takes ${allowed}.`,
+			`${what} is of type ${given}, which cannot be uploaded as media`,
+			'The service takes JPEG, PNG, WebP or BMP images, GIFs, MP4 or MOV videos.',
 		);
 	}
 	if (options.accept && !options.accept.includes(kind)) {

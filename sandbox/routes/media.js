@@ -94,17 +94,11 @@ function install(sb) {
 			extra,
 		);
 
-	// Media types the service takes, and which categories each kind may use.
-	const IMAGE_TYPES = [
-		'image/jpeg',
-		'image/jpg',
-		'image/pjpeg',
-		'image/png',
-		'image/webp',
-		'image/bmp',
-	];
+	// Media types the service takes, and which categories each kind may use. Its names only: no
+	// image/jpg, and subtitles as text/srt or text/vtt (not application/x-subrip or text/plain).
+	const IMAGE_TYPES = ['image/jpeg', 'image/pjpeg', 'image/png', 'image/webp', 'image/bmp'];
 	const VIDEO_TYPES = ['video/mp4', 'video/quicktime'];
-	const SUBTITLE_TYPES = ['application/x-subrip', 'text/srt', 'application/srt', 'text/plain'];
+	const SUBTITLE_TYPES = ['text/srt', 'text/vtt'];
 	const CATEGORY_TYPES = {
 		tweet_image: IMAGE_TYPES,
 		dm_image: IMAGE_TYPES,
@@ -128,7 +122,7 @@ function install(sb) {
 			throw invalidRequest(`media_category ${category} does not take ${mediaType}`, {
 				media_category: [category],
 			});
-		if (!category && SUBTITLE_TYPES.includes(mediaType) && mediaType !== 'text/plain')
+		if (!category && SUBTITLE_TYPES.includes(mediaType))
 			throw invalidRequest('subtitle files need media_category subtitles', { media_category: [] });
 		const total = Number(b.total_bytes);
 		if (!Number.isInteger(total) || total < 1)

@@ -170,15 +170,65 @@ describe('Media → Upload', () => {
 			/"v.mp4" \(data\) in item 1 is a video; this field takes image or gif/,
 		],
 		[
-			'subtitles that are not SRT',
+			'subtitles that are an image',
 			upload('subtitles'),
 			fileItem(PNG, 'image/png', 'a.png'),
-			/cannot be uploaded as media/,
+			/^"a.png" \(data\) in item 1 is of type image\/png, which cannot be uploaded as subtitles$/,
+		],
+		[
+			'subtitles in another caption format',
+			upload('subtitles'),
+			fileItem(
+				Buffer.from('<tt xmlns="http://www.w3.org/ns/ttml"></tt>'),
+				'application/ttml+xml',
+				'a.ttml',
+			),
+			/"a.ttml" \(data\) in item 1 is of type application\/ttml\+xml, which cannot be uploaded as subtitles/,
+		],
+		[
+			'plain text that is no subtitle file',
+			upload('subtitles'),
+			fileItem(Buffer.from('just some notes'), 'text/plain', 'notes.txt'),
+			/"notes.txt" \(data\) in item 1 is of type text\/plain, which cannot be uploaded as subtitles/,
 		],
 	])('refuses %s before any request', async (_what, parameters, item, message) => {
 		const { error, requests } = await runFailing(parameters, [item]);
 		expect(error.message).toMatch(message);
 		expect(requests).toHaveLength(0);
+	});
+
+	const SRT = Buffer.from('1\n00:00:01,000 --> 00:00:02,000\nhi\n');
+	const VTT = Buffer.from('WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nhi\n');
+	it.each([
+		['application/x-subrip', 'a.srt', SRT, 'text/srt'],
+		['text/srt', 'a.srt', SRT, 'text/srt'],
+		['application/srt', 'captions', SRT, 'text/srt'],
+		['text/plain', 'a.srt', SRT, 'text/srt'],
+		['application/octet-stream', 'captions.srt', SRT, 'text/srt'],
+		['text/plain', 'captions', SRT, 'text/srt'],
+		['text/vtt', 'a.vtt', VTT, 'text/vtt'],
+		['text/vtt; charset=utf-8', 'a.vtt', VTT, 'text/vtt'],
+		['text/plain', 'a.vtt', VTT, 'text/vtt'],
+		['application/octet-stream', 'a.vtt', VTT, 'text/vtt'],
+		['text/plain', 'captions', Buffer.from(`\uFEFF${VTT.toString()}`), 'text/vtt'],
+	])(
+		"subtitles given as %s (%s) are sent as the service's %s",
+		async (mimeType, fileName, data, wire) => {
+			const record = mockUpload('6', '3_6');
+			const { output } = await run(upload('subtitles'), [fileItem(data, mimeType, fileName)]);
+			expect(record.init).toEqual({
+				media_type: wire,
+				total_bytes: data.length,
+				media_category: 'subtitles',
+			});
+			expect(output[0].json).toMatchObject({ type: 'subtitles', media_type: wire });
+		},
+	);
+
+	it('sends an image/jpg file as image/jpeg, the type the service takes', async () => {
+		const record = mockUpload('7', '3_7');
+		await run(upload('post'), [fileItem(PNG, 'image/jpg', 'a.jpg')]);
+		expect(record.init?.media_type).toBe('image/jpeg');
 	});
 
 	it('accepts a 140-second video for a post and a 10-minute video as an ad video', async () => {

@@ -73,7 +73,11 @@ export const uploadOperation: ItemOperation = {
 					description:
 						'Media for the ads API: videos as amplify_video (preroll, video cards, media library), images and GIFs as for posts',
 				},
-				{ name: 'Subtitles', value: 'subtitles', description: 'An SRT caption file (subtitles)' },
+				{
+					name: 'Subtitles',
+					value: 'subtitles',
+					description: 'An SRT (.srt) or WebVTT (.vtt) caption file (subtitles)',
+				},
 			],
 		},
 		{
