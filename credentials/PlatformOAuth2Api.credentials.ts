@@ -16,6 +16,9 @@ export const DEFAULT_OAUTH2_SCOPES = [
 	'bookmark.read',
 	'bookmark.write',
 	'list.read',
+	// The Blocking and Muting timelines.
+	'block.read',
+	'mute.read',
 	'offline.access',
 ].join(' ');
 
@@ -67,7 +70,7 @@ export class PlatformOAuth2Api implements ICredentialType {
 			type: 'string',
 			default: DEFAULT_OAUTH2_SCOPES,
 			description:
-				'Space-separated scopes. The defaults cover posts, users, media upload, direct messages, likes, follows, bookmarks, lists and offline access (refresh tokens).',
+				'Space-separated scopes. The defaults cover posts, users, media upload, direct messages, likes, follows, bookmarks, lists, blocked and muted users, and offline access (refresh tokens). A changed list takes effect when the account is connected again.',
 		},
 		{
 			displayName: 'Auth URI Query Parameters',
