@@ -699,6 +699,17 @@ function install(sb) {
 			throw invalidRequest('info.classification is not valid', {
 				'info.classification': [String(info.classification)],
 			});
+		// Every note carries the list; a note saying the post is misleading names at least one reason.
+		if (!Array.isArray(info.misleading_tags))
+			throw invalidRequest('info.misleading_tags is required', { 'info.misleading_tags': [] });
+		if (
+			info.classification === 'misinformed_or_potentially_misleading' &&
+			!info.misleading_tags.length
+		)
+			throw invalidRequest(
+				'info.misleading_tags needs at least one tag when the post is misinformed_or_potentially_misleading',
+				{ 'info.misleading_tags': [] },
+			);
 		if (db().notes.some((n) => n.post_id === String(b.post_id) && n.author === auth.userId))
 			throw problem(
 				403,

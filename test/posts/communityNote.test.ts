@@ -44,6 +44,64 @@ describe('Community Note', () => {
 		expect(output[0].json).toEqual({ note_id: '88', post_id: '5' });
 	});
 
+	const note = (extra: Record<string, unknown>) => ({
+		resource: 'communityNote',
+		operation: 'create',
+		postId: rl('5'),
+		text: 'Context: https://example.org/report',
+		...extra,
+	});
+
+	it('sends misleading_tags empty for a note saying the post is not misleading (the service requires the field)', async () => {
+		nock(BASE)
+			.post('/2/notes', {
+				test_mode: true,
+				post_id: '5',
+				info: {
+					text: 'Context: https://example.org/report',
+					classification: 'not_misleading',
+					misleading_tags: [],
+					trustworthy_sources: false,
+				},
+			})
+			.reply(200, { data: { id: '89' } });
+		const { output } = await run(
+			note({
+				classification: 'not_misleading',
+				trustworthySources: false,
+				misleadingTags: ['other'],
+			}),
+		);
+		expect(output[0].json).toEqual({ id: '89', note_id: '89', post_id: '5' });
+	});
+
+	it.each([
+		[
+			'a misleading note without a reason',
+			{ misleadingTags: [] },
+			'Invalid input in item 1: Misleading Tags: choose at least one reason why the post is misleading',
+		],
+		[
+			'a reason the service does not know',
+			{ misleadingTags: ['other', 'rude'] },
+			'Invalid input in item 1: Misleading Tags #2: must be one of disputed_claim_as_fact, factual_error, manipulated_media, misinterpreted_satire, missing_important_context, other, outdated_information',
+		],
+		[
+			'a classification the service does not know',
+			{ classification: 'unsure' },
+			'Invalid input in item 1: Classification: must be one of misinformed_or_potentially_misleading, not_misleading',
+		],
+		[
+			'test mode given as text',
+			{ misleadingTags: ['other'], testMode: 'yes' },
+			'Invalid input in item 1: Test Mode: Expected boolean, received string',
+		],
+	])('refuses %s before any request', async (_what, extra, message) => {
+		const { error, requests } = await runFailing(note(extra));
+		expect(error.message).toBe(message);
+		expect(requests).toHaveLength(0);
+	});
+
 	it('evaluates a draft, falling back to the newer path on 404', async () => {
 		nock(BASE)
 			.post('/2/evaluate_note', { note_text: 'Draft https://a.org', post_id: '5' })
