@@ -140,7 +140,7 @@ describe('Token', () => {
 			operation: 'revokeOAuth2Token',
 			tokenSource: 'refreshToken',
 		});
-		expect(none.error.message).toBe('The credential holds no refresh token');
+		expect(none.error.message).toBe('The OAuth2 credential holds no refresh token');
 		expect(none.requests).toHaveLength(0);
 	});
 });

@@ -69,7 +69,7 @@ export const revokeOAuth2Token: ItemOperation = {
 				ctx.getNode(),
 				source === 'other'
 					? `Invalid input in item ${itemIndex + 1}: Token is empty`
-					: `The credential holds no ${hint === 'refresh_token' ? 'refresh' : 'access'} token`,
+					: `The OAuth2 credential holds no ${hint === 'refresh_token' ? 'refresh' : 'access'} token`,
 				{
 					itemIndex,
 					description:
