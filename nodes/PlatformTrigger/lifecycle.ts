@@ -1,5 +1,6 @@
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { z } from 'zod';
 
 import type { Webhook } from '../shared/activity';
 import type { SendRequest } from '../shared/users';
@@ -11,6 +12,7 @@ import {
 } from '../shared/activity';
 import type { PlatformContext, PlatformCredentialType, PlatformRequest } from '../shared/transport';
 import { asNodeError, errorInfo } from '../shared/errors';
+import { validateInput } from '../shared/validation';
 import {
 	CREDENTIAL_TYPES,
 	platformRequest,
@@ -156,6 +158,9 @@ function plannedSubscriptions(
 	}));
 }
 
+/** The service's limit of a subscription's keyword (empty: no keyword). */
+const filterSchema = z.object({ keyword: z.string().max(150, 'at most 150 characters') });
+
 /**
  * Refuses, before the first request, what the service would refuse anyway: subscriptions that need a
  * user credential when none is chosen. n8n calls checkExists before create, so both start with it.
@@ -174,6 +179,14 @@ function refuseEarly(ctx: IHookFunctions) {
 				'Activity subscriptions filter by an account (user ID or @username) or by a keyword; fill in at least one.',
 		});
 	}
+	if (mode === 'activity')
+		validateInput(
+			ctx.getNode(),
+			filterSchema,
+			{ keyword: String(ctx.getNodeParameter('keyword', '') ?? '').trim() },
+			0,
+			{ keyword: 'Keyword' },
+		);
 	return {
 		planned: mode === 'activity' ? plannedSubscriptions(ctx) : [],
 		accountCredential:

@@ -259,3 +259,15 @@ describe('a delivery of each added event type', () => {
 		expect((await receiveDelivery(context, at)).workflowData).toBeUndefined();
 	});
 });
+
+describe('the subscription filter', () => {
+	it('refuses a keyword over 150 characters, the service limit, before any request', async () => {
+		const { context, requests } = activation(3, {
+			events: ['post.create'],
+			keyword: 'k'.repeat(151),
+		});
+		await expect(create(context)).rejects.toThrow('Keyword: at most 150 characters');
+		expect(requests).toHaveLength(0);
+		nock.cleanAll();
+	});
+});
