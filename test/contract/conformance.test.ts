@@ -7,9 +7,6 @@
  * test, naming the operation, the request and the rule. An operation may instead refuse a credential
  * kind before sending anything, naming the kind it needs.
  */
-import { createHmac } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { IDataObject, INodeParameters, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { DEFAULT_OAUTH2_SCOPES } from '../../credentials/PlatformOAuth2Api.credentials';
@@ -29,24 +26,19 @@ import {
 	startSandbox,
 	variants,
 } from './harness';
+import { report, startCrcResponder } from './support';
 
 let sb: Sandbox;
 let checker: Checker;
 let ids: SampleIds;
 /** Answers the sandbox's CRC checks for the webhook URL the trigger and Admin register. */
-let crcServer: Server;
+let crc: { url: string; close(): Promise<void> };
 let webhookUrl: string;
 
 beforeAll(async () => {
 	({ sb, checker, ids } = await startSandbox());
-	crcServer = createServer((req, res) => {
-		const token = new URL(req.url ?? '/', 'http://x').searchParams.get('crc_token') ?? '';
-		const digest = createHmac('sha256', sb.keys.consumerSecret).update(token).digest('base64');
-		res.writeHead(200, { 'content-type': 'application/json' });
-		res.end(JSON.stringify({ response_token: `sha256=${digest}` }));
-	});
-	await new Promise<void>((resolve) => crcServer.listen(0, '127.0.0.1', resolve));
-	webhookUrl = `http://127.0.0.1:${(crcServer.address() as AddressInfo).port}/webhook/conformance`;
+	crc = await startCrcResponder(() => sb.keys.consumerSecret);
+	webhookUrl = crc.url;
 	ids.webhookUrl = webhookUrl;
 	// The user token holds what the OAuth 2.0 credential asks for by default: a scope the default
 	// lacks is a request the service refuses for a user who kept the default.
@@ -54,7 +46,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
 	await sb.close();
-	await new Promise((resolve) => crcServer.close(resolve));
+	await crc.close();
 });
 
 function versionsOf(description: INodeTypeDescription): number[] {
@@ -190,14 +182,10 @@ describe('what the conformance run covered', () => {
 		const operations = new Set(results.flatMap((r) => r.requests.map((q) => q.operation)));
 		const kinds = new Set(results.map((r) => AUTH_KIND[r.authentication] ?? r.authentication));
 		// The figures a closing note quotes.
-		console.log(
+		report(
 			`conformance: ${byOperation.size} node operations, ${results.length} runs, ${requests} requests checked, ${operations.size} contract operations reached, credential kinds ${[...kinds].join('/')}, ${results.filter((r) => r.refusedBeforeRequest).length} runs refused before any request`,
+			results,
 		);
-		if (process.env.CONFORMANCE_REPORT)
-			require('node:fs').writeFileSync(
-				process.env.CONFORMANCE_REPORT,
-				JSON.stringify(results, null, 1),
-			);
 		expect(silent).toEqual([]);
 		expect(unnamed).toEqual([]);
 	});

@@ -5,7 +5,7 @@
  * running sandbox. The same request made right is accepted, so each refusal is the rule's doing.
  * And the rule table the sandbox enforces is the one the project's script derives from the document.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { committedRules, localDocument } from '../contract/support';
 
 const { createSandbox } = require('../../sandbox/server');
 const oauth1 = require('../../sandbox/lib/oauth1');
@@ -213,7 +213,7 @@ describe('the sandbox holds platform requests against the contract', () => {
 });
 
 describe('the documented additions (sandbox/contract/prose.js)', () => {
-	const rules = JSON.parse(readFileSync(contract.RULES, 'utf8'));
+	const rules = JSON.parse(committedRules());
 
 	it('each adds only what the contract lacks', () => {
 		const table = withProse(rules);
@@ -239,18 +239,14 @@ describe('the documented additions (sandbox/contract/prose.js)', () => {
 });
 
 describe('the rule table is the one derived from the service’s document', () => {
-	const location = contract.documentLocation([]);
-	const present = existsSync(location);
+	const text = localDocument();
 	// The document is beside the clone on the team's machines and in CI; elsewhere there is nothing to compare with.
-	(present ? it : it.skip)('scripts/contract.js derives exactly the committed table', () => {
-		const text = readFileSync(location, 'utf8');
-		expect(contract.render(contract.extract(JSON.parse(text), text))).toBe(
-			readFileSync(contract.RULES, 'utf8'),
-		);
+	(text ? it : it.skip)('scripts/contract.js derives exactly the committed table', () => {
+		expect(contract.render(contract.extract(JSON.parse(text!), text))).toBe(committedRules());
 	});
 
 	it('a table derived from a changed document differs from the committed one', () => {
-		const committed = JSON.parse(readFileSync(contract.RULES, 'utf8'));
+		const committed = JSON.parse(committedRules());
 		const doc = {
 			info: { title: 'X', version: '0' },
 			paths: { '/2/example': { get: { operationId: 'example', security: [{ BearerToken: [] }] } } },
