@@ -845,6 +845,22 @@ function install(sb) {
 		delete sb.bearers[token];
 		return { body: { access_token: token } };
 	});
+	// Revoking a user's OAuth 2.0 token: a form body naming the token, the app's client id in it (or
+	// Basic authentication); a token already gone is answered the same way (RFC 7009).
+	sb.route('POST', '/2/oauth2/revoke', 'none', ({ body, bodyKind, req }) => {
+		if (bodyKind !== 'form' || !body || !body.token)
+			throw invalidRequest('token: the token to revoke, in a form body', { token: [''] });
+		if (!body.client_id && !/^Basic\s/i.test(req.headers.authorization || ''))
+			throw problem(
+				401,
+				'about:blank',
+				'Unauthorized',
+				'client_id or Basic authentication is required',
+			);
+		const token = String(body.token);
+		if (sb.bearers[token] && sb.bearers[token].kind === 'user') delete sb.bearers[token];
+		return { body: { revoked: true } };
+	});
 	sb.route('POST', '/oauth/request_token', 'none', () => {
 		const token = 'rt-' + crypto.randomBytes(8).toString('hex');
 		return {
