@@ -144,7 +144,7 @@ export const triggerProperties: INodeProperties[] = [
 		displayOptions: { show: { mode: ['activity', 'accountActivity'] } },
 		default: 'none',
 		description:
-			'A credential of the account itself, beside the app-only bearer. Needed for direct message events and for Account Activity: the service accepts those subscriptions only with a user-context token.',
+			'A credential of the account itself, beside the app-only bearer. Needed for direct message and chat events and for Account Activity: the service accepts those subscriptions only with a user-context token.',
 		options: [
 			{ name: 'None (Public Events Only)', value: 'none' },
 			{ name: 'OAuth2 (User Context)', value: CREDENTIAL_TYPES.pkce },
