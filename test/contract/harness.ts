@@ -37,6 +37,7 @@ export interface Sandbox {
 	keys: Record<string, string>;
 	bearers: Record<string, IDataObject>;
 	tokens: Record<string, IDataObject>;
+	db: { streamRules: Map<string, unknown> };
 	listen(port?: number): Promise<Sandbox>;
 	close(): Promise<void>;
 	publishPost(input: IDataObject): IDataObject;
@@ -355,6 +356,9 @@ export const userTokenScopes: { scopes?: string[] } = {};
  * case must not see what an earlier case did.
  */
 function restoreCredentials(sb: Sandbox) {
+	// Stream rules an earlier case added would make this case's identical rule a duplicate, and
+	// activation would stop before linking the stream to the webhook.
+	sb.db.streamRules.clear();
 	const k = sb.keys;
 	sb.tokens[k.accessToken] = { secret: k.accessTokenSecret, userId: k.userId };
 	sb.bearers[k.bearerToken] = { kind: 'app' };
