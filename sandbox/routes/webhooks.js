@@ -10,35 +10,15 @@ const crypto = require('node:crypto');
 const { HttpError, problem, invalidRequest, notFound } = require('../lib/http');
 
 /**
- * The event types a subscription takes: the service's contract names (profile events, follows,
- * news, Spaces, chat) and those only its prose names, being newer (post.*, dm.*). The prose's
- * profile.update.verified and profile.update.affiliate are not among them: the service calls those
- * profile.update.verified_badge and profile.update.affiliate_badge and refuses the prose names.
+ * The event types a subscription takes, from the rule table: the service's contract names (profile
+ * events, follows, news, Spaces, chat) and those only its prose names, being newer (post.*, dm.*;
+ * contract/prose.js). The prose's profile.update.verified and profile.update.affiliate are not among
+ * them: the service calls those profile.update.verified_badge and profile.update.affiliate_badge.
  */
-const EVENT_TYPES = [
-	'post.create',
-	'post.delete',
-	'spaces.start',
-	'spaces.end',
-	'dm.received',
-	'dm.sent',
-	'dm.read',
-	'dm.indicate_typing',
-	'chat.received',
-	'chat.sent',
-	'profile.update.bio',
-	'profile.update.profile_picture',
-	'profile.update.banner_picture',
-	'profile.update.screenname',
-	'profile.update.geo',
-	'profile.update.url',
-	'profile.update.verified_badge',
-	'profile.update.affiliate_badge',
-	'profile.update.handle',
-	'news.new',
-	'follow.follow',
-	'follow.unfollow',
-];
+const eventTypesOf = (table) =>
+	table.schemas.ActivitySubscriptionCreateRequest.properties.event_type.enum.filter((t) =>
+		t.includes('.'),
+	);
 /** The deprecated PascalCase names the service still takes, as its contract pairs them. */
 const PASCAL = {
 	ProfileBioUpdate: 'profile.update.bio',
@@ -117,6 +97,7 @@ function request(method, url, { headers = {}, body, timeoutMs = 10000 } = {}) {
 }
 
 function install(sb) {
+	const EVENT_TYPES = eventTypesOf(sb.contract.table);
 	const secret = () => sb.keys.consumerSecret;
 
 	/** Sends a CRC GET and updates the webhook's validity. */

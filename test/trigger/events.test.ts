@@ -8,6 +8,7 @@ import { ACTIVITY_EVENT_TYPES, LEGACY_ACTIVITY_EVENT_TYPES } from '../../nodes/s
 import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
 import { BASE, createContext, TEST_SECRETS } from '../helpers/context';
 import { signedDelivery } from './helpers';
+import { committedRules } from '../contract/support';
 
 /**
  * The Activity API event types: the service's names on the wire (its contract calls the badge events
@@ -24,24 +25,10 @@ const BEARER = `Bearer ${TEST_SECRETS.bearerToken}`;
 const USER = `Bearer ${TEST_SECRETS.oauth2AccessToken}`;
 
 /** The event types the service's contract takes for a subscription (its dot names). */
-const CONTRACT_EVENT_TYPES = [
-	'profile.update.bio',
-	'profile.update.profile_picture',
-	'profile.update.banner_picture',
-	'profile.update.screenname',
-	'profile.update.geo',
-	'profile.update.url',
-	'profile.update.verified_badge',
-	'profile.update.affiliate_badge',
-	'profile.update.handle',
-	'news.new',
-	'follow.follow',
-	'follow.unfollow',
-	'spaces.start',
-	'spaces.end',
-	'chat.received',
-	'chat.sent',
-];
+const CONTRACT_EVENT_TYPES = (
+	JSON.parse(committedRules()).schemas.ActivitySubscriptionCreateRequest.properties.event_type
+		.enum as string[]
+).filter((t) => t.includes('.'));
 /** Named only by the service's prose (newer than its contract); they stay. */
 const PROSE_ONLY = ['post.create', 'post.delete', 'dm.received', 'dm.sent', 'dm.read'];
 
