@@ -6,8 +6,8 @@ import { PlatformTriggerPosts } from '../../nodes/PlatformTrigger/PlatformTrigge
 import { receiveDelivery } from '../../nodes/PlatformTrigger/receive';
 import { ACTIVITY_EVENT_TYPES, LEGACY_ACTIVITY_EVENT_TYPES } from '../../nodes/shared/activity';
 import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
-import { BASE, createContext, TEST_SECRETS } from '../helpers/context';
-import { signedDelivery } from './helpers';
+import { createContext, TEST_SECRETS } from '../helpers/context';
+import { serveActivation, signedDelivery } from './helpers';
 import { committedRules } from '../contract/support';
 
 /**
@@ -33,23 +33,7 @@ const CONTRACT_EVENT_TYPES = (
 const PROSE_ONLY = ['post.create', 'post.delete', 'dm.received', 'dm.sent', 'dm.read'];
 
 function activation(typeVersion: number, parameters: IDataObject) {
-	const made: Array<{ type: string; auth: string; filter: IDataObject }> = [];
-	nock(BASE).get('/2/webhooks').reply(200, { data: [] });
-	nock(BASE)
-		.post('/2/webhooks')
-		.reply(200, { data: { id: '111', url: URL_, valid: true } });
-	nock(BASE)
-		.post('/2/activity/subscriptions')
-		.times(30)
-		.reply(function (_uri, b) {
-			const body = b as IDataObject;
-			made.push({
-				type: String(body.event_type),
-				auth: String(this.req.headers.authorization),
-				filter: body.filter as IDataObject,
-			});
-			return [200, { data: { subscription_id: `s-${String(body.event_type)}` } }];
-		});
+	const made = serveActivation(URL_, 30);
 	const built = createContext({
 		parameters: {
 			mode: 'activity',

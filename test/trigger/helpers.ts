@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
+import nock from 'nock';
 import type { IDataObject, IWebhookResponseData } from 'n8n-workflow';
 
-import { createContext, TEST_SECRETS } from '../helpers/context';
+import { BASE, createContext, TEST_SECRETS } from '../helpers/context';
 
 export interface Captured {
 	status?: number;
@@ -78,4 +79,35 @@ export function answerOf(result: IWebhookResponseData, captured: Captured): Capt
 	}
 	if (result.noWebhookResponse) return {};
 	return { status: 200, body: result.webhookResponse };
+}
+
+export interface SubscriptionMade {
+	type: string;
+	auth: string;
+	filter: IDataObject;
+}
+
+/**
+ * The service for an activation in activity mode: no webhook yet, one registered at `url`, and up to
+ * `times` subscriptions, each recorded (event type, credential, filter) in the list returned.
+ */
+export function serveActivation(url: string, times: number): SubscriptionMade[] {
+	const made: SubscriptionMade[] = [];
+	nock(BASE).get('/2/webhooks').reply(200, { data: [] });
+	nock(BASE)
+		.post('/2/webhooks')
+		.reply(200, { data: { id: '111', url, valid: true } });
+	nock(BASE)
+		.post('/2/activity/subscriptions')
+		.times(times)
+		.reply(function (_uri, b) {
+			const body = b as IDataObject;
+			made.push({
+				type: String(body.event_type),
+				auth: String(this.req.headers.authorization),
+				filter: body.filter as IDataObject,
+			});
+			return [200, { data: { subscription_id: `s-${String(body.event_type)}` } }];
+		});
+	return made;
 }

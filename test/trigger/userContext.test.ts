@@ -5,7 +5,7 @@ import { checkExists, create, remove } from '../../nodes/PlatformTrigger/lifecyc
 import { receiveDelivery } from '../../nodes/PlatformTrigger/receive';
 import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
 import { BASE, createContext, TEST_SECRETS } from '../helpers/context';
-import { sign, webhookContext } from './helpers';
+import { serveActivation, sign, webhookContext } from './helpers';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -35,23 +35,7 @@ function hookContext(parameters: IDataObject = {}, staticData: IDataObject = {})
 
 describe('subscriptions that need a user-context token', () => {
 	it('All Events: direct message events are subscribed with the user token, public ones with the bearer', async () => {
-		const made: Array<{ type: string; auth: string; filter: IDataObject }> = [];
-		nock(BASE).get('/2/webhooks').reply(200, { data: [] });
-		nock(BASE)
-			.post('/2/webhooks')
-			.reply(200, { data: { id: '111', url: URL_, valid: true } });
-		nock(BASE)
-			.post('/2/activity/subscriptions')
-			.times(12)
-			.reply(function (_uri, b) {
-				const body = b as IDataObject;
-				made.push({
-					type: String(body.event_type),
-					auth: String(this.req.headers.authorization),
-					filter: body.filter as IDataObject,
-				});
-				return [200, { data: { subscription_id: `s-${String(body.event_type)}` } }];
-			});
+		const made = serveActivation(URL_, 12);
 		const { context, staticData } = hookContext({
 			events: ['*'],
 			userAuthentication: CREDENTIAL_TYPES.pkce,
