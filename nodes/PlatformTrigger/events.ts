@@ -102,10 +102,16 @@ export interface PlatformEvent extends IDataObject {
 }
 
 function elementId(kind: string, element: IDataObject, index: number): string {
+	const source = (element.source as IDataObject | undefined)?.id;
+	const target = (element.target as IDataObject | undefined)?.id;
+	// Follow, block and mute elements carry no id of their own: one is told apart by who acted on whom
+	// and when (the target alone is the subscribed account for every follow of it).
+	if (element.id === undefined && element.id_str === undefined && source != null && target != null)
+		return `${kind}:${String(source)}:${String(target)}:${String(element.created_timestamp ?? index)}`;
 	const own =
 		element.id ??
 		element.id_str ??
-		(element.target as IDataObject | undefined)?.id ??
+		target ??
 		(element.favorited_status as IDataObject | undefined)?.id_str ??
 		(element.status as IDataObject | undefined)?.id;
 	if (own !== undefined && own !== null) return `${kind}:${String(own)}`;

@@ -410,11 +410,14 @@ function install(sb) {
 			case 'unblock':
 			case 'mute':
 			case 'unmute':
+				// As the service sends them: no id of their own; `source_id` emits one from another user.
 				return {
-					id: String(id),
 					type,
 					created_timestamp: String(now.getTime()),
-					source: other,
+					source:
+						payload && payload.source_id
+							? { ...other, id: String(payload.source_id), id_str: String(payload.source_id) }
+							: other,
 					target: me,
 				};
 			case 'dm.message':

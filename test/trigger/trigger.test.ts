@@ -289,6 +289,23 @@ describe('event normalisation', () => {
 		expect(events[0].filter).toEqual({ user_id: '42' });
 	});
 
+	it('tells two follows of the account apart, and gives every copy of one follow the same id', () => {
+		const follow = (source: string, at: string) => ({
+			type: 'follow',
+			created_timestamp: at,
+			source: { id: source },
+			target: { id: '42' },
+		});
+		const body = { for_user_id: '42', follow_events: [follow('5', '100'), follow('9', '100')] };
+		const first = normalizeDelivery(body, at).map((e) => e.event_id);
+		expect(new Set(first).size).toBe(2);
+		// The same follow in another envelope (alone, later) keeps its id; following again later does not.
+		const again = normalizeDelivery({ for_user_id: '42', follow_events: [follow('9', '100')] }, at);
+		expect(again[0].event_id).toBe(first[1]);
+		const later = normalizeDelivery({ for_user_id: '42', follow_events: [follow('9', '200')] }, at);
+		expect(first).not.toContain(later[0].event_id);
+	});
+
 	it('handles user_event.revoke without for_user_id', () => {
 		const [event] = normalizeDelivery(
 			{ user_event: { revoke: { date_time: 'x', source: { user_id: '1' } } } },
