@@ -59,6 +59,13 @@ function webhook(r) {
 	const secret = r.variables.platform_webhooks_secret;
 	const signature = r.headersIn['x-platform-webhooks-signature'] || '';
 	const body = r.requestBuffer;
+	if (!Number(r.variables.content_length || 0) && !r.headersIn['Transfer-Encoding']) {
+		// No body at all (njs then has no request buffer either): no delivery is empty, so the caller's
+		// fault, answered without an error line in the log.
+		r.headersOut['Content-Type'] = 'application/json';
+		r.return(400, '{"error":"empty body"}');
+		return;
+	}
 	if (body === undefined) {
 		// The body went to a temporary file: larger than client_body_buffer_size, which the recipe sets
 		// to client_max_body_size, so this is a misconfiguration, not a caller's fault.

@@ -8,6 +8,7 @@
  * process's deliveries to the next one, and the fallback without the secret. The flood test
  * (80-flood.js) runs the same recipe in front of a real n8n.
  */
+const fs = require('node:fs');
 const crypto = require('node:crypto');
 const http = require('node:http');
 const path = require('node:path');
@@ -100,6 +101,7 @@ module.exports = [
 					],
 					['POST without signature', await post(base, body), 400],
 					['POST with a malformed signature', await post(base, body, 'sha256=abc'), 400],
+					['POST with a signature and no body', await post(base, '', sign(SECRET, '')), 400],
 					[
 						'POST with a forged signature',
 						await post(base, body, sign('not-the-secret', body)),
@@ -115,6 +117,12 @@ module.exports = [
 				for (const [what, r, status] of refusals)
 					assert.equal(r.status, status, `${what}: ${r.status} ${r.error || ''}`);
 				assert.equal(reached(), 0, 'no refused call reached a webhook process');
+				// A caller's fault is answered, not logged as nginx's own error.
+				const errors = fs
+					.readFileSync(proxy.errorLog, 'utf8')
+					.split('\n')
+					.filter((line) => / \[error\] /.test(line) && /platform-webhooks/.test(line));
+				assert.deepEqual(errors, [], 'no error-level line from the njs check');
 
 				// A signed delivery reaches one process; its copies and a replay of the same event in another
 				// envelope reach the same one.
