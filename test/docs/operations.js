@@ -25,8 +25,12 @@ const END = '<!-- operations:end -->';
 /** The nodes with operations: page, the compiled module and its class. */
 const NODES = [
 	{ page: 'platform-posts.md', module: 'PlatformPosts/PlatformPosts.node', cls: 'PlatformPosts' },
-	{ page: 'ads-catalog.md', module: 'AdsCatalog/AdsCatalog.node', cls: 'AdsCatalog' },
-	{ page: 'ads-creatives.md', module: 'AdsCreatives/AdsCreatives.node', cls: 'AdsCreatives' },
+	{ page: 'platform-ads-catalog.md', module: 'AdsCatalog/AdsCatalog.node', cls: 'AdsCatalog' },
+	{
+		page: 'platform-ads-creatives.md',
+		module: 'AdsCreatives/AdsCreatives.node',
+		cls: 'AdsCreatives',
+	},
 ];
 
 /** Credential kinds (the transport's names) as the docs name them. */

@@ -30,12 +30,12 @@ const NODES: Array<[string, INodeTypeDescription, (resource: string) => unknown]
 		(r) => require(`../../nodes/PlatformPosts/resources/${r}`),
 	],
 	[
-		'ads-catalog.md',
+		'platform-ads-catalog.md',
 		new AdsCatalog().description,
 		(r) => require(`../../nodes/AdsCatalog/resources/${r}`),
 	],
 	[
-		'ads-creatives.md',
+		'platform-ads-creatives.md',
 		new AdsCreatives().description,
 		(r) => require(`../../nodes/AdsCreatives/resources/${r}`),
 	],
