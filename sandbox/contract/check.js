@@ -324,7 +324,7 @@ function createChecker(rules = baseRules) {
 		return { operation: found.id, violations };
 	}
 
-	return { table, match, check, validate: (v, s, w, t) => validate(v, s, w, t, []) };
+	return { table, match, check };
 }
 
 /** The body as the schema sees it: multipart fields become their text (or the bytes' stand-in). */

@@ -13,7 +13,6 @@ import type {
 	INodeParameters,
 	INodeProperties,
 	INodePropertyOptions,
-	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
@@ -87,7 +86,7 @@ const PNG = Buffer.from(
 );
 
 /** A sample value n8n would accept for a field the user must fill. */
-export function sampleValue(property: INodeProperties, ids: SampleIds): unknown {
+function sampleValue(property: INodeProperties, ids: SampleIds): unknown {
 	const name = property.name;
 	const idFor = (): string => {
 		if (/user|participant|recipient|target|author|account/i.test(name)) return ids.userId;
@@ -311,7 +310,7 @@ export function variants(
 }
 
 /** Credentials for the sandbox, one of each kind. */
-export function sandboxCredentials(sb: Sandbox): Record<string, ICredentialDataDecryptedObject> {
+function sandboxCredentials(sb: Sandbox): Record<string, ICredentialDataDecryptedObject> {
 	const k = sb.keys;
 	return {
 		platformOAuth1Api: {
@@ -370,7 +369,7 @@ function restoreCredentials(sb: Sandbox) {
 }
 
 /** One captured request in the checker's terms. */
-export function asCheckable(sb: Sandbox, request: RecordedRequest & { raw?: Buffer }): IDataObject {
+function asCheckable(sb: Sandbox, request: RecordedRequest & { raw?: Buffer }): IDataObject {
 	const url = new URL(request.url);
 	const header = request.headers.authorization ?? '';
 	let auth: IDataObject = { kind: 'none' };
@@ -413,7 +412,7 @@ export function asCheckable(sb: Sandbox, request: RecordedRequest & { raw?: Buff
 const SRT = Buffer.from('1\n00:00:00,000 --> 00:00:01,000\nHello\n');
 
 /** The input items of a case: an image, or a subtitle file where subtitles are uploaded. */
-export function itemsFor(parameters: INodeParameters): INodeExecutionData[] {
+function itemsFor(parameters: INodeParameters): INodeExecutionData[] {
 	if (parameters.purpose !== 'subtitles') return SAMPLE_ITEMS;
 	return [
 		{
@@ -429,7 +428,7 @@ export function itemsFor(parameters: INodeParameters): INodeExecutionData[] {
 	];
 }
 
-export const SAMPLE_ITEMS: INodeExecutionData[] = [
+const SAMPLE_ITEMS: INodeExecutionData[] = [
 	{
 		json: { text: 'Sample', id: '1' },
 		binary: {
@@ -497,9 +496,4 @@ export async function startSandbox(): Promise<{ sb: Sandbox; checker: Checker; i
 		webhookUrl: 'https://example.com/hooks/platform',
 	};
 	return { sb, checker, ids };
-}
-
-/** The node types a test drives (a class instance's description). */
-export function descriptionOf(node: INodeType): INodeTypeDescription {
-	return node.description;
 }

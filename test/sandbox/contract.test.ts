@@ -191,7 +191,8 @@ describe('the sandbox holds platform requests against the contract', () => {
 	});
 
 	it('what only the documentation names, after the contract, is accepted', async () => {
-		const res = await call('app', 'POST', '/2/activity/subscriptions', {
+		// Direct message events take a user's token (the sandbox's own rule beside the contract).
+		const res = await call('oauth2', 'POST', '/2/activity/subscriptions', {
 			json: {
 				event_type: 'dm.received',
 				filter: { user_id: sb.keys.userId, direction: 'received' },
@@ -208,7 +209,43 @@ describe('the sandbox holds platform requests against the contract', () => {
 			auth: { kind: 'app' },
 		});
 		expect(checked.violations).toEqual([]);
-		expect(res.status).not.toBe(400);
+		expect(res.status).toBe(200);
+	});
+});
+
+describe('POST /2/oauth2/revoke (outside the contract: a form body, the client id or Basic)', () => {
+	const revoke = async (body: string, contentType: string, authorization?: string) => {
+		const res = await fetch(`${sb.url}/2/oauth2/revoke`, {
+			method: 'POST',
+			headers: { 'content-type': contentType, ...(authorization ? { authorization } : {}) },
+			body,
+		});
+		return res.status;
+	};
+	const form = 'application/x-www-form-urlencoded';
+
+	it('refuses a JSON body, a body without the token, and one without the client id or Basic', async () => {
+		expect(await revoke(JSON.stringify({ token: 'x', client_id: 'c' }), 'application/json')).toBe(
+			400,
+		);
+		expect(await revoke('client_id=c', form)).toBe(400);
+		expect(await revoke('token=x', form)).toBe(401);
+	});
+
+	it('revokes a user token: it is refused afterwards', async () => {
+		const token = (
+			(await (
+				await fetch(`${sb.url}/_sandbox/tokens`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({ scopes: ['tweet.read', 'users.read'] }),
+				})
+			).json()) as { access_token: string }
+		).access_token;
+		const me = async () => (await call({ token }, 'GET', '/2/users/me')).status;
+		expect(await me()).toBe(200);
+		expect(await revoke(`token=${token}&client_id=c`, form)).toBe(200);
+		expect(await me()).toBe(401);
 	});
 });
 
