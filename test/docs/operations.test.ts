@@ -14,8 +14,10 @@ const ops = require('./operations.js') as {
 		description: INodeTypeDescription,
 		entries: Record<string, unknown>,
 		declared?: Record<string, string[]>,
-	): { text: string; problems: string[]; keys: string[] };
+	): { text: string; problems: string[]; keys: string[]; rows: unknown[] };
 	pageTable(page: string): string | undefined;
+	readmeSummary(): string | undefined;
+	summaryTable(nodes: Array<{ name: string; rows: unknown[] }>): string;
 	readMap(): Record<string, Record<string, unknown>>;
 	unservedEndpoints(map: Record<string, Record<string, unknown>>): {
 		checked: number;
@@ -64,6 +66,22 @@ describe('the operation tables of the node pages', () => {
 		it('shows the table the node description gives (regenerate: node test/docs/operations.js --write)', () => {
 			expect(ops.pageTable(page)).toBe(built.text);
 		});
+	});
+
+	it("README's summary lists every operation of every node with its endpoints and credential kinds (regenerate: node test/docs/operations.js --write)", () => {
+		const nodes = NODES.map(([, description, load]) => ({
+			name: description.displayName,
+			rows: ops.operationTables(
+				description,
+				map[description.name] ?? {},
+				ops.declaredKinds(description, load),
+			).rows,
+		}));
+		const summary = ops.readmeSummary();
+		expect(summary).toBe(ops.summaryTable(nodes));
+		// one row per operation, none left out
+		const rows = summary!.split('\n').filter((l) => /^\| [^-|]/.test(l) && !l.startsWith('| Node'));
+		expect(rows).toHaveLength(nodes.reduce((n, node) => n + node.rows.length, 0));
 	});
 
 	it('names only endpoints the sandbox (the service double of the e2e suite) serves', () => {
