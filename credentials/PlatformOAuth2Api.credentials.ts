@@ -16,9 +16,17 @@ export const DEFAULT_OAUTH2_SCOPES = [
 	'bookmark.read',
 	'bookmark.write',
 	'list.read',
-	// The Blocking and Muting timelines.
+	// Lists: create, change, delete, members, follow and pin.
+	'list.write',
+	// The Blocking and Muting timelines; muting and unmuting.
 	'block.read',
 	'mute.read',
+	'mute.write',
+	'space.read',
+	// The reverse-chronological home timeline.
+	'timeline.read',
+	// Hiding and unhiding replies.
+	'tweet.moderate.write',
 	'offline.access',
 ].join(' ');
 
@@ -70,7 +78,7 @@ export class PlatformOAuth2Api implements ICredentialType {
 			type: 'string',
 			default: DEFAULT_OAUTH2_SCOPES,
 			description:
-				'Space-separated scopes. The defaults cover posts, users, media upload, direct messages, likes, follows, bookmarks, lists, blocked and muted users, and offline access (refresh tokens). A changed list takes effect when the account is connected again.',
+				'Space-separated scopes. The defaults cover every operation of the nodes: posts, hiding replies, users, the home timeline, media upload, direct messages, likes, follows, bookmarks, lists, blocking and muting, Spaces, and offline access (refresh tokens). A changed list takes effect when the account is connected again.',
 		},
 		{
 			displayName: 'Auth URI Query Parameters',
