@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { authenticationNotices } from '../shared/authentication';
 import { authenticationProperty } from '../shared/descriptions';
 import type { CredentialKind } from '../shared/transport';
-import { userLocator } from '../shared/locators';
+import { LIST_URL_REGEX, postLocator, userLocator } from '../shared/locators';
 import { MODES } from './modes';
 
 const show = (...events: string[]) =>
@@ -47,7 +47,7 @@ export const pollTriggerProperties: INodeProperties[] = [
 			action: `On ${m.name.toLowerCase()} (polling)`,
 		})),
 		description:
-			'What to watch. Mentions, liked posts and direct messages need a user-context credential, bookmarks an OAuth2 one; the others also work with the app-only bearer token.',
+			'What to watch. Mentions, liked posts and direct messages need a user-context credential, bookmarks an OAuth2 one, Spaces the app-only bearer token or OAuth2; the others also work with the app-only bearer token.',
 	},
 	// Under Trigger On, while the Authentication field holds a kind the chosen mode's endpoints refuse.
 	...MODES.flatMap((m) =>
@@ -58,6 +58,59 @@ export const pollTriggerProperties: INodeProperties[] = [
 	{
 		...userLocator('user', show('userPosts', 'followers', 'likedPosts')),
 		description: 'The user to watch, by handle (the @username), ID or profile URL',
+	},
+	{
+		displayName: 'List',
+		name: 'list',
+		type: 'resourceLocator',
+		default: { mode: 'id', value: '' },
+		required: true,
+		displayOptions: show('listPosts', 'listMembers', 'listFollowers'),
+		description: 'The list to watch, by its ID or its URL',
+		modes: [
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: '1146654567674912769',
+				validation: [
+					{
+						type: 'regex',
+						properties: { regex: '^\\d{1,19}$', errorMessage: 'A list ID is 1-19 digits' },
+					},
+				],
+			},
+			{
+				displayName: 'By URL',
+				name: 'url',
+				type: 'string',
+				placeholder: 'https://x.com/i/lists/1146654567674912769',
+				extractValue: { type: 'regex', regex: LIST_URL_REGEX },
+				validation: [
+					{ type: 'regex', properties: { regex: LIST_URL_REGEX, errorMessage: 'Not a list URL' } },
+				],
+			},
+		],
+	},
+	{
+		...postLocator('post', 'Post', show('quotePosts')),
+		description: 'The post whose quote posts to watch, by its ID or its URL',
+	},
+	{
+		displayName: 'Conversation ID',
+		name: 'conversationId',
+		type: 'string',
+		default: '',
+		required: true,
+		displayOptions: show('conversationMessages'),
+		placeholder: '1346889436626259968 or 123-456',
+		description:
+			'The direct message conversation: a group conversation ID, or for a one-to-one conversation the two user IDs joined by a dash (the dm_conversation_id of its messages)',
+	},
+	{
+		...userLocator('creator', show('userSpaces')),
+		displayName: 'Creator',
+		description: 'The user whose Spaces to watch, by handle (the @username), ID or profile URL',
 	},
 	{
 		displayName: 'Include Replies',

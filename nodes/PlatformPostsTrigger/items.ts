@@ -58,11 +58,24 @@ export function addIncludes(into: IDataObject, page: IDataObject | undefined): v
 
 export interface ItemContext {
 	mode: ModeSpec;
-	/** The user whose data is read (the entered user, or the authenticated user). */
+	/** Whose data is read: the entered user, list, post or conversation, or the authenticated user. */
 	subjectId?: string;
+	/** The authenticated user, where the mode looked it up (messages it sent or received). */
+	meId?: string;
 	query?: string;
 	receivedAt: string;
 }
+
+/** What an item's filter names, by whose data the mode reads. */
+const FILTER_KEY: Record<ModeSpec['subject'], string | undefined> = {
+	user: 'user_id',
+	me: 'user_id',
+	creator: 'user_id',
+	none: undefined,
+	list: 'list_id',
+	post: 'post_id',
+	conversation: 'dm_conversation_id',
+};
 
 function activity(
 	eventType: string,
@@ -71,10 +84,11 @@ function activity(
 	payload: IDataObject,
 	includes: IDataObject | null,
 ): IDataObject {
+	const filterKey = FILTER_KEY[ctx.mode.subject];
 	return {
 		event_type: eventType,
 		event_id: eventId,
-		filter: ctx.subjectId ? { user_id: ctx.subjectId } : null,
+		filter: ctx.subjectId && filterKey ? { [filterKey]: ctx.subjectId } : null,
 		tag: null,
 		payload,
 		includes,
@@ -82,7 +96,18 @@ function activity(
 	};
 }
 
-/** One read entry (post, user or direct message event) as one item. */
+/** The users a Space names (its creator and hosts) among the expanded ones. */
+function spaceIncludes(space: IDataObject, includes: IDataObject): IDataObject {
+	const ids = new Set(
+		[space.creator_id, ...((space.host_ids as unknown[] | undefined) ?? [])]
+			.filter((v) => v !== undefined)
+			.map(String),
+	);
+	const users = list(includes.users).filter((u) => ids.has(String(u.id)));
+	return users.length ? { users } : {};
+}
+
+/** One read entry (post, user, direct message event or Space) as one item. */
 export function toItem(entry: IDataObject, includes: IDataObject, ctx: ItemContext): IDataObject {
 	const id = String(entry.id);
 	const own = includesFor(entry, includes);
@@ -120,8 +145,39 @@ export function toItem(entry: IDataObject, includes: IDataObject, ctx: ItemConte
 				{ type: 'follow', source: entry, target: { id: ctx.subjectId } },
 				null,
 			);
+		case 'listPosts':
+			return activity('list.post', id, ctx, entry, own);
+		case 'listMembers':
+			return activity(
+				'list.member_added',
+				`list_member:${ctx.subjectId}:${id}`,
+				ctx,
+				{ list: { id: ctx.subjectId }, user: entry },
+				null,
+			);
+		case 'listFollowers':
+			return activity(
+				'list.follow',
+				`list_follow:${id}:${ctx.subjectId}`,
+				ctx,
+				{ source: entry, target_list: { id: ctx.subjectId } },
+				null,
+			);
+		case 'quotePosts':
+			return activity('post.quote', id, ctx, entry, own);
+		case 'userSpaces':
+			// A Space that is live when first seen has started; any other (scheduled) is announced.
+			return activity(
+				entry.state === 'live' ? 'spaces.start' : 'spaces.scheduled',
+				`space:${id}`,
+				ctx,
+				entry,
+				spaceIncludes(entry, includes),
+			);
+		case 'conversationMessages':
 		case 'directMessages': {
-			const sent = ctx.subjectId !== undefined && String(entry.sender_id ?? '') === ctx.subjectId;
+			const me = ctx.mode.value === 'directMessages' ? ctx.subjectId : ctx.meId;
+			const sent = me !== undefined && String(entry.sender_id ?? '') === me;
 			return activity(
 				sent ? 'dm.sent' : 'dm.received',
 				id,

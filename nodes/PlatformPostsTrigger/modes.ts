@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { ANY_KIND, USER_CONTEXT } from '../shared/authentication';
+import { ANY_KIND, APP_OR_OAUTH2, USER_CONTEXT } from '../shared/authentication';
 import type { Timeline } from '../shared/timelines';
 import type { CredentialKind } from '../shared/transport';
 import { TIMELINES } from '../shared/timelines';
@@ -18,16 +18,27 @@ export type PollMode =
 	| 'followers'
 	| 'likedPosts'
 	| 'bookmarks'
-	| 'directMessages';
+	| 'directMessages'
+	| 'listPosts'
+	| 'listMembers'
+	| 'listFollowers'
+	| 'conversationMessages'
+	| 'quotePosts'
+	| 'userSpaces';
 
-export type ItemKind = 'posts' | 'users' | 'dmEvents';
+export type ItemKind = 'posts' | 'users' | 'dmEvents' | 'spaces';
 
 export interface ModeSpec {
 	value: PollMode;
 	name: string;
 	description: string;
-	/** Whose data: a user entered in the node, the authenticated user, or nobody (search). */
-	subject: 'user' | 'me' | 'none';
+	/**
+	 * Whose data: a user entered in the node (User; Creator for Spaces), the authenticated user, nobody
+	 * (search), or the list, post or conversation entered in the node.
+	 */
+	subject: 'user' | 'me' | 'none' | 'list' | 'post' | 'conversation' | 'creator';
+	/** The authenticated user is looked up besides the subject (to tell sent from received messages). */
+	needsMe?: boolean;
 	/**
 	 * The credential kinds the service accepts for every request of the mode: its endpoint's, and a
 	 * user's token where the authenticated user is looked up (GET /2/users/me).
@@ -39,7 +50,11 @@ export interface ModeSpec {
 	tokenParam: 'pagination_token' | 'next_token';
 	/** The endpoint takes since_id. */
 	sinceId: boolean;
+	/** The endpoint answers everything at once: no max_results, no pages (Spaces by creator). */
+	unpaged?: boolean;
 	path(subjectId: string): string;
+	/** Query parameters that name the subject, where the path does not. */
+	subjectQuery?(subjectId: string): IDataObject;
 }
 
 function timeline(value: string): Timeline {
@@ -123,7 +138,88 @@ export const MODES: ModeSpec[] = [
 		sinceId: false,
 		path: () => '/2/dm_events',
 	},
+	{
+		value: 'listPosts',
+		name: 'New Posts in a List',
+		description: 'New posts by the members of a list',
+		subject: 'list',
+		authentication: ANY_KIND,
+		kind: 'posts',
+		page: { min: 1, max: 100 },
+		tokenParam: 'pagination_token',
+		sinceId: false,
+		path: (id) => `/2/lists/${id}/tweets`,
+	},
+	{
+		value: 'listMembers',
+		name: 'New Members of a List',
+		description: 'Users added to a list',
+		subject: 'list',
+		authentication: ANY_KIND,
+		kind: 'users',
+		page: { min: 1, max: 100 },
+		tokenParam: 'pagination_token',
+		sinceId: false,
+		path: (id) => `/2/lists/${id}/members`,
+	},
+	{
+		value: 'listFollowers',
+		name: 'New Followers of a List',
+		description: 'Users who started following a list',
+		subject: 'list',
+		authentication: ANY_KIND,
+		kind: 'users',
+		page: { min: 1, max: 100 },
+		tokenParam: 'pagination_token',
+		sinceId: false,
+		path: (id) => `/2/lists/${id}/followers`,
+	},
+	{
+		value: 'conversationMessages',
+		name: 'New Direct Messages in a Conversation',
+		description:
+			'Messages and joins or leaves in one direct message conversation of the authenticated user (user-context credential)',
+		subject: 'conversation',
+		needsMe: true,
+		authentication: USER_CONTEXT,
+		kind: 'dmEvents',
+		page: { min: 1, max: 100 },
+		tokenParam: 'pagination_token',
+		sinceId: false,
+		path: (id) => `/2/dm_conversations/${id}/dm_events`,
+	},
+	{
+		value: 'quotePosts',
+		name: 'New Quote Posts of a Post',
+		description: 'New posts that quote a post',
+		subject: 'post',
+		authentication: ANY_KIND,
+		kind: 'posts',
+		page: { min: 10, max: 100 },
+		tokenParam: 'pagination_token',
+		sinceId: false,
+		path: (id) => `/2/tweets/${id}/quote_tweets`,
+	},
+	{
+		value: 'userSpaces',
+		name: 'New Spaces of a User',
+		description: 'Spaces a user created, live or scheduled',
+		subject: 'creator',
+		// The endpoint takes the app-only bearer and OAuth 2.0, not OAuth 1.0a.
+		authentication: APP_OR_OAUTH2,
+		kind: 'spaces',
+		page: { min: 1, max: 100 },
+		tokenParam: 'pagination_token',
+		sinceId: false,
+		unpaged: true,
+		path: () => '/2/spaces/by/creator_ids',
+		subjectQuery: (id) => ({ user_ids: id }),
+	},
 ];
+
+/** The Spaces fields every item of New Spaces of a User carries. */
+const SPACE_FIELDS =
+	'id,state,title,created_at,started_at,scheduled_start,ended_at,creator_id,host_ids,lang,is_ticketed,participant_count';
 
 export function modeSpec(value: string): ModeSpec | undefined {
 	return MODES.find((m) => m.value === value);
@@ -148,6 +244,10 @@ export function fieldQuery(
 		set('expansions', fields.expansions);
 		set('user.fields', fields.userFields);
 	} else if (kind === 'users') {
+		set('user.fields', fields.userFields);
+	} else if (kind === 'spaces') {
+		qs['space.fields'] = SPACE_FIELDS;
+		qs.expansions = 'creator_id';
 		set('user.fields', fields.userFields);
 	} else {
 		qs['dm_event.fields'] =

@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 import { requireKind } from '../shared/authentication';
 import type { UserRef } from '../shared/locators';
-import { userRefFromValue } from '../shared/locators';
+import { listIdFrom, locatorValue, postIdFrom, userRefFromValue } from '../shared/locators';
 import type { PlatformContext, PlatformCredentialType, PlatformRequest } from '../shared/transport';
 import { asNodeError, rateLimitOfError } from '../shared/errors';
 import { CREDENTIAL_TYPES, platformRequest } from '../shared/transport';
@@ -55,6 +55,12 @@ const NOTHING_FOUND: Record<PollMode, string> = {
 	likedPosts: 'posts liked by this user',
 	bookmarks: 'bookmarks',
 	directMessages: 'direct message events',
+	listPosts: 'posts in this list',
+	listMembers: 'members of this list',
+	listFollowers: 'followers of this list',
+	conversationMessages: 'direct message events in this conversation',
+	quotePosts: 'quote posts of this post',
+	userSpaces: 'Spaces created by this user',
 };
 
 export interface PollState extends IDataObject {
@@ -66,12 +72,16 @@ export interface PollState extends IDataObject {
 	known?: string[];
 	/** Cached id of the watched user or of the authenticated user. */
 	subject?: { ref: string; id: string };
+	/** Cached id of the authenticated user, where a mode needs it besides its subject. */
+	me?: { ref: string; id: string };
 }
 
 interface Settings {
 	credentialType: PlatformCredentialType;
 	mode: ModeSpec;
 	user?: UserRef;
+	/** The list, post or conversation watched. */
+	target?: string;
 	query?: string;
 	exclude: string[];
 	maxItems: number;
@@ -84,6 +94,14 @@ const settingsSchema = z
 			Object.values(CREDENTIAL_TYPES) as [PlatformCredentialType, ...PlatformCredentialType[]],
 		),
 		event: z.enum(MODES.map((m) => m.value) as [PollMode, ...PollMode[]]),
+		conversationId: z
+			.string()
+			.trim()
+			.regex(
+				/^(?:\d{1,19}|\d{1,19}-\d{1,19})$/,
+				'a conversation ID (digits, or two user IDs joined by a dash)',
+			)
+			.optional(),
 		query: z.string().trim().max(MAX_QUERY_LENGTH, `at most ${MAX_QUERY_LENGTH} characters`),
 		maxItems: z.number().int('a whole number').min(1).max(MAX_ITEMS_LIMIT),
 		includeReplies: z.boolean(),
@@ -105,6 +123,7 @@ const settingsSchema = z
 const LABELS = {
 	authentication: 'Authentication',
 	event: 'Trigger On',
+	conversationId: 'Conversation ID',
 	query: 'Query',
 	maxItems: 'Max Items per Poll',
 	postFields: 'Post Fields',
@@ -115,9 +134,12 @@ const LABELS = {
 function readSettings(ctx: IPollFunctions): Settings {
 	const options = (ctx.getNodeParameter('options', {}) ?? {}) as IDataObject;
 	const event = String(ctx.getNodeParameter('event', 'userPosts'));
+	const subject = modeSpec(event)?.subject;
 	const raw = {
 		authentication: ctx.getNodeParameter('authentication', CREDENTIAL_TYPES.appOnly),
 		event,
+		conversationId:
+			subject === 'conversation' ? String(ctx.getNodeParameter('conversationId', '')) : undefined,
 		query: event === 'search' ? String(ctx.getNodeParameter('query', '') ?? '') : '',
 		maxItems: Number(ctx.getNodeParameter('maxItems', DEFAULT_MAX_ITEMS)),
 		includeReplies: event === 'userPosts' ? ctx.getNodeParameter('includeReplies', true) : true,
@@ -139,7 +161,15 @@ function readSettings(ctx: IPollFunctions): Settings {
 		user:
 			mode.subject === 'user'
 				? userRefFromValue(ctx.getNode(), ctx.getNodeParameter('user', ''), 0, 'User')
-				: undefined,
+				: mode.subject === 'creator'
+					? userRefFromValue(ctx.getNode(), ctx.getNodeParameter('creator', ''), 0, 'Creator')
+					: undefined,
+		target:
+			mode.subject === 'list'
+				? locatorValue(ctx.getNode(), ctx.getNodeParameter('list', ''), 'List', 0, listIdFrom)
+				: mode.subject === 'post'
+					? locatorValue(ctx.getNode(), ctx.getNodeParameter('post', ''), 'Post', 0, postIdFrom)
+					: valid.conversationId,
 		query: valid.query || undefined,
 		exclude,
 		maxItems: valid.maxItems,
@@ -168,7 +198,7 @@ function positionKey(settings: Settings): string {
 			? settings.credentialType
 			: settings.user
 				? `${settings.user.by}:${settings.user.value.toLowerCase()}`
-				: '';
+				: (settings.target ?? '');
 	return JSON.stringify([settings.mode.value, who, settings.query ?? '', settings.exclude]);
 }
 
@@ -180,7 +210,9 @@ async function subjectId(
 ): Promise<string | undefined> {
 	const { mode, user } = settings;
 	if (mode.subject === 'none') return undefined;
-	if (mode.subject === 'user' && user?.by === 'id') return user.value;
+	if (mode.subject === 'list' || mode.subject === 'post' || mode.subject === 'conversation')
+		return settings.target;
+	if (user?.by === 'id') return user.value;
 	const ref =
 		mode.subject === 'me'
 			? `me:${settings.credentialType}`
@@ -191,6 +223,21 @@ async function subjectId(
 			? await fetchAuthenticatedUserId(ctx.getNode(), send)
 			: await fetchUserIdByUsername(ctx.getNode(), send, user!.value);
 	state.subject = { ref, id };
+	return id;
+}
+
+/** The authenticated user's id, for modes that tell what it sent from what it received. */
+async function meId(
+	ctx: IPollFunctions,
+	settings: Settings,
+	state: PollState,
+	send: SendRequest,
+): Promise<string | undefined> {
+	if (!settings.mode.needsMe) return undefined;
+	const ref = `me:${settings.credentialType}`;
+	if (state.me?.ref === ref && state.me.id) return state.me.id;
+	const id = await fetchAuthenticatedUserId(ctx.getNode(), send);
+	state.me = { ref, id };
 	return id;
 }
 
@@ -216,6 +263,7 @@ async function read(
 ): Promise<Read> {
 	const { mode } = settings;
 	const base: IDataObject = fieldQuery(mode.kind, settings.fields);
+	if (mode.subjectQuery) Object.assign(base, mode.subjectQuery(id ?? ''));
 	if (mode.value === 'search')
 		Object.assign(base, { query: settings.query, sort_order: 'recency' });
 	if (settings.exclude.length) base.exclude = settings.exclude.join(',');
@@ -232,7 +280,7 @@ async function read(
 			page === 0 && opts.firstPage
 				? Math.min(opts.firstPage, opts.limit)
 				: opts.limit - entries.length;
-		const qs: IDataObject = { ...base, max_results: size(wanted) };
+		const qs: IDataObject = mode.unpaged ? { ...base } : { ...base, max_results: size(wanted) };
 		if (token) qs[mode.tokenParam] = token;
 		const body = await send({ method: 'GET', path: mode.path(id ?? ''), qs });
 		addIncludes(includes, body.includes as IDataObject | undefined);
@@ -275,11 +323,13 @@ function emit(
 	entries: IDataObject[],
 	includes: IDataObject,
 	subject: string | undefined,
+	me?: string,
 ): INodeExecutionData[][] | null {
 	if (!entries.length) return null;
 	const context: ItemContext = {
 		mode: settings.mode,
 		subjectId: subject,
+		meId: me,
 		query: settings.query,
 		receivedAt: new Date().toISOString(),
 	};
@@ -306,6 +356,7 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 	const manual = this.getMode() === 'manual';
 	try {
 		const id = await subjectId(this, settings, state, send);
+		const me = await meId(this, settings, state, send);
 		if (manual) {
 			// A test shows the latest items whatever was seen before, so that there is a sample to map.
 			const latest = await read(this, settings, send, id, { limit: MANUAL_ITEMS });
@@ -319,7 +370,7 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 					},
 				);
 			}
-			return emit(settings, latest.entries, latest.includes, id);
+			return emit(settings, latest.entries, latest.includes, id, me);
 		}
 		const key = positionKey(settings);
 		const { mode } = settings;
@@ -363,7 +414,7 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 					KNOWN_IDS,
 				);
 		}
-		return emit(settings, result.entries, result.includes, id);
+		return emit(settings, result.entries, result.includes, id, me);
 	} catch (error) {
 		const limited = rateLimitOfError(error);
 		if (limited && !manual) {

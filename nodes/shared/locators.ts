@@ -18,6 +18,16 @@ export function postIdFrom(value: string): string | undefined {
 	return match?.[1];
 }
 
+/** A list's address: https://<host>/i/lists/<id>. */
+export const LIST_URL_REGEX = '^https?://[^/\\s]+/i/lists/(\\d{1,19})(?:[/?#].*)?$';
+
+/** List id from an id or a list URL. */
+export function listIdFrom(value: string): string | undefined {
+	const trimmed = value.trim();
+	if (/^\d{1,19}$/.test(trimmed)) return trimmed;
+	return trimmed.match(new RegExp(LIST_URL_REGEX, 'i'))?.[1];
+}
+
 export const POST_URL_REGEX =
 	'^https?://[^/\\s]+/(?:[^/\\s]+|i/web)/status(?:es)?/(\\d{1,19})(?:[/?#].*)?$';
 

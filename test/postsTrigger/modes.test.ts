@@ -26,6 +26,10 @@ interface ModeCase {
 }
 
 const post = (id: string) => ({ id, text: `post ${id}`, author_id: USER });
+const LIST = '1146654567674912769';
+const POST = '1346889436626259968';
+const CONVERSATION = `${ME}-${USER}`;
+const user = (id: string) => ({ id, name: `User ${id}`, username: `u${id.slice(-6)}` });
 const CASES: ModeCase[] = [
 	{
 		event: 'userPosts',
@@ -128,6 +132,85 @@ const CASES: ModeCase[] = [
 		}),
 		eventId: (id) => id,
 		me: true,
+	},
+	{
+		event: 'listPosts',
+		parameters: {
+			authentication: CREDENTIAL_TYPES.appOnly,
+			list: { __rl: true, mode: 'url', value: `https://x.com/i/lists/${LIST}` },
+		},
+		read: {
+			path: `/2/lists/${LIST}/tweets`,
+			sinceId: false,
+			tokenParam: 'pagination_token',
+			bounds: { min: 1, max: 100 },
+		},
+		entry: post,
+		eventId: (id) => id,
+	},
+	{
+		event: 'listMembers',
+		parameters: {
+			authentication: CREDENTIAL_TYPES.hmac,
+			list: { __rl: true, mode: 'id', value: LIST },
+		},
+		read: {
+			path: `/2/lists/${LIST}/members`,
+			sinceId: false,
+			tokenParam: 'pagination_token',
+			bounds: { min: 1, max: 100 },
+		},
+		entry: user,
+		eventId: (id) => `list_member:${LIST}:${id}`,
+	},
+	{
+		event: 'listFollowers',
+		parameters: {
+			authentication: CREDENTIAL_TYPES.pkce,
+			list: { __rl: true, mode: 'id', value: LIST },
+		},
+		read: {
+			path: `/2/lists/${LIST}/followers`,
+			sinceId: false,
+			tokenParam: 'pagination_token',
+			bounds: { min: 1, max: 100 },
+		},
+		entry: user,
+		eventId: (id) => `list_follow:${id}:${LIST}`,
+	},
+	{
+		event: 'conversationMessages',
+		parameters: { authentication: CREDENTIAL_TYPES.pkce, conversationId: CONVERSATION },
+		read: {
+			path: `/2/dm_conversations/${CONVERSATION}/dm_events`,
+			sinceId: false,
+			tokenParam: 'pagination_token',
+			bounds: { min: 1, max: 100 },
+		},
+		entry: (id) => ({
+			id,
+			event_type: 'MessageCreate',
+			text: `dm ${id}`,
+			sender_id: USER,
+			dm_conversation_id: CONVERSATION,
+		}),
+		eventId: (id) => id,
+		me: true,
+	},
+	{
+		event: 'quotePosts',
+		parameters: {
+			authentication: CREDENTIAL_TYPES.appOnly,
+			post: { __rl: true, mode: 'url', value: `https://x.com/someone/status/${POST}` },
+		},
+		read: {
+			path: `/2/tweets/${POST}/quote_tweets`,
+			sinceId: false,
+			tokenParam: 'pagination_token',
+			bounds: { min: 10, max: 100 },
+		},
+		entry: post,
+		eventId: (id) => id,
 	},
 ];
 
@@ -268,5 +351,79 @@ describe.each(CASES)('Poll Trigger mode $event', (mode) => {
 			/^The service answered, but there are no .+ yet$/,
 		);
 		expect(staticData.key).toBeUndefined();
+	});
+});
+
+describe('Poll Trigger mode userSpaces (the endpoint answers all of a creator’s Spaces at once)', () => {
+	const spaces: IDataObject[] = [];
+	const queries: Array<Record<string, string>> = [];
+	let staticData: IDataObject;
+	const space = (id: string, state: string) => ({
+		id,
+		state,
+		title: `Space ${id}`,
+		creator_id: USER,
+	});
+	const run = async (runMode: 'trigger' | 'manual' = 'trigger') =>
+		await poll.call(
+			pollContext(
+				{
+					event: 'userSpaces',
+					authentication: CREDENTIAL_TYPES.appOnly,
+					creator: { __rl: true, mode: 'id', value: USER },
+				},
+				staticData,
+				runMode,
+			).context,
+		);
+
+	beforeEach(() => {
+		spaces.length = 0;
+		queries.length = 0;
+		staticData = {};
+		nock(BASE)
+			.persist()
+			.get('/2/spaces/by/creator_ids')
+			.query(true)
+			.reply((uri) => {
+				const q = Object.fromEntries(new URL(uri, BASE).searchParams.entries());
+				queries.push(q);
+				// The endpoint takes no max_results and no pagination token.
+				if (q.max_results !== undefined || q.pagination_token !== undefined)
+					return [400, { title: 'Invalid Request', detail: 'unknown parameter' }];
+				const list = [...spaces].reverse();
+				return [
+					200,
+					list.length
+						? {
+								data: list,
+								includes: { users: [{ id: USER, username: 'host' }] },
+								meta: { result_count: list.length },
+							}
+						: { meta: { result_count: 0 } },
+				];
+			});
+	});
+
+	it('asks for the creator’s Spaces and emits each new one once, live ones as started, others as scheduled', async () => {
+		spaces.push(space('1DXxyRYNejbKM', 'ended'));
+		expect(await run()).toBeNull();
+		expect(queries[0].user_ids).toBe(USER);
+		expect(queries[0]['space.fields']).toContain('state');
+		spaces.push(space('1YqKDqWqdPLsV', 'scheduled'), space('1vOxwrejgYaJB', 'live'));
+		const second = await run();
+		expect(second![0].map((i) => [i.json.event_type, i.json.event_id, i.json.filter])).toEqual([
+			['spaces.scheduled', 'space:1YqKDqWqdPLsV', { user_id: USER }],
+			['spaces.start', 'space:1vOxwrejgYaJB', { user_id: USER }],
+		]);
+		expect(second![0][1].json.includes).toEqual({ users: [{ id: USER, username: 'host' }] });
+		expect(await run()).toBeNull();
+	});
+
+	it('a manual test run shows the latest Spaces whatever was seen', async () => {
+		spaces.push(space('1DXxyRYNejbKM', 'live'));
+		await run();
+		const result = await run('manual');
+		expect(result![0].map((i) => i.json.event_id)).toEqual(['space:1DXxyRYNejbKM']);
 	});
 });
