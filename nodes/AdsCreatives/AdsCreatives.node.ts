@@ -18,6 +18,7 @@ import { accountMedia } from './resources/accountMedia';
 import { adPost } from './resources/adPost';
 import { card } from './resources/card';
 import { draftPost } from './resources/draftPost';
+import { imageConversationCard } from './resources/imageConversationCard';
 import { mediaLibrary } from './resources/mediaLibrary';
 import { pollCard } from './resources/pollCard';
 import { prerollCta } from './resources/prerollCta';
@@ -28,6 +29,7 @@ const resources = {
 	card,
 	pollCard,
 	videoConversationCard,
+	imageConversationCard,
 	mediaLibrary,
 	accountMedia,
 	draftPost,
@@ -48,7 +50,7 @@ export class AdsCreatives implements INodeType {
 		version: 1,
 		subtitle: operationSubtitle(resources),
 		description:
-			'Cards, polls, video conversation cards, media, draft and scheduled posts, preroll CTAs and posts of an ad account',
+			'Cards, polls, video and image conversation cards, media, draft and scheduled posts, preroll CTAs and posts of an ad account',
 		defaults: { name: 'Platform Ads Creatives' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

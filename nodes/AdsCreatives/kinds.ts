@@ -67,6 +67,18 @@ export const KINDS = {
 		maxCount: 1000,
 		searchByQ: true,
 	},
+	imageConversationCard: {
+		resource: 'imageConversationCard',
+		noun: 'image conversation card',
+		idName: 'imageConversationCardId',
+		idLabel: 'Image Conversation Card',
+		path: '/cards/image_conversation',
+		idRegex: '^[A-Za-z0-9]{1,32}$',
+		idPlaceholder: '4i0ya',
+		searchMethod: 'searchImageConversationCards',
+		maxCount: 1000,
+		searchByQ: true,
+	},
 	mediaLibrary: {
 		resource: 'mediaLibrary',
 		noun: 'media library object',

@@ -72,6 +72,7 @@ export const listSearch = {
 	searchCards: searchFor(KINDS.card),
 	searchPollCards: searchFor(KINDS.pollCard),
 	searchVideoConversationCards: searchFor(KINDS.videoConversationCard),
+	searchImageConversationCards: searchFor(KINDS.imageConversationCard),
 	searchMediaLibrary: searchFor(KINDS.mediaLibrary, 'media_key'),
 	searchAccountMedia: searchFor(KINDS.accountMedia),
 	searchDraftPosts: searchFor(KINDS.draftPost),

@@ -1,7 +1,7 @@
 'use strict';
 /**
  * Advertising interface, creatives: account media, cards (component-based, poll,
- * video conversation), media library, preroll call-to-actions, draft and scheduled posts, posts.
+ * video and image conversation), media library, preroll call-to-actions, draft and scheduled posts, posts.
  */
 const { adsError } = require('../lib/http');
 
@@ -161,7 +161,9 @@ function install(sb) {
 	}
 	function get(map, id, what, ctx) {
 		const x = map.get(id);
-		if (!x || (x.deleted && !bool(ctx.q.with_deleted)))
+		// An object of another ad account is not found through this one.
+		const elsewhere = x && x.account_id !== undefined && x.account_id !== ctx.params.account;
+		if (!x || elsewhere || (x.deleted && !bool(ctx.q.with_deleted)))
 			throw adsError(
 				404,
 				'NOT_FOUND',
@@ -397,6 +399,7 @@ function install(sb) {
 		...inAccount(ads().cards, ctx),
 		...inAccount(ads().pollCards, ctx),
 		...inAccount(ads().vcCards, ctx),
+		...inAccount(ads().icCards, ctx),
 	];
 
 	// Specific card paths first.
@@ -418,9 +421,127 @@ function install(sb) {
 			throw adsError(404, 'NOT_FOUND', `Card ${ctx.params.id} not found`, 'card_id', ctx.params.id);
 		return sb.adsEnvelope(ctx, strip(c));
 	});
+
+	// ---- Image conversation cards ----
+	// The service documents only their delete (soft: the answer carries deleted true); the other
+	// endpoints and fields follow the video conversation card, with an image in place of the video.
+	const IC_FIELDS = [
+		'name',
+		'media_key',
+		'title',
+		'first_cta',
+		'first_cta_tweet',
+		'second_cta',
+		'second_cta_tweet',
+		'third_cta',
+		'third_cta_tweet',
+		'fourth_cta',
+		'fourth_cta_tweet',
+		'thank_you_text',
+		'thank_you_url',
+		'unlocked_image_media_key',
+	];
+	function libraryImage(key) {
+		const k = String(key);
+		const item = ads().mediaLibrary.get(k);
+		if (item) return item.media_type === 'IMAGE' && !item.deleted ? item : null;
+		const up = [...sb.db.media.values()].find((m) => m.media_key === k && m.state === 'succeeded');
+		return up && up.type === 'photo' ? { media_url: up.url } : null;
+	}
+	function validateIc(b, partial) {
+		if (!partial)
+			for (const f of ['first_cta', 'first_cta_tweet', 'media_key', 'name', 'thank_you_text'])
+				if (!b[f]) throw missing(f);
+		if (b.name !== undefined && (!String(b.name) || String(b.name).length > 80))
+			throw invalid('name', 'name is 1 to 80 characters', b.name);
+		for (const f of ['first_cta', 'second_cta', 'third_cta', 'fourth_cta'])
+			if (b[f] !== undefined && String(b[f]).replace(/^#/, '').length > 20)
+				throw invalid(f, `${f} is at most 20 characters, not counting the #`, b[f]);
+		for (const f of ['title', 'thank_you_text'])
+			if (b[f] !== undefined && String(b[f]).length > 23)
+				throw invalid(f, `${f} is at most 23 characters`, b[f]);
+		if (!partial && !b.title && !b.second_cta)
+			throw invalid('title', 'title is required when second_cta is unset');
+		for (const n of ['second', 'third', 'fourth'])
+			if (b[`${n}_cta`] && !b[`${n}_cta_tweet`]) throw missing(`${n}_cta_tweet`);
+		for (const f of ['media_key', 'unlocked_image_media_key'])
+			if (b[f] !== undefined && !libraryImage(b[f]))
+				throw invalid(f, `${f} must be an image in the account's media library`, b[f]);
+		if (b.thank_you_url !== undefined && !/^https?:\/\//.test(String(b.thank_you_url)))
+			throw invalid('thank_you_url', 'thank_you_url must be a URL', b.thank_you_url);
+	}
+	const icView = (c) => {
+		const out = { id: c.id };
+		for (const f of IC_FIELDS)
+			if (c[f] !== undefined && f !== 'unlocked_image_media_key') out[f] = c[f];
+		return Object.assign(out, {
+			media_url: c.media_url,
+			card_uri: c.card_uri,
+			card_type: 'IMAGE_CONVERSATION',
+			created_at: c.created_at,
+			updated_at: c.updated_at,
+			deleted: c.deleted,
+		});
+	};
+	sb.route('GET', `${A}/cards/image_conversation`, 'ads', (ctx) => {
+		account(ctx);
+		let rows = inAccount(ads().icCards, ctx).map(icView);
+		const ids = idList(ctx.q.card_ids, 'card_ids');
+		if (ids) rows = rows.filter((r) => ids.includes(r.id));
+		if (ctx.q.q !== undefined) {
+			if (String(ctx.q.q).length > 80) throw invalid('q', 'q is at most 80 characters', ctx.q.q);
+			rows = rows.filter((r) => r.name.toLowerCase().startsWith(String(ctx.q.q).toLowerCase()));
+		}
+		return list(ctx, rows, 200, 1000);
+	});
+	sb.route(
+		'GET',
+		`${A}/cards/image_conversation/:id`,
+		'ads',
+		(ctx) => (
+			account(ctx),
+			sb.adsEnvelope(ctx, icView(get(ads().icCards, ctx.params.id, 'Card', ctx)))
+		),
+	);
+	sb.route('POST', `${A}/cards/image_conversation`, 'ads', (ctx) => {
+		account(ctx);
+		const b = p(ctx);
+		validateIc(b, false);
+		const card = { account_id: ctx.params.account, id: sb.shortId('i') };
+		for (const f of IC_FIELDS) if (b[f] !== undefined) card[f] = String(b[f]);
+		Object.assign(card, {
+			media_url: libraryImage(b.media_key).media_url,
+			card_uri: cardUri(),
+			card_type: 'IMAGE_CONVERSATION',
+			created_at: ts(),
+			updated_at: ts(),
+			deleted: false,
+		});
+		ads().icCards.set(card.id, card);
+		return Object.assign({ status: 201 }, sb.adsEnvelope(ctx, icView(card)));
+	});
+	sb.route('PUT', `${A}/cards/image_conversation/:id`, 'ads', (ctx) => {
+		account(ctx);
+		const c = get(ads().icCards, ctx.params.id, 'Card', ctx);
+		const b = p(ctx);
+		validateIc(b, true);
+		for (const f of IC_FIELDS) if (b[f] !== undefined) c[f] = String(b[f]);
+		if (b.media_key !== undefined) c.media_url = libraryImage(b.media_key).media_url;
+		c.updated_at = ts();
+		return sb.adsEnvelope(ctx, icView(c));
+	});
 	sb.route('DELETE', `${A}/cards/image_conversation/:id`, 'ads', (ctx) => {
 		account(ctx);
-		throw adsError(404, 'NOT_FOUND', `Card ${ctx.params.id} not found`, 'card_id', ctx.params.id);
+		const c = softDelete(get(ads().icCards, ctx.params.id, 'Card', ctx));
+		const { name, id, created_at, updated_at, deleted } = c;
+		return sb.adsEnvelope(ctx, {
+			name,
+			id,
+			created_at,
+			updated_at,
+			deleted,
+			card_type: 'IMAGE_CONVERSATION',
+		});
 	});
 
 	// ---- Poll cards ----
@@ -848,7 +969,8 @@ function install(sb) {
 			throw invalid('card_uri', `card ${uri} does not belong to this account`, uri);
 		return String(uri);
 	}
-	function postFields(ctx, b, partial) {
+	/** `name: false`: draft posts, which take no name (one sent is not kept). */
+	function postFields(ctx, b, partial, { name = true } = {}) {
 		const out = {};
 		if (!partial || b.as_user_id !== undefined) {
 			if (!b.as_user_id) throw missing('as_user_id');
@@ -871,7 +993,7 @@ function install(sb) {
 			throw invalid('text', 'text is too long', out.text.length);
 		if (b.card_uri !== undefined) out.card_uri = checkCardUri(ctx, b.card_uri);
 		if (b.nullcast !== undefined) out.nullcast = bool(b.nullcast);
-		if (b.name !== undefined) {
+		if (name && b.name !== undefined) {
 			if (String(b.name).length > 80)
 				throw invalid('name', 'name is at most 80 characters', b.name);
 			out.name = String(b.name);
@@ -923,7 +1045,7 @@ function install(sb) {
 	);
 	sb.route('POST', `${A}/draft_tweets`, 'ads', (ctx) => {
 		account(ctx);
-		const f = postFields(ctx, p(ctx), false);
+		const f = postFields(ctx, p(ctx), false, { name: false });
 		const d = Object.assign(
 			{ account_id: ctx.params.account, id: sb.newId(), created_at: ts(), updated_at: ts() },
 			f,
@@ -934,7 +1056,12 @@ function install(sb) {
 	sb.route('PUT', `${A}/draft_tweets/:id`, 'ads', (ctx) => {
 		account(ctx);
 		const d = get(ads().drafts, ctx.params.id, 'Draft tweet', ctx);
-		Object.assign(d, postFields(ctx, p(ctx), true), { updated_at: ts() });
+		const f = postFields(ctx, p(ctx), true, { name: false });
+		// A draft keeps text or media, as on creation.
+		const text = f.text !== undefined ? f.text : d.text;
+		const media = f.media_keys !== undefined ? f.media_keys : d.media_keys;
+		if (!text && !(media && media.length)) throw missing('text');
+		Object.assign(d, f, { updated_at: ts() });
 		return sb.adsEnvelope(ctx, draftView(d));
 	});
 	sb.route('DELETE', `${A}/draft_tweets/:id`, 'ads', (ctx) => {

@@ -73,6 +73,7 @@ function install(sb) {
 				cards: new Map(),
 				pollCards: new Map(),
 				vcCards: new Map(),
+				icCards: new Map(),
 				accountMedia: new Map(),
 				mediaLibrary: new Map(),
 				drafts: new Map(),

@@ -19,6 +19,7 @@ describe('AdsCreatives description', () => {
 			'card',
 			'pollCard',
 			'videoConversationCard',
+			'imageConversationCard',
 			'mediaLibrary',
 			'accountMedia',
 			'draftPost',

@@ -58,11 +58,6 @@ describe('Draft Post', () => {
 			{ additionalFields: { card_uri: 'https://card' } },
 			/Card: a card URI looks like/,
 		],
-		[
-			'a name of 81 characters',
-			{ additionalFields: { name: 'n'.repeat(81) } },
-			/Name: at most 80 characters/,
-		],
 	];
 	it.each(bad)('refuses %s before any request', async (_label, change, message) => {
 		const built = build({

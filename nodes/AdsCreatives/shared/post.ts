@@ -7,7 +7,8 @@ import { cardUri, objectName, postMediaKeys, userId } from './fields';
 /**
  * What draft posts, scheduled posts and posts made through the ad account share: as_user_id, text
  * (required unless there is media), card_uri, media_keys (up to 4 images, or 1 GIF, or 1 video),
- * nullcast and name.
+ * nullcast, and name for posts and scheduled posts (draft posts take no name: the service names it
+ * neither among their creation parameters nor among the fields its SDKs write).
  */
 
 export const postFields = {
@@ -67,20 +68,48 @@ export function textProperty(displayOptions?: INodeProperties['displayOptions'])
 	};
 }
 
-/** Options of the Additional Fields collection for these post fields. */
+/**
+ * How an operation treats Name: sent (posts, scheduled posts), absent (draft post updates) or kept
+ * unsent (draft post creation, whose saved workflows may hold a Name that was never a draft field).
+ */
+export type NameOption = 'sent' | 'none' | 'unsent';
+
 /** The Additional Fields collection of the operations that create a post: the post options, then `extra`. */
-export function postAdditionalFields(extra: INodeProperties[] = []): INodeProperties {
+export function postAdditionalFields(
+	extra: INodeProperties[] = [],
+	name: NameOption = 'sent',
+): INodeProperties {
 	return {
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		options: [...postOptions(), ...extra],
+		options: [...postOptions(name), ...extra],
 	};
 }
 
-export function postOptions(): INodeProperties[] {
+const nameOption: INodeProperties = {
+	displayName: 'Name',
+	name: 'name',
+	type: 'string',
+	default: '',
+	description: 'A name to find the post by (at most 80 characters)',
+};
+
+export function postOptions(name: NameOption = 'sent'): INodeProperties[] {
+	const names: INodeProperties[] =
+		name === 'none'
+			? []
+			: name === 'unsent'
+				? [
+						{
+							...nameOption,
+							description:
+								'Not sent: draft posts take no name (a draft keeps none). Kept so that workflows that set it still open.',
+						},
+					]
+				: [nameOption];
 	return [
 		{
 			displayName: 'Card',
@@ -99,13 +128,7 @@ export function postOptions(): INodeProperties[] {
 			description:
 				'Media of the media library to attach: up to 4 images, or 1 GIF, or 1 video, given by their comma-separated media keys',
 		},
-		{
-			displayName: 'Name',
-			name: 'name',
-			type: 'string',
-			default: '',
-			description: 'A name to find the post by (at most 80 characters)',
-		},
+		...names,
 		{
 			displayName: 'Promoted Only',
 			name: 'nullcast',
@@ -122,7 +145,7 @@ export function readPost(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	fields: IDataObject,
-	top: { asUserId?: boolean; text?: boolean },
+	top: { asUserId?: boolean; text?: boolean; name?: boolean },
 ): IDataObject {
 	const out: IDataObject = {};
 	if (top.asUserId) out.as_user_id = String(ctx.getNodeParameter('asUserId', itemIndex, '')).trim();
@@ -133,7 +156,7 @@ export function readPost(
 	const keys = splitList(fields.media_keys);
 	if (keys.length) out.media_keys = keys;
 	if (fields.nullcast !== undefined) out.nullcast = Boolean(fields.nullcast);
-	if (fields.name) out.name = String(fields.name);
+	if (top.name !== false && fields.name) out.name = String(fields.name);
 	return out;
 }
 

@@ -4,6 +4,7 @@ import { create } from './create';
 import { deleteCard } from './delete';
 import { deleteImageConversation } from './deleteImageConversation';
 import { get } from './get';
+import { getById } from './getById';
 import { getByUris } from './getByUris';
 import { getMany } from './getMany';
 import { update } from './update';
@@ -16,6 +17,7 @@ export const card: Resource = {
 		create,
 		get,
 		getMany,
+		getById,
 		getByUris,
 		update,
 		delete: deleteCard,

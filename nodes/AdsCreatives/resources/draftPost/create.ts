@@ -16,7 +16,9 @@ import {
 	toParams,
 } from '../../shared/post';
 
-const schema = z.object(postFields).strict().superRefine(needsTextOrMedia);
+/** Draft posts take no name: a Name set in a saved workflow is read no more (see postOptions). */
+export const draftFields = z.object(postFields).omit({ name: true });
+const schema = draftFields.strict().superRefine(needsTextOrMedia);
 
 export const create: ItemOperation = {
 	option: {
@@ -25,13 +27,13 @@ export const create: ItemOperation = {
 		description: 'Create a draft post for the ad account',
 		action: 'Create a draft post',
 	},
-	properties: [asUserIdProperty(), textProperty(), postAdditionalFields()],
+	properties: [asUserIdProperty(), textProperty(), postAdditionalFields([], 'unsent')],
 	async execute(ctx: OperationContext, itemIndex: number) {
 		const fields = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 		const post = validateInput(
 			ctx.getNode(),
 			schema,
-			readPost(ctx, itemIndex, fields, { asUserId: true, text: true }),
+			readPost(ctx, itemIndex, fields, { asUserId: true, text: true, name: false }),
 			itemIndex,
 			POST_LABELS,
 		);

@@ -5,12 +5,13 @@ import { mediaKey, objectName } from '../../shared/fields';
 
 /** Fields and rules of a video conversation card, as the service defines them, shared by Create and Update. */
 
-const cta = z
+/** A CTA hashtag; the image conversation card takes the same. */
+export const cta = z
 	.string()
 	.regex(/^#?[^\s#]+$/, 'one hashtag word, with or without the #')
 	.refine((v) => v.replace(/^#/, '').length <= 20, 'at most 20 characters, not counting the #');
-const short = z.string().max(23, 'at most 23 characters');
-const text = z.string().min(1, 'is required');
+export const short = z.string().max(23, 'at most 23 characters');
+export const text = z.string().min(1, 'is required');
 
 const fields = {
 	name: objectName.min(1, 'is required'),
@@ -35,9 +36,10 @@ const fields = {
 	unlocked_video_media_key: mediaKey,
 };
 
-type Card = Partial<Record<keyof typeof fields, string>>;
+export type Card = Partial<Record<keyof typeof fields, string>>;
 
-function ctaRules(card: Card, ctx: z.RefinementCtx) {
+/** Each of the second to fourth CTAs goes with its post text, and the other way round. */
+export function ctaRules(card: Card, ctx: z.RefinementCtx) {
 	for (const n of ['second', 'third', 'fourth'] as const) {
 		if (card[`${n}_cta`] && !card[`${n}_cta_tweet`]) {
 			ctx.addIssue({

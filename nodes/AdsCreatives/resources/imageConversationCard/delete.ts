@@ -1,0 +1,4 @@
+import { KINDS } from '../../kinds';
+import { deleteOperation } from '../../operations';
+
+export const deleteImageConversationCard = deleteOperation(KINDS.imageConversationCard);

@@ -1,0 +1,4 @@
+import { KINDS } from '../../kinds';
+import { getOperation } from '../../operations';
+
+export const get = getOperation(KINDS.imageConversationCard, { withDeleted: true });
