@@ -128,6 +128,8 @@ function createSandbox(options = {}) {
 	require('./routes/webhooks').install(sb);
 	require('./routes/posts').install(sb);
 	require('./routes/media').install(sb);
+	require('./routes/mediaMore').install(sb);
+	require('./routes/adminMore').install(sb);
 	require('./routes/catalog').install(sb);
 	require('./routes/creatives').install(sb);
 

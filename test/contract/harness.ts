@@ -124,6 +124,7 @@ function sampleValue(property: INodeProperties, ids: SampleIds): unknown {
 			return {};
 		default:
 			if (/username|handle/i.test(name)) return ids.username;
+			if (/mediaKey/i.test(name)) return ids.mediaKey;
 			if (/^user$|users$/i.test(name)) return ids.userId;
 			if (/url/i.test(name)) return ids.webhookUrl;
 			if (/ids$/i.test(name)) return idFor();
@@ -142,6 +143,8 @@ export interface SampleIds {
 	webhookId: string;
 	subscriptionId: string;
 	mediaId: string;
+	/** A media key (media type number, underscore, media id). */
+	mediaKey: string;
 	newsId: string;
 	conversationId: string;
 	/** A URL whose CRC checks are answered (set by the test). */
@@ -413,7 +416,8 @@ const SRT = Buffer.from('1\n00:00:00,000 --> 00:00:01,000\nHello\n');
 
 /** The input items of a case: an image, or a subtitle file where subtitles are uploaded. */
 function itemsFor(parameters: INodeParameters): INodeExecutionData[] {
-	if (parameters.purpose !== 'subtitles') return SAMPLE_ITEMS;
+	if (parameters.purpose !== 'subtitles' && parameters.operation !== 'addSubtitles')
+		return SAMPLE_ITEMS;
 	return [
 		{
 			json: {},
@@ -491,6 +495,7 @@ export async function startSandbox(): Promise<{ sb: Sandbox; checker: Checker; i
 		webhookId: '1790000000000000001',
 		subscriptionId: '1790000000000000002',
 		mediaId: '1790000000000000003',
+		mediaKey: '3_1790000000000000003',
 		newsId: '1790000000000000004',
 		conversationId: `${sb.keys.userId}-1000000002`,
 		webhookUrl: 'https://example.com/hooks/platform',

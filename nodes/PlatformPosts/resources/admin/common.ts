@@ -93,3 +93,50 @@ export function listOf(body: unknown): IDataObject[] {
 export function replayStamp(date: Date): string {
 	return date.toISOString().replace(/[-T:]/g, '').slice(0, 12);
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The From and To fields of the replay operations. */
+export const replayWindowProperties: INodeProperties[] = [
+	{
+		displayName: 'From',
+		name: 'from',
+		type: 'dateTime',
+		default: '',
+		required: true,
+		description:
+			'Start of the window (inclusive, at most 24 hours ago; minutes precision, UTC unless a zone is given)',
+	},
+	{
+		displayName: 'To',
+		name: 'to',
+		type: 'dateTime',
+		default: '',
+		required: true,
+		description: 'End of the window (minutes precision)',
+	},
+];
+
+/**
+ * The From and To fields as the service takes them (yyyymmddhhmm, UTC), checked before any request:
+ * dates, From before To, From within the past 24 hours (the service replays no further back).
+ */
+export function readReplayWindow(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): { from_date: string; to_date: string } {
+	const invalid = (message: string) =>
+		new NodeOperationError(ctx.getNode(), `Invalid input in item ${itemIndex + 1}: ${message}`, {
+			itemIndex,
+		});
+	const from = new Date(String(ctx.getNodeParameter('from', itemIndex, '') ?? ''));
+	const to = new Date(String(ctx.getNodeParameter('to', itemIndex, '') ?? ''));
+	if (Number.isNaN(from.getTime())) throw invalid('From: not a date and time');
+	if (Number.isNaN(to.getTime())) throw invalid('To: not a date and time');
+	if (from.getTime() >= to.getTime()) throw invalid('From must be before To');
+	// A few minutes of tolerance for clock differences.
+	if (Date.now() - from.getTime() > DAY_MS + 5 * 60 * 1000) {
+		throw invalid('From: the service replays only the past 24 hours');
+	}
+	return { from_date: replayStamp(from), to_date: replayStamp(to) };
+}

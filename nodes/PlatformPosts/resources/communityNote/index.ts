@@ -1,5 +1,6 @@
 import type { Resource } from '../../../shared/router';
 import { create } from './create';
+import { deleteNote } from './delete';
 import { evaluate } from './evaluate';
 import { getEligiblePosts } from './getEligiblePosts';
 import { getManyWritten } from './getManyWritten';
@@ -7,5 +8,5 @@ import { getManyWritten } from './getManyWritten';
 export const communityNote: Resource = {
 	option: { name: 'Community Note', value: 'communityNote' },
 	defaultOperation: 'getEligiblePosts',
-	operations: { getEligiblePosts, getManyWritten, evaluate, create },
+	operations: { getEligiblePosts, getManyWritten, evaluate, create, delete: deleteNote },
 };
