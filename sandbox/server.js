@@ -126,6 +126,8 @@ function createSandbox(options = {}) {
 	require('./routes/state').install(sb);
 	require('./routes/control').install(sb);
 	require('./routes/webhooks').install(sb);
+	// Before posts: its user list reads take precedence over the generic owned-reads route.
+	require('./routes/lists').install(sb);
 	require('./routes/posts').install(sb);
 	require('./routes/media').install(sb);
 	require('./routes/mediaMore').install(sb);

@@ -28,6 +28,8 @@ import { post } from './resources/post';
 import { token } from './resources/token';
 import { revokeBearerNeedsBearerCredential } from './resources/token/revokeBearerToken';
 import { user } from './resources/user';
+import { list } from './resources/list';
+import { searchOwnedLists } from './resources/list/common';
 
 /**
  * The Authentication field's kinds. App-Only Bearer first: n8n's editor sets Authentication to the
@@ -39,6 +41,7 @@ const AUTHENTICATION: CredentialKind[] = ['appOnly', 'pkce', 'hmac', 'connect'];
 const resources = {
 	post,
 	user,
+	list,
 	news,
 	engagement,
 	directMessage,
@@ -75,6 +78,8 @@ export class PlatformPosts implements INodeType {
 			...operationProperties(resources, AUTHENTICATION),
 		],
 	};
+
+	methods = { listSearch: { searchOwnedLists } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await routeExecution.call(this, resources, 'platform');

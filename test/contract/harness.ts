@@ -40,6 +40,7 @@ export interface Sandbox {
 	listen(port?: number): Promise<Sandbox>;
 	close(): Promise<void>;
 	publishPost(input: IDataObject): IDataObject;
+	seededListId: string;
 }
 
 export interface Violation {
@@ -95,6 +96,7 @@ function sampleValue(property: INodeProperties, ids: SampleIds): unknown {
 		if (/media/i.test(name)) return ids.mediaId;
 		if (/news/i.test(name)) return ids.newsId;
 		if (/conversation/i.test(name)) return ids.conversationId;
+		if (/list/i.test(name)) return ids.listId;
 		return ids.postId;
 	};
 	switch (property.type) {
@@ -130,6 +132,8 @@ function sampleValue(property: INodeProperties, ids: SampleIds): unknown {
 			if (/ids$/i.test(name)) return idFor();
 			if (/id$/i.test(name)) return idFor();
 			if (/query|keyword/i.test(name)) return 'n8n';
+			// A list's name is 1-25 characters.
+			if (/^name$/i.test(name)) return 'Conformance sample';
 			// A note must cite a source; a post or message needs some text.
 			if (/text|message/i.test(name)) return 'Sample text, source: https://example.com/source';
 			return 'Sample text from the conformance test';
@@ -147,6 +151,8 @@ export interface SampleIds {
 	mediaKey: string;
 	newsId: string;
 	conversationId: string;
+	/** A list of the sandbox user's, seeded by the sandbox. */
+	listId: string;
 	/** A URL whose CRC checks are answered (set by the test). */
 	webhookUrl: string;
 }
@@ -498,6 +504,7 @@ export async function startSandbox(): Promise<{ sb: Sandbox; checker: Checker; i
 		mediaKey: '3_1790000000000000003',
 		newsId: '1790000000000000004',
 		conversationId: `${sb.keys.userId}-1000000002`,
+		listId: sb.seededListId,
 		webhookUrl: 'https://example.com/hooks/platform',
 	};
 	return { sb, checker, ids };
