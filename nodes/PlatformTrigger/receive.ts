@@ -14,7 +14,13 @@ import {
 } from './signature';
 import { recoverMissedEvents, selectedEventTypes } from './lifecycle';
 import type { TriggerState } from './state';
-import { claimNewIds, firstRecoveryInProcess, persistClaimed, triggerKey } from './state';
+import {
+	claimNewIds,
+	firstRecoveryInProcess,
+	persistClaimed,
+	releaseClaimed,
+	triggerKey,
+} from './state';
 import { defaultReplayStatus, isStatusEvent, workflowDataFor } from './outputs';
 import { isStreamDelivery, normalizeStreamDelivery } from './stream';
 import { consumerSecretVerifies, readConsumerSecret } from './secretCache';
@@ -178,7 +184,7 @@ export async function receiveDelivery(
 	const workflowData = workflowDataFor(version, replayMode, emitted as unknown as IDataObject[]);
 	const answer = { ok: true, events: emitted.length };
 	if (!previous || !recoveryDue(ctx, startedAt, previous)) {
-		return answerAfterRunStarts(keyOf(ctx), saved, started, answer, workflowData);
+		return answerAfterRunStarts(ctx, saved, started, answer, workflowData);
 	}
 	// The first delivery after a restart: answered now, before the replay request it waits for.
 	respond(ctx, 200, answer);
@@ -200,21 +206,38 @@ export async function receiveDelivery(
  * the copy n8n saves, which marks it changed again and also carries the ids other deliveries claimed
  * (and started) while this run was being started. Until then the events are recorded in this process's
  * memory only: if the process dies before the run starts, the service's retry runs them elsewhere.
+ * If n8n answers without reading it (it could not start the run: the database or the queue refused,
+ * and the service got a 500), the events were not run and the service sends them again: their claims
+ * are released when that answer has been sent, so the retry runs them. A caller that hangs up before
+ * any answer (the service's 10 s deadline) releases nothing: the run may still start.
  */
 function answerAfterRunStarts(
-	key: string,
+	ctx: IWebhookFunctions,
 	state: TriggerState,
 	started: string[],
 	answer: IDataObject,
 	workflowData: INodeExecutionData[][] | undefined,
 ): IWebhookResponseData {
+	const key = keyOf(ctx);
 	const result: IWebhookResponseData = workflowData ? { workflowData } : {};
+	let read = false;
 	Object.defineProperty(result, 'webhookResponse', {
 		enumerable: true,
 		get: () => {
+			read = true;
 			persistClaimed(key, state, started);
 			return answer;
 		},
 	});
+	const res = ctx.getResponseObject() as { once?: (event: 'finish', listener: () => void) => void };
+	if (started.length && typeof res.once === 'function')
+		res.once('finish', () => {
+			if (read) return;
+			const released = releaseClaimed(key, started);
+			if (released.length)
+				ctx.logger.warn(
+					`Platform Trigger: n8n answered a delivery without starting its run; its ${released.length} event(s) will run when the service sends them again`,
+				);
+		});
 	return result;
 }

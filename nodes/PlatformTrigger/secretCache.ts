@@ -119,10 +119,29 @@ export async function consumerSecretVerifies(
 
 /** The secret read for this trigger and credential less than MAX_AGE_MS ago, if any. */
 export function cachedConsumerSecret(ctx: Ctx, now = Date.now()): string | undefined {
+	forgetExpiredSecrets(now);
 	const entry = cache.get(keyOf(ctx));
 	if (!entry || entry.credentialId !== credentialIdOf(ctx) || now - entry.readAt >= MAX_AGE_MS)
 		return undefined;
 	return entry.secret;
+}
+
+let lastSweep = Number.NEGATIVE_INFINITY;
+
+/**
+ * Drops every kept secret older than MAX_AGE_MS (it would not be used again), at most once per
+ * MAX_AGE_MS. Webhook processes run no lifecycle hook, so a deactivated or deleted trigger's secret
+ * would otherwise stay in their memory for as long as they live.
+ */
+function forgetExpiredSecrets(now: number): void {
+	if (now - lastSweep < MAX_AGE_MS) return;
+	lastSweep = now;
+	for (const [key, entry] of cache) if (now - entry.readAt >= MAX_AGE_MS) cache.delete(key);
+}
+
+/** How many secrets this process keeps (for tests and diagnostics). */
+export function secretsInMemory(): number {
+	return cache.size;
 }
 
 /** Forgets a trigger's secret (activation, re-activation, deactivation). */

@@ -62,6 +62,36 @@ export function persistedIds(state: TriggerState): Array<[string, number]> {
 	);
 }
 
+/** How often claimNewIds looks for triggers whose record has expired (see forgetExpiredTriggers). */
+export const SWEEP_EVERY_MS = 60_000;
+let lastSweep = Number.NEGATIVE_INFINITY;
+
+/**
+ * Forgets the in-memory record of every trigger whose newest id is older than DEDUPE_MAX_AGE_MS (none
+ * of its ids would count any more). Webhook processes run no lifecycle hook, so they never learn that
+ * a workflow was deactivated or deleted: without this they would keep its record (up to 2,000 ids and
+ * the last string written, ~100 KB) for as long as they live. A trigger that is still active merely
+ * re-reads its persisted ids at its next delivery. At most once per SWEEP_EVERY_MS.
+ */
+export function forgetExpiredTriggers(now: number): void {
+	if (now - lastSweep < SWEEP_EVERY_MS) return;
+	lastSweep = now;
+	for (const [key, ids] of claimed) {
+		let newest = Number.NEGATIVE_INFINITY;
+		for (const at of ids.values()) newest = Math.max(newest, at);
+		if (now - newest > DEDUPE_MAX_AGE_MS) {
+			claimed.delete(key);
+			pending.delete(key);
+			lastWritten.delete(key);
+		}
+	}
+}
+
+/** How many triggers this process holds a record of (for tests and diagnostics). */
+export function triggersInMemory(): number {
+	return claimed.size;
+}
+
 /** The key of one trigger node in one workflow. */
 export function triggerKey(workflowId: unknown, nodeId: unknown): string {
 	return `${String(workflowId ?? '')}:${String(nodeId ?? '')}`;
@@ -90,6 +120,7 @@ export function claimNewIds(
 	ids: string[],
 	now: number,
 ): Set<string> {
+	forgetExpiredTriggers(now);
 	let record = claimed.get(key);
 	if (!record) {
 		record = new Map();
@@ -142,6 +173,26 @@ export function persistClaimed(key: string, state: TriggerState, started: Iterab
 	);
 	lastWritten.set(key, text);
 	state.seen = text;
+}
+
+/**
+ * Gives up the claims of a delivery whose run n8n did not start: n8n answered it (500: the database or
+ * the queue refused the run) without reading the trigger's answer, so the service sends the events
+ * again, and that copy, which the proxy routes to this same process, must run rather than be dropped
+ * as a duplicate. Ids whose run started meanwhile (a copy in another delivery) stay claimed. Returns
+ * the ids released.
+ */
+export function releaseClaimed(key: string, ids: Iterable<string>): string[] {
+	const record = claimed.get(key);
+	const waiting = pending.get(key);
+	if (!record || !waiting) return [];
+	const released: string[] = [];
+	for (const id of ids)
+		if (waiting.delete(id)) {
+			record.delete(id);
+			released.push(id);
+		}
+	return released;
 }
 
 /** Forgets one trigger's in-memory record (deactivation). */

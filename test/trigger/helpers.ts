@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import nock from 'nock';
 import type { IDataObject, IWebhookResponseData } from 'n8n-workflow';
 
@@ -27,7 +28,8 @@ export function webhookContext(opts: {
 	typeVersion?: number;
 }) {
 	const captured: Captured = {};
-	const response = {
+	// Emits 'finish' when a test says the answer was sent, as n8n's (express) response does.
+	const response = Object.assign(new EventEmitter(), {
 		status(code: number) {
 			captured.status = code;
 			return response;
@@ -36,7 +38,7 @@ export function webhookContext(opts: {
 			captured.body = body;
 			return response;
 		},
-	};
+	});
 	const built = createContext({
 		parameters: { events: ['post.create'], options: {}, ...(opts.parameters ?? {}) },
 		staticData: opts.staticData ?? {},
@@ -50,7 +52,7 @@ export function webhookContext(opts: {
 		},
 	});
 	if (opts.secret !== undefined) built.credentials.platformBearerApi.consumerSecret = opts.secret;
-	return { ...built, captured };
+	return { ...built, captured, response };
 }
 
 /** A correctly signed delivery of this JSON body. */

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { checkExists } from '../../nodes/PlatformTrigger/lifecycle';
 import { answerCrc, receiveDelivery } from '../../nodes/PlatformTrigger/receive';
-import { MAX_AGE_MS } from '../../nodes/PlatformTrigger/secretCache';
+import { MAX_AGE_MS, secretsInMemory } from '../../nodes/PlatformTrigger/secretCache';
 import { BASE, createContext, TEST_SECRETS } from '../helpers/context';
 import { answerOf, sign, webhookContext } from './helpers';
 
@@ -110,6 +110,20 @@ describe('Platform Trigger: the consumer secret between deliveries', () => {
 			at: T0 + MAX_AGE_MS,
 		});
 		expect(late).toEqual({ status: 401, reads: 1 });
+	});
+
+	it('drops kept secrets once they expire: a deactivated trigger’s secret does not stay in memory', async () => {
+		// Far from the other tests' times, so that only these triggers' secrets are fresh.
+		const base = T0 + 1000 * MAX_AGE_MS;
+		for (const wf of ['wf-gone-a', 'wf-gone-b', 'wf-gone-c'])
+			expect((await deliver(wf, { at: base })).status).toBe(200);
+		expect(secretsInMemory()).toBeGreaterThanOrEqual(3);
+		// Later, only one trigger still receives deliveries.
+		expect(await deliver('wf-still-here', { at: base + 2 * MAX_AGE_MS })).toEqual({
+			status: 200,
+			reads: 1,
+		});
+		expect(secretsInMemory()).toBe(1);
 	});
 
 	it('pointing the node at another credential reads that credential at once', async () => {
