@@ -128,6 +128,7 @@ function createSandbox(options = {}) {
 	require('./routes/webhooks').install(sb);
 	// Before posts: its user list reads take precedence over the generic owned-reads route.
 	require('./routes/lists').install(sb);
+	require('./routes/postsMore').install(sb);
 	require('./routes/posts').install(sb);
 	require('./routes/media').install(sb);
 	require('./routes/mediaMore').install(sb);

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 /** Fields and expansions of post reads (the service's data dictionary of post and user fields). */
-const TWEET_FIELDS = [
+export const TWEET_FIELDS = [
 	'attachments',
 	'author_id',
 	'community_id',

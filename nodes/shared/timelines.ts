@@ -142,3 +142,21 @@ export const TIMELINES: Timeline[] = [
 		description: "The authenticated user's pinned lists (not paginated)",
 	},
 ];
+
+/**
+ * The authenticated user's home timeline (GET /2/users/:id/timelines/reverse_chronological): posts of
+ * the user and of the accounts it follows, newest first. An operation of its own, not a row of
+ * TIMELINES, whose values are the saved choices of the Timeline field and of the Poll Trigger.
+ */
+export const HOME_TIMELINE: Timeline = {
+	name: 'Home Timeline',
+	value: 'homeTimeline',
+	suffix: 'timelines/reverse_chronological',
+	kind: 'posts',
+	page: { min: 1, max: 100 },
+	ownOnly: true,
+	bounds: true,
+	exclude: true,
+	authentication: USER_CONTEXT,
+	description: 'Posts of the authenticated user and the accounts it follows, newest first',
+};

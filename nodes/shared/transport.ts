@@ -250,7 +250,12 @@ export async function platformRequestFull<T = unknown>(
 		ignoreHttpStatusErrors: true,
 		timeout: request.timeoutMs ?? 60_000,
 	};
-	if (request.qs && Object.keys(request.qs).length) options.qs = request.qs;
+	if (request.qs && Object.keys(request.qs).length) {
+		options.qs = request.qs;
+		// An array is a parameter the service takes once per value (tweet_ids=1&tweet_ids=2); n8n
+		// would otherwise send it as tweet_ids[]=1.
+		if (Object.values(request.qs).some(Array.isArray)) options.arrayFormat = 'repeat';
+	}
 	const headers: IDataObject = { ...(request.headers ?? {}) };
 	if (request.body !== undefined) {
 		if (request.form) {

@@ -572,6 +572,7 @@ function install(sb) {
 			list = [...db().tweets.values()].filter(
 				(t) => !t.deleted && t.text.includes('@' + getUser(params.id).username),
 			);
+		if (params.suffix === 'muting' && sb.mutedBy) list = sb.mutedBy(params.id).map(getUser);
 		if (['followers', 'following'].includes(params.suffix))
 			list = [...db().users.values()].filter((u) => u.id !== params.id);
 		const isPosts = ['tweets', 'mentions', 'liked_tweets', 'bookmarks'].includes(params.suffix);
@@ -601,6 +602,9 @@ function install(sb) {
 				if (!v) throw invalidRequest(`${bodyKey} is required`, { [bodyKey]: [] });
 				requireId(v, bodyKey);
 			}
+			// routes/postsMore.js keeps who liked, reposted and bookmarked what.
+			if (sb.onEngagement)
+				sb.onEngagement(field, value, auth.userId, bodyKey ? body[bodyKey] : params.tweet_id);
 			return { body: { data: { [field]: value } } };
 		};
 	sb.route('POST', '/2/users/:id/likes', 'user', engage('liked', true, 'tweet_id'));

@@ -96,11 +96,15 @@ function sampleValue(property: INodeProperties, ids: SampleIds): unknown {
 		if (/media/i.test(name)) return ids.mediaId;
 		if (/news/i.test(name)) return ids.newsId;
 		if (/conversation/i.test(name)) return ids.conversationId;
+		if (/folder/i.test(name)) return ids.bookmarkFolderId;
 		if (/list/i.test(name)) return ids.listId;
 		return ids.postId;
 	};
 	switch (property.type) {
 		case 'resourceLocator':
+			// A user field named User keeps its default mode, the handle: n8n looks the user up by it.
+			if (name === 'user' && (property.default as { mode?: string })?.mode === 'username')
+				return { __rl: true, mode: 'username', value: ids.username };
 			return { __rl: true, mode: 'id', value: idFor() };
 		case 'number':
 			return property.typeOptions?.minValue ?? 1;
@@ -151,6 +155,8 @@ export interface SampleIds {
 	mediaKey: string;
 	newsId: string;
 	conversationId: string;
+	/** A bookmark folder of the sandbox user's, seeded by the sandbox. */
+	bookmarkFolderId: string;
 	/** A list of the sandbox user's, seeded by the sandbox. */
 	listId: string;
 	/** A URL whose CRC checks are answered (set by the test). */
@@ -504,6 +510,7 @@ export async function startSandbox(): Promise<{ sb: Sandbox; checker: Checker; i
 		mediaKey: '3_1790000000000000003',
 		newsId: '1790000000000000004',
 		conversationId: `${sb.keys.userId}-1000000002`,
+		bookmarkFolderId: '1800000000000000001',
 		listId: sb.seededListId,
 		webhookUrl: 'https://example.com/hooks/platform',
 	};

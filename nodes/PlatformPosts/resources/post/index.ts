@@ -4,10 +4,35 @@ import { create } from './create';
 import { deletePost } from './delete';
 import { edit } from './edit';
 import { get } from './get';
+import { getAnalytics } from './getAnalytics';
+import { getInsights } from './getInsights';
+import { getLikingUsers } from './getLikingUsers';
+import { getOne } from './getOne';
+import { getQuotePosts } from './getQuotePosts';
+import { getRepostedBy } from './getRepostedBy';
+import { getReposts } from './getReposts';
+import { hideReply } from './hideReply';
 import { search } from './search';
+import { unhideReply } from './unhideReply';
 
 export const post: Resource = {
 	option: { name: 'Post', value: 'post' },
 	defaultOperation: 'create',
-	operations: { count, create, delete: deletePost, edit, get, search },
+	operations: {
+		count,
+		create,
+		delete: deletePost,
+		edit,
+		get,
+		getAnalytics,
+		getInsights,
+		getLikingUsers,
+		getOne,
+		getQuotePosts,
+		getRepostedBy,
+		getReposts,
+		hideReply,
+		search,
+		unhideReply,
+	},
 };

@@ -92,7 +92,7 @@ function onlyFor(timelines: string[]) {
 	return { show: { '/timeline': timelines } } as INodeProperties['displayOptions'];
 }
 
-const boundOptions: INodeProperties[] = [
+export const boundOptions: INodeProperties[] = [
 	{
 		displayName: 'Start Time',
 		name: 'startTime',
@@ -140,7 +140,11 @@ const boundOptions: INodeProperties[] = [
 ];
 
 /** Query parameters of the options that the chosen timeline takes. */
-function boundQuery(ctx: OperationContext, itemIndex: number, timeline: Timeline): IDataObject {
+export function boundQuery(
+	ctx: OperationContext,
+	itemIndex: number,
+	timeline: Timeline,
+): IDataObject {
 	if (!timeline.bounds) return {};
 	const options = ctx.options;
 	const qs: IDataObject = {};

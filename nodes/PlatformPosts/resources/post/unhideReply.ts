@@ -1,0 +1,3 @@
+import { replyVisibilityOperation } from './hideReply';
+
+export const unhideReply = replyVisibilityOperation(false);
