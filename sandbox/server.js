@@ -129,8 +129,11 @@ function createSandbox(options = {}) {
 	// Before posts: its user list reads take precedence over the generic owned-reads route.
 	require('./routes/lists').install(sb);
 	require('./routes/postsMore').install(sb);
+	// Before posts: its public key reads take precedence over the generic owned-reads route.
+	require('./routes/chat').install(sb);
 	require('./routes/posts').install(sb);
 	require('./routes/media').install(sb);
+	require('./routes/dm').install(sb);
 	require('./routes/mediaMore').install(sb);
 	require('./routes/adminMore').install(sb);
 	require('./routes/catalog').install(sb);

@@ -19,6 +19,7 @@ import {
 } from '../shared/router';
 import type { CredentialKind } from '../shared/transport';
 import { admin } from './resources/admin';
+import { chat } from './resources/chat';
 import { communityNote } from './resources/communityNote';
 import { directMessage } from './resources/directMessage';
 import { engagement } from './resources/engagement';
@@ -45,6 +46,7 @@ const resources = {
 	news,
 	engagement,
 	directMessage,
+	chat,
 	communityNote,
 	media,
 	admin,

@@ -90,6 +90,11 @@ export interface PlatformRequest {
 	 * a caller sending many requests can pace the ones it has not sent yet. Retries stay here.
 	 */
 	onRateWindow?: (window: RateWindow) => void;
+	/**
+	 * The answer is a file: its body comes back as bytes (a Buffer). An error answer is still read as
+	 * the service's JSON error.
+	 */
+	binaryResponse?: boolean;
 }
 
 export interface PlatformResponse<T = unknown> {
@@ -277,6 +282,10 @@ export async function platformRequestFull<T = unknown>(
 		}
 	}
 	if (Object.keys(headers).length) options.headers = headers;
+	if (request.binaryResponse) {
+		options.json = false;
+		options.encoding = 'arraybuffer';
+	}
 
 	const retryTransient = request.retryTransient ?? isSafeToRetry(method);
 	const maxWait = clampWait(request.maxRateLimitWait);
@@ -345,6 +354,8 @@ export async function platformRequestFull<T = unknown>(
 			statusCode = Number(raw.statusCode);
 		}
 		const responseHeaders = lowerHeaders(raw.headers);
+		if (request.binaryResponse && (statusCode < 200 || statusCode >= 300))
+			raw = { ...raw, body: jsonOf(raw.body) };
 		request.onRateWindow?.(rateWindowOf(responseHeaders, statusCode));
 		if (statusCode >= 200 && statusCode < 300) {
 			return { statusCode, headers: responseHeaders, body: raw.body as T };
@@ -465,6 +476,17 @@ export async function paginate(
 		token = String(next);
 	}
 	return results;
+}
+
+/** The service's JSON in bytes (an error answer to a file request); the text when it is not JSON. */
+function jsonOf(body: unknown): unknown {
+	if (!Buffer.isBuffer(body) && !(body instanceof ArrayBuffer)) return body;
+	const text = Buffer.from(body as Buffer).toString('utf8');
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return text;
+	}
 }
 
 /** Unwraps `{data: X}` envelopes; older servers send the bare object. */

@@ -1,5 +1,5 @@
 'use strict';
-/** Posts, users, search and counts, owned reads, engagement, news, notes, DMs, connections, OAuth. */
+/** Posts, users, search and counts, owned reads, engagement, news, notes, connections, OAuth (direct messages: dm.js). */
 const crypto = require('node:crypto');
 const { HttpError, problem, invalidRequest, notFound, legacyError } = require('../lib/http');
 
@@ -742,50 +742,6 @@ function install(sb) {
 	};
 	sb.route('POST', '/2/evaluate_note', 'user', evaluate);
 	sb.route('POST', '/2/notes/evaluate', 'user', evaluate);
-
-	// ---- Direct messages ----
-	sb.route(
-		'POST',
-		'/2/dm_conversations/with/:participant/messages',
-		'user',
-		({ params, body, auth }) => {
-			const b = body || {};
-			if (!b.text && !(Array.isArray(b.attachments) && b.attachments.length))
-				throw invalidRequest('text or attachments is required', {});
-			requireId(params.participant, 'participant_id');
-			const event = {
-				id: sb.newId(),
-				event_type: 'MessageCreate',
-				text: b.text,
-				sender_id: auth.userId,
-				dm_conversation_id: `${[auth.userId, params.participant].sort().join('-')}`,
-				created_at: new Date().toISOString(),
-			};
-			db().dmEvents.push(event);
-			return {
-				status: 201,
-				body: { data: { dm_conversation_id: event.dm_conversation_id, dm_event_id: event.id } },
-			};
-		},
-	);
-	sb.route('GET', '/2/dm_events', 'user', ({ q }) => {
-		if (q.max_results !== undefined) {
-			const n = Number(q.max_results);
-			if (!Number.isInteger(n) || n < 1 || n > 100)
-				throw invalidRequest(
-					`The \`max_results\` query parameter value [${q.max_results}] is not between 1 and 100`,
-					{ max_results: [q.max_results] },
-				);
-		}
-		const { page, next } = sb.pageOf(
-			db().dmEvents.slice().reverse(),
-			Number(q.max_results || 100),
-			q.pagination_token,
-		);
-		const meta = { result_count: page.length };
-		if (next) meta.next_token = next;
-		return { body: page.length ? { data: page, meta } : { meta } };
-	});
 
 	// ---- Streaming connections ----
 	sb.route('GET', '/2/connections', 'app', () => ({

@@ -40,6 +40,8 @@ export interface Sandbox {
 	listen(port?: number): Promise<Sandbox>;
 	close(): Promise<void>;
 	publishPost(input: IDataObject): IDataObject;
+	sendDirectMessage(input: IDataObject): IDataObject;
+	chatSample(): { mediaHashKey: string };
 	seededListId: string;
 }
 
@@ -96,6 +98,7 @@ function sampleValue(property: INodeProperties, ids: SampleIds): unknown {
 		if (/media/i.test(name)) return ids.mediaId;
 		if (/news/i.test(name)) return ids.newsId;
 		if (/conversation/i.test(name)) return ids.conversationId;
+		if (/^eventId$/.test(name)) return ids.dmEventId;
 		if (/folder/i.test(name)) return ids.bookmarkFolderId;
 		if (/list/i.test(name)) return ids.listId;
 		return ids.postId;
@@ -130,6 +133,9 @@ function sampleValue(property: INodeProperties, ids: SampleIds): unknown {
 			return {};
 		default:
 			if (/username|handle/i.test(name)) return ids.username;
+			if (/hashKey/i.test(name)) return ids.mediaHashKey;
+			// A group conversation takes two users or more.
+			if (/^participantIds$/.test(name)) return `${ids.userId},1000000002`;
 			if (/mediaKey/i.test(name)) return ids.mediaKey;
 			if (/^user$|users$/i.test(name)) return ids.userId;
 			if (/url/i.test(name)) return ids.webhookUrl;
@@ -155,6 +161,10 @@ export interface SampleIds {
 	mediaKey: string;
 	newsId: string;
 	conversationId: string;
+	/** A direct message event of the sandbox user's. */
+	dmEventId: string;
+	/** A chat media file in the conversation `conversationId`, seeded by the sandbox. */
+	mediaHashKey: string;
 	/** A bookmark folder of the sandbox user's, seeded by the sandbox. */
 	bookmarkFolderId: string;
 	/** A list of the sandbox user's, seeded by the sandbox. */
@@ -510,6 +520,10 @@ export async function startSandbox(): Promise<{ sb: Sandbox; checker: Checker; i
 		mediaKey: '3_1790000000000000003',
 		newsId: '1790000000000000004',
 		conversationId: `${sb.keys.userId}-1000000002`,
+		dmEventId: String(
+			sb.sendDirectMessage({ to: '1000000002', text: 'A message for the conformance test' }).id,
+		),
+		mediaHashKey: sb.chatSample().mediaHashKey,
 		bookmarkFolderId: '1800000000000000001',
 		listId: sb.seededListId,
 		webhookUrl: 'https://example.com/hooks/platform',

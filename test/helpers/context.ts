@@ -165,8 +165,10 @@ export async function performHttp(
 		body: body as unknown as BodyInit | undefined,
 		signal: AbortSignal.timeout(options.timeout ?? 30000),
 	});
-	const text = await response.text();
-	let parsed: unknown = text;
+	const bytes = Buffer.from(await response.arrayBuffer());
+	const text = bytes.toString('utf8');
+	// Like n8n: `encoding: 'arraybuffer'` answers the bytes as they came.
+	let parsed: unknown = options.encoding === 'arraybuffer' ? bytes : text;
 	if (options.json !== false && text) {
 		try {
 			parsed = JSON.parse(text);
