@@ -131,8 +131,6 @@ function createSandbox(options = {}) {
 	require('./routes/postsMore').install(sb);
 	// Before posts: its public key reads take precedence over the generic owned-reads route.
 	require('./routes/chat').install(sb);
-	// Before posts: its user list reads take precedence over the generic owned-reads route.
-	require('./routes/lists').install(sb);
 	require('./routes/posts').install(sb);
 	require('./routes/media').install(sb);
 	require('./routes/dm').install(sb);

@@ -31,8 +31,6 @@ import { revokeBearerNeedsBearerCredential } from './resources/token/revokeBeare
 import { user } from './resources/user';
 import { list } from './resources/list';
 import { searchOwnedLists } from './resources/list/common';
-import { list } from './resources/list';
-import { searchOwnedLists } from './resources/list/common';
 
 /**
  * The Authentication field's kinds. App-Only Bearer first: n8n's editor sets Authentication to the
@@ -82,8 +80,6 @@ export class PlatformPosts implements INodeType {
 			...operationProperties(resources, AUTHENTICATION),
 		],
 	};
-
-	methods = { listSearch: { searchOwnedLists } };
 
 	methods = { listSearch: { searchOwnedLists } };
 

@@ -50,9 +50,6 @@ function install(sb) {
 	// The list routes answer a list's posts in the same shape.
 	sb.postViews = { withIncludes };
 
-	// The list routes answer a list's posts in the same shape.
-	sb.postViews = { withIncludes };
-
 	function mediaView(m, q) {
 		const out = { media_key: m.media_key, type: m.type };
 		const fields = fieldsOf(q, 'media.fields');

@@ -40,6 +40,8 @@ export interface Sandbox {
 	listen(port?: number): Promise<Sandbox>;
 	close(): Promise<void>;
 	publishPost(input: IDataObject): IDataObject;
+	sendDirectMessage(input: IDataObject): IDataObject;
+	chatSample(): { mediaHashKey: string };
 	seededListId: string;
 }
 
@@ -96,11 +98,16 @@ function sampleValue(property: INodeProperties, ids: SampleIds): unknown {
 		if (/media/i.test(name)) return ids.mediaId;
 		if (/news/i.test(name)) return ids.newsId;
 		if (/conversation/i.test(name)) return ids.conversationId;
+		if (/^eventId$/.test(name)) return ids.dmEventId;
+		if (/folder/i.test(name)) return ids.bookmarkFolderId;
 		if (/list/i.test(name)) return ids.listId;
 		return ids.postId;
 	};
 	switch (property.type) {
 		case 'resourceLocator':
+			// A user field named User keeps its default mode, the handle: n8n looks the user up by it.
+			if (name === 'user' && (property.default as { mode?: string })?.mode === 'username')
+				return { __rl: true, mode: 'username', value: ids.username };
 			return { __rl: true, mode: 'id', value: idFor() };
 		case 'number':
 			return property.typeOptions?.minValue ?? 1;
@@ -126,6 +133,9 @@ function sampleValue(property: INodeProperties, ids: SampleIds): unknown {
 			return {};
 		default:
 			if (/username|handle/i.test(name)) return ids.username;
+			if (/hashKey/i.test(name)) return ids.mediaHashKey;
+			// A group conversation takes two users or more.
+			if (/^participantIds$/.test(name)) return `${ids.userId},1000000002`;
 			if (/mediaKey/i.test(name)) return ids.mediaKey;
 			if (/^user$|users$/i.test(name)) return ids.userId;
 			if (/url/i.test(name)) return ids.webhookUrl;
@@ -151,6 +161,12 @@ export interface SampleIds {
 	mediaKey: string;
 	newsId: string;
 	conversationId: string;
+	/** A direct message event of the sandbox user's. */
+	dmEventId: string;
+	/** A chat media file in the conversation `conversationId`, seeded by the sandbox. */
+	mediaHashKey: string;
+	/** A bookmark folder of the sandbox user's, seeded by the sandbox. */
+	bookmarkFolderId: string;
 	/** A list of the sandbox user's, seeded by the sandbox. */
 	listId: string;
 	/** A URL whose CRC checks are answered (set by the test). */
@@ -504,6 +520,11 @@ export async function startSandbox(): Promise<{ sb: Sandbox; checker: Checker; i
 		mediaKey: '3_1790000000000000003',
 		newsId: '1790000000000000004',
 		conversationId: `${sb.keys.userId}-1000000002`,
+		dmEventId: String(
+			sb.sendDirectMessage({ to: '1000000002', text: 'A message for the conformance test' }).id,
+		),
+		mediaHashKey: sb.chatSample().mediaHashKey,
+		bookmarkFolderId: '1800000000000000001',
 		listId: sb.seededListId,
 		webhookUrl: 'https://example.com/hooks/platform',
 	};
