@@ -138,6 +138,7 @@ function createSandbox(options = {}) {
 	require('./routes/adminMore').install(sb);
 	require('./routes/catalog').install(sb);
 	require('./routes/creatives').install(sb);
+	require('./routes/activityStream').install(sb);
 
 	function authenticate(req, url, body, route) {
 		const header = req.headers.authorization || '';
@@ -393,6 +394,8 @@ function createSandbox(options = {}) {
 			for (const [k, v] of url.searchParams.entries()) q[k] = v;
 			const ctx = {
 				req,
+				// A streaming route (the activity stream) writes its answer itself, over time.
+				res,
 				url,
 				method: req.method,
 				path: url.pathname,

@@ -1,8 +1,13 @@
-import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IHookFunctions,
+	ITriggerFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
-import type { Webhook } from '../shared/activity';
+import type { SubscriptionInput, Webhook } from '../shared/activity';
 import type { SendRequest } from '../shared/users';
 import {
 	createSubscription,
@@ -32,8 +37,11 @@ import { clearState, forgetTrigger, replayWindow, triggerKey } from './state';
 import { forgetConsumerSecret } from './secretCache';
 import { activateStream, deactivateStream, streamExists } from './stream';
 
+/** Activation of the webhook modes (n8n's webhook methods) or of the activity stream (a trigger). */
+export type SetupContext = IHookFunctions | ITriggerFunctions;
+
 /** The trigger's requests: the transport's defaults (the lifecycle sets no item or Options wait). */
-function send(ctx: IHookFunctions | IWebhookFunctions): SendRequest {
+function send(ctx: SetupContext | IWebhookFunctions): SendRequest {
 	return async (request) =>
 		await platformRequest.call<PlatformContext, [PlatformRequest], Promise<IDataObject>>(
 			ctx,
@@ -55,7 +63,7 @@ function webhookUrl(ctx: IHookFunctions): string {
 	return ctx.getNodeWebhookUrl('default') as string;
 }
 
-export function subscriptionTag(ctx: IHookFunctions): string {
+export function subscriptionTag(ctx: SetupContext): string {
 	return `n8n:${String(ctx.getWorkflow().id ?? 'workflow')}:${ctx.getNode().id}`.slice(0, 200);
 }
 
@@ -92,18 +100,18 @@ export async function requireConsumerSecret(ctx: IHookFunctions): Promise<void> 
 
 type Mode = 'activity' | 'accountActivity' | 'stream';
 
-function modeOf(ctx: IHookFunctions | IWebhookFunctions): Mode {
+function modeOf(ctx: SetupContext | IWebhookFunctions): Mode {
 	return ctx.getNodeParameter('mode', 'activity') as Mode;
 }
 
 /** The event types the user chose for the current mode ('*' for all). */
-export function selectedEventTypes(ctx: IHookFunctions | IWebhookFunctions): string[] {
+export function selectedEventTypes(ctx: SetupContext | IWebhookFunctions): string[] {
 	const name = modeOf(ctx) === 'accountActivity' ? 'accountEvents' : 'events';
 	return ctx.getNodeParameter(name, []) as string[];
 }
 
 /** The user-context credential chosen beside the bearer, or undefined for none. */
-function userCredentialType(ctx: IHookFunctions): PlatformCredentialType | undefined {
+function userCredentialType(ctx: SetupContext): PlatformCredentialType | undefined {
 	const chosen = String(ctx.getNodeParameter('userAuthentication', 'none') ?? 'none');
 	return (USER_CREDENTIAL_TYPES as readonly string[]).includes(chosen)
 		? (chosen as PlatformCredentialType)
@@ -114,7 +122,7 @@ function userCredentialType(ctx: IHookFunctions): PlatformCredentialType | undef
  * The user credential, or an error raised before any request: the service accepts DM and chat
  * subscriptions, and Account Activity subscriptions, only with a user-context token.
  */
-function requireUserCredential(ctx: IHookFunctions, why: string): PlatformCredentialType {
+function requireUserCredential(ctx: SetupContext, why: string): PlatformCredentialType {
 	const type = userCredentialType(ctx);
 	if (type) return type;
 	throw new NodeOperationError(ctx.getNode(), `${why} need a user credential`, {
@@ -137,7 +145,7 @@ export function allEventTypes(version: number): readonly string[] {
  * create it.
  */
 function plannedSubscriptions(
-	ctx: IHookFunctions,
+	ctx: SetupContext,
 ): Array<{ eventType: string; credentialType: PlatformCredentialType }> {
 	const selected = selectedEventTypes(ctx);
 	const types = (
@@ -165,7 +173,7 @@ const filterSchema = z.object({ keyword: z.string().max(150, 'at most 150 charac
  * Refuses, before the first request, what the service would refuse anyway: subscriptions that need a
  * user credential when none is chosen. n8n calls checkExists before create, so both start with it.
  */
-function refuseEarly(ctx: IHookFunctions) {
+export function refuseEarly(ctx: SetupContext) {
 	const mode = modeOf(ctx);
 	// Every activity subscription filters by a user or by a keyword; the service refuses one with neither.
 	// (A field n8n marks required would also block "Execute step" for Keyword-only triggers.)
@@ -223,7 +231,7 @@ export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 	return true;
 }
 
-async function deleteSubscriptions(ctx: IHookFunctions, ids: string[]): Promise<void> {
+export async function deleteSubscriptions(ctx: SetupContext, ids: string[]): Promise<void> {
 	for (const id of ids) {
 		await platformRequest.call(ctx, {
 			method: 'DELETE',
@@ -337,25 +345,61 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 		return true;
 	}
 
+	try {
+		saved.subscriptionIds = await createSubscriptions(
+			ctx,
+			await subscriptionInputs(ctx, planned, { tag: subscriptionTag(ctx), webhookId }),
+		);
+	} catch (error) {
+		await undoWebhook();
+		throw asNodeError(ctx, error);
+	}
+	await recoverMissedEvents(ctx);
+	return true;
+}
+
+/** One planned subscription: what to send, and the credential that may create it. */
+export interface PlannedSubscription {
+	input: IDataObject;
+	credentialType: PlatformCredentialType;
+}
+
+/**
+ * The subscriptions of the Activity settings (User, Keyword, Direction), one per planned event type,
+ * delivered to `webhookId` or, without one, to the app's activity stream.
+ */
+export async function subscriptionInputs(
+	ctx: SetupContext,
+	planned: Array<{ eventType: string; credentialType: PlatformCredentialType }>,
+	{ tag, webhookId }: { tag: string; webhookId?: string },
+): Promise<PlannedSubscription[]> {
+	const userId = await resolveUserId(ctx, String(ctx.getNodeParameter('user', '') ?? ''));
+	const keyword = String(ctx.getNodeParameter('keyword', '') ?? '').trim();
+	const direction = String(ctx.getNodeParameter('direction', '') ?? '');
+	const filter: IDataObject = {};
+	if (userId) filter.user_id = userId;
+	if (keyword) filter.keyword = keyword;
+	return planned.map(({ eventType, credentialType }) => {
+		const eventFilter = { ...filter };
+		if (direction && needsUserContext(eventType)) eventFilter.direction = direction;
+		const input: IDataObject = { event_type: eventType, filter: eventFilter, tag };
+		if (webhookId) input.webhook_id = webhookId;
+		return { input, credentialType };
+	});
+}
+
+/** Creates the subscriptions; when one fails, those already made are removed (nothing half-made). */
+export async function createSubscriptions(
+	ctx: SetupContext,
+	planned: PlannedSubscription[],
+): Promise<string[]> {
 	const created: string[] = [];
 	try {
-		const userId = await resolveUserId(ctx, String(ctx.getNodeParameter('user', '') ?? ''));
-		const keyword = String(ctx.getNodeParameter('keyword', '') ?? '').trim();
-		const direction = String(ctx.getNodeParameter('direction', '') ?? '');
-		const filter: IDataObject = {};
-		if (userId) filter.user_id = userId;
-		if (keyword) filter.keyword = keyword;
-		for (const { eventType, credentialType } of planned) {
-			const eventFilter = { ...filter };
-			if (direction && needsUserContext(eventType)) eventFilter.direction = direction;
-			const input = {
-				event_type: eventType,
-				filter: eventFilter,
-				tag: subscriptionTag(ctx),
-				webhook_id: webhookId,
-			};
+		for (const { input, credentialType } of planned) {
 			created.push(
-				subscriptionIdOf(await createSubscription(send(ctx), input, { credentialType })),
+				subscriptionIdOf(
+					await createSubscription(send(ctx), input as SubscriptionInput, { credentialType }),
+				),
 			);
 		}
 	} catch (error) {
@@ -363,12 +407,9 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 			`Platform Trigger: creating subscriptions failed after ${created.length}; removing those to leave nothing half-made`,
 		);
 		await deleteSubscriptions(ctx, created).catch(() => undefined);
-		await undoWebhook();
 		throw asNodeError(ctx, error);
 	}
-	saved.subscriptionIds = created;
-	await recoverMissedEvents(ctx);
-	return true;
+	return created;
 }
 
 export async function remove(ctx: IHookFunctions): Promise<boolean> {

@@ -6,6 +6,7 @@ import type {
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	IPollFunctions,
+	ITriggerFunctions,
 	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
@@ -24,7 +25,8 @@ export type PlatformContext =
 	| ILoadOptionsFunctions
 	| IHookFunctions
 	| IWebhookFunctions
-	| IPollFunctions;
+	| IPollFunctions
+	| ITriggerFunctions;
 
 /**
  * The credential types, by the kind of sign-in: pkce = OAuth 2.0 user context, hmac = OAuth 1.0a
@@ -494,4 +496,90 @@ export function unwrapData<T = IDataObject>(body: unknown): T {
 	if (body && typeof body === 'object' && 'data' in (body as object))
 		return (body as { data: T }).data;
 	return body as T;
+}
+
+/** An open streaming answer: its bytes as they arrive, and `destroy` to close the connection. */
+export interface PlatformStream {
+	statusCode: number;
+	headers: Record<string, string>;
+	body: AsyncIterable<Buffer | string> & { destroy?: (error?: Error) => void };
+}
+
+/** Reads a refused stream's answer (a byte stream) as the service's JSON error, or its text. */
+async function streamErrorBody(body: unknown): Promise<unknown> {
+	if (!body || typeof body !== 'object' || !(Symbol.asyncIterator in body)) return body;
+	const chunks: Buffer[] = [];
+	for await (const chunk of body as AsyncIterable<Buffer | string>) {
+		chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+		if (chunks.reduce((n, c) => n + c.length, 0) > 64 * 1024) break;
+	}
+	const text = Buffer.concat(chunks).toString('utf8');
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return text;
+	}
+}
+
+/**
+ * Opens a persistent streaming GET (the activity stream) with the credential's authentication and
+ * base URL. The answer's body is handed over unread; a refusal is read and thrown as the service's
+ * error (NodeApiError, with its rate limit for a 429), and a connection that got no answer as a
+ * NodeApiError marked noAnswer. Never retried here: the caller reconnects with its own back-off.
+ * `idleTimeoutMs` is the connection's idle timeout (no byte for that long ends it).
+ */
+export async function openPlatformStream(
+	this: PlatformContext,
+	request: {
+		path: string;
+		qs?: IDataObject;
+		credentialType: PlatformCredentialType;
+		idleTimeoutMs: number;
+	},
+): Promise<PlatformStream> {
+	const urls = await baseUrls(this, request.credentialType);
+	if (!urls.baseUrl) {
+		throw new NodeOperationError(this.getNode(), 'The credential has no Platform API Base URL', {
+			description: 'Open the credential and fill in the base URL field.',
+		});
+	}
+	const options: IHttpRequestOptions = {
+		method: 'GET',
+		url: `${urls.baseUrl}${request.path}`,
+		json: false,
+		encoding: 'stream',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: request.idleTimeoutMs,
+	};
+	if (request.qs && Object.keys(request.qs).length) options.qs = request.qs;
+	let raw: RawResponse;
+	try {
+		raw = (await this.helpers.httpRequestWithAuthentication.call(
+			this,
+			request.credentialType,
+			options,
+		)) as RawResponse;
+	} catch (caught) {
+		const unanswered = unansweredCause(caught);
+		if (!unanswered && (caught instanceof NodeApiError || caught instanceof NodeOperationError))
+			throw asNodeError(this, caught);
+		const network = sanitizeNetworkError(unanswered ?? caught);
+		const message = `The stream ${request.path} could not be opened (${String(network.code)}: ${String(network.message)})`;
+		const failure = new NodeApiError(this.getNode(), network, {
+			message,
+			description: 'Check that the base URL in the credential is reachable from n8n.',
+		});
+		failure.message = message;
+		withErrorInfo(failure, { noAnswer: true, networkCode: String(network.code) });
+		throw failure;
+	}
+	const statusCode = Number(raw.statusCode);
+	const headers = lowerHeaders(raw.headers);
+	if (statusCode >= 200 && statusCode < 300)
+		return { statusCode, headers, body: raw.body as PlatformStream['body'] };
+	const body = await streamErrorBody(raw.body);
+	throw apiError(this.getNode(), statusCode, body, {
+		rateLimit: statusCode === 429 ? rateLimitOf(headers, body) : undefined,
+	});
 }

@@ -1088,6 +1088,7 @@ function install(sb) {
 	};
 
 	sb.EVENT_TYPES = EVENT_TYPES;
+	sb.subscriptionMatches = subscriptionMatches;
 	sb.signWebhook = (bytes) => sign(secret(), bytes);
 	sb.httpRequest = request;
 	sb.HttpError = HttpError;

@@ -14,6 +14,8 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 
+import { Readable } from 'node:stream';
+
 import { PlatformBearerApi } from '../../credentials/PlatformBearerApi.credentials';
 import { PlatformOAuth1Api } from '../../credentials/PlatformOAuth1Api.credentials';
 import {
@@ -159,6 +161,7 @@ export async function performHttp(
 		headers,
 		body: body === undefined ? undefined : body.toString(),
 	});
+	if (options.encoding === 'stream') return await openStream(url, method, headers, options);
 	const response = await fetch(url, {
 		method,
 		headers,
@@ -189,6 +192,32 @@ export async function performHttp(
 		return { statusCode: response.status, headers: responseHeaders, body: parsed };
 	}
 	return parsed;
+}
+
+/** Like n8n's `encoding: 'stream'`: the body as a Node stream, read by the caller (no overall timeout). */
+async function openStream(
+	url: URL,
+	method: string,
+	headers: Record<string, string>,
+	options: IHttpRequestOptions,
+): Promise<unknown> {
+	const response = await fetch(url, { method, headers });
+	const responseHeaders: Record<string, string> = {};
+	response.headers.forEach((v, k) => (responseHeaders[k] = v));
+	const body = response.body
+		? Readable.fromWeb(response.body as import('node:stream/web').ReadableStream)
+		: Readable.from([]);
+	if (!response.ok && !options.ignoreHttpStatusErrors) {
+		body.destroy();
+		const error = new Error(`Request failed with status code ${response.status}`) as Error & {
+			response: { status: number; data: unknown; headers: Record<string, string> };
+		};
+		error.response = { status: response.status, data: undefined, headers: responseHeaders };
+		throw error;
+	}
+	return options.returnFullResponse
+		? { statusCode: response.status, headers: responseHeaders, body }
+		: body;
 }
 
 export interface ContextOptions {

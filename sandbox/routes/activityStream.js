@@ -1,0 +1,190 @@
+'use strict';
+/**
+ * The activity stream: GET /2/activity/stream, the app's persistent HTTP connection that carries the
+ * events of its activity subscriptions made without a webhook (app-only bearer).
+ *
+ * Wire format (the sandbox's choice where the service publishes none): a chunked `application/json`
+ * answer, one JSON object per line, each line ended by `\r\n`:
+ *   {"data":{"event_uuid","event_type","filter","tag"?,"payload","includes"?}}  one event (one copy per
+ *                                                                           matching subscription)
+ *   an empty line (`\r\n`)                                                   keep-alive, every keepAliveMs
+ * Catch-up: `backfill_minutes` (0-5, the contract's range) sends first the events of the last N minutes;
+ * `start_time` sends first the events since that time (as far back as the stream keeps them: 24 hours,
+ * the service's replay window); `end_time` ends the answer once the events up to it are sent.
+ *
+ * Control routes (tests cut, stall and resume the stream):
+ *   GET  /_sandbox/activity-stream           {connections: [{id, query, stalled, sent, opened_at}], connects,
+ *                                             events, keepAliveMs}
+ *   POST /_sandbox/activity-stream/options   {keepAliveMs}
+ *   POST /_sandbox/activity-stream/cut       closes every open connection (a dropped stream)
+ *   POST /_sandbox/activity-stream/stall     open connections go silent (no event, no keep-alive), still open
+ *   POST /_sandbox/activity-stream/resume    stalled connections that are still open speak again
+ * A connection refused with an HTTP error: the generic faults (POST /_sandbox/faults, path
+ * "/2/activity/stream").
+ */
+const { invalidRequest } = require('../lib/http');
+
+const RETENTION_MS = 24 * 60 * 60 * 1000;
+const MINUTE = 60 * 1000;
+
+function install(sb) {
+	const state = {
+		keepAliveMs: 20000,
+		/** Every event copy the stream carried: {at (ms), event_uuid, line}, oldest first. */
+		log: [],
+		connections: new Set(),
+		connects: 0,
+	};
+	sb.activityStream = state;
+
+	function prune(now) {
+		while (state.log.length && now - state.log[0].at > RETENTION_MS) state.log.shift();
+	}
+
+	function write(conn, line) {
+		if (conn.stalled || conn.res.destroyed || conn.res.writableEnded) return;
+		conn.res.write(line);
+	}
+
+	/** One copy of an emitted event per matching subscription without a webhook (as the service sends). */
+	function publish(result, input) {
+		const type = result.event_type;
+		const userId = String(input.user_id || sb.keys.userId);
+		const direction =
+			type.startsWith('dm.') || type.startsWith('chat.')
+				? type === 'dm.sent' || type === 'chat.sent'
+					? 'sent'
+					: 'received'
+				: undefined;
+		const now = Date.now();
+		for (const sub of sb.db.subscriptions.values()) {
+			if (sub.webhook_id) continue;
+			if (!sb.subscriptionMatches(sub, type, userId, result.payload, direction)) continue;
+			const data = {
+				event_uuid: result.event_uuid,
+				event_type: type,
+				filter: sub.filter,
+				payload: result.payload,
+			};
+			if (sub.tag) data.tag = sub.tag;
+			if (input.includes) data.includes = input.includes;
+			const line = JSON.stringify({ data }) + '\r\n';
+			state.log.push({ at: now, event_uuid: result.event_uuid, line });
+			for (const conn of state.connections) {
+				write(conn, line);
+				if (!conn.stalled) conn.sent++;
+			}
+		}
+		prune(now);
+	}
+
+	// Events reach the stream as they are emitted (after their webhook deliveries, if any).
+	const emit = sb.emit;
+	sb.emit = async (input = {}) => {
+		const results = await emit(input);
+		const i = input || {};
+		if (!i.webhook_id && i.shape !== 'account_activity' && !i.forge && !i.unsigned)
+			for (const result of results) publish(result, i);
+		return results;
+	};
+
+	function timeOf(name, value) {
+		const t = Date.parse(value);
+		if (!Number.isFinite(t))
+			throw invalidRequest(`${name} is not a date-time`, { [name]: [value] });
+		return t;
+	}
+
+	sb.route('GET', '/2/activity/stream', 'app', ({ q, res, req }) => {
+		const now = Date.now();
+		let from;
+		if (q.backfill_minutes !== undefined) from = now - Number(q.backfill_minutes) * MINUTE;
+		if (q.start_time !== undefined) {
+			const start = timeOf('start_time', q.start_time);
+			if (start > now)
+				throw invalidRequest('start_time must not be in the future', {
+					start_time: [q.start_time],
+				});
+			from = from === undefined ? start : Math.min(from, start);
+		}
+		const end = q.end_time !== undefined ? timeOf('end_time', q.end_time) : undefined;
+		if (end !== undefined && from !== undefined && end < from)
+			throw invalidRequest('end_time must not be before start_time', { end_time: [q.end_time] });
+		prune(now);
+		state.connects++;
+		const conn = {
+			id: state.connects,
+			res,
+			query: q,
+			stalled: false,
+			sent: 0,
+			opened_at: new Date(now).toISOString(),
+		};
+		res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+		res.flushHeaders();
+		if (from !== undefined) {
+			for (const entry of state.log) {
+				if (entry.at < from || (end !== undefined && entry.at > end)) continue;
+				write(conn, entry.line);
+				conn.sent++;
+			}
+		}
+		if (end !== undefined && end <= now) {
+			res.end();
+			return {};
+		}
+		state.connections.add(conn);
+		sb.log(`activity stream #${conn.id} opened ${JSON.stringify(q)}`);
+		return new Promise((resolve) => {
+			const beat = setInterval(() => write(conn, '\r\n'), state.keepAliveMs);
+			const done = () => {
+				clearInterval(beat);
+				state.connections.delete(conn);
+				resolve({});
+			};
+			res.once('close', done);
+			req.once('close', () => {
+				if (!res.writableEnded) res.end();
+			});
+		});
+	});
+
+	const C = 'control';
+	sb.route('GET', '/_sandbox/activity-stream', C, () => ({
+		body: {
+			connections: [...state.connections].map((c) => ({
+				id: c.id,
+				query: c.query,
+				stalled: c.stalled,
+				sent: c.sent,
+				opened_at: c.opened_at,
+			})),
+			connects: state.connects,
+			events: state.log.length,
+			keepAliveMs: state.keepAliveMs,
+		},
+	}));
+	sb.route('POST', '/_sandbox/activity-stream/options', C, ({ body }) => {
+		const ms = Number((body || {}).keepAliveMs);
+		if (!Number.isInteger(ms) || ms < 10 || ms > 600000)
+			throw invalidRequest('keepAliveMs: 10 to 600000', { keepAliveMs: [String(ms)] });
+		state.keepAliveMs = ms;
+		return { body: { keepAliveMs: ms } };
+	});
+	sb.route('POST', '/_sandbox/activity-stream/cut', C, () => {
+		const open = [...state.connections];
+		for (const c of open) c.res.destroy();
+		return { body: { cut: open.length } };
+	});
+	sb.route('POST', '/_sandbox/activity-stream/stall', C, () => {
+		for (const c of state.connections) c.stalled = true;
+		return { body: { stalled: state.connections.size } };
+	});
+	sb.route('POST', '/_sandbox/activity-stream/resume', C, () => {
+		let resumed = 0;
+		for (const c of state.connections) if (c.stalled) ((c.stalled = false), resumed++);
+		return { body: { resumed } };
+	});
+}
+
+module.exports = { install };
