@@ -1,58 +1,44 @@
-import type { ItemOperation, OperationContext } from '../../../shared/router';
-import { single } from '../../../shared/ads';
-import { deletedResult } from '../../../shared/router';
-import { accountPath } from '../../account';
-import { objectId } from '../../kinds';
-import type { CreativeKind } from '../../kinds';
+import type { ItemOperation } from '../../../shared/router';
+import { KINDS } from '../../kinds';
+import { deleteImageConversationCard } from '../imageConversationCard/delete';
 
-const IMAGE_CONVERSATION: CreativeKind = {
-	resource: 'card',
-	noun: 'image conversation card',
-	idName: 'imageConversationCardId',
-	idLabel: 'Image Conversation Card',
-	path: '/cards/image_conversation',
-	idRegex: '^[A-Za-z0-9]{1,32}$',
-	idPlaceholder: '4i0ya',
-	searchMethod: '',
-	maxCount: 0,
-};
-
-/** A legacy card type: the service lists it through Get Many by URI only, so the ID is typed in. */
+/**
+ * Kept for the workflows that use it: the same delete as Image Conversation Card > Delete, which has
+ * the card chosen from a list too. Its ID field stays By ID only, as saved workflows have it.
+ */
 export const deleteImageConversation: ItemOperation = {
 	option: {
 		name: 'Delete Image Conversation Card',
 		value: 'deleteImageConversation',
-		description: 'Delete a legacy image conversation card',
+		description: 'Delete an image conversation card (the same as Image Conversation Card > Delete)',
 		action: 'Delete an image conversation card',
 	},
 	properties: [
 		{
 			displayName: 'Image Conversation Card',
-			name: 'imageConversationCardId',
+			name: KINDS.imageConversationCard.idName,
 			type: 'resourceLocator',
 			default: { mode: 'id', value: '' },
 			required: true,
-			description:
-				'A legacy card: the service lists it only through Get Many by URI, so it is given by ID',
+			description: 'The ID of the image conversation card',
 			modes: [
 				{
 					displayName: 'By ID',
 					name: 'id',
 					type: 'string',
-					placeholder: '4i0ya',
+					placeholder: KINDS.imageConversationCard.idPlaceholder,
 					validation: [
 						{
 							type: 'regex',
-							properties: { regex: IMAGE_CONVERSATION.idRegex, errorMessage: 'Not a card ID' },
+							properties: {
+								regex: KINDS.imageConversationCard.idRegex,
+								errorMessage: 'Not a card ID',
+							},
 						},
 					],
 				},
 			],
 		},
 	],
-	async execute(ctx: OperationContext, itemIndex: number) {
-		const id = objectId(ctx, itemIndex, IMAGE_CONVERSATION);
-		const path = accountPath(ctx, itemIndex, `/cards/image_conversation/${id}`);
-		return deletedResult(id, single(await ctx.request({ method: 'DELETE', path })));
-	},
+	execute: deleteImageConversationCard.execute,
 };
