@@ -129,6 +129,8 @@ function createSandbox(options = {}) {
 	// Before posts: its user list reads take precedence over the generic owned-reads route.
 	require('./routes/lists').install(sb);
 	require('./routes/postsMore').install(sb);
+	// Before posts: GET /2/users/personalized_trends is not a user id.
+	require('./routes/spaces').install(sb);
 	// Before posts: its public key reads take precedence over the generic owned-reads route.
 	require('./routes/chat').install(sb);
 	require('./routes/posts').install(sb);

@@ -19,6 +19,11 @@ import {
 } from '../shared/router';
 import type { CredentialKind } from '../shared/transport';
 import { admin } from './resources/admin';
+import { community } from './resources/community';
+import { compliance } from './resources/compliance';
+import { space } from './resources/space';
+import { trend } from './resources/trend';
+import { usage } from './resources/usage';
 import { chat } from './resources/chat';
 import { communityNote } from './resources/communityNote';
 import { directMessage } from './resources/directMessage';
@@ -49,6 +54,11 @@ const resources = {
 	chat,
 	communityNote,
 	media,
+	space,
+	trend,
+	community,
+	usage,
+	compliance,
 	admin,
 	token,
 };

@@ -98,6 +98,9 @@ function sampleValue(property: INodeProperties, ids: SampleIds): unknown {
 		if (/media/i.test(name)) return ids.mediaId;
 		if (/news/i.test(name)) return ids.newsId;
 		if (/conversation/i.test(name)) return ids.conversationId;
+		if (/space/i.test(name)) return ids.spaceId;
+		if (/community/i.test(name)) return ids.communityId;
+		if (/job/i.test(name)) return ids.complianceJobId;
 		if (/^eventId$/.test(name)) return ids.dmEventId;
 		if (/folder/i.test(name)) return ids.bookmarkFolderId;
 		if (/list/i.test(name)) return ids.listId;
@@ -161,6 +164,10 @@ export interface SampleIds {
 	mediaKey: string;
 	newsId: string;
 	conversationId: string;
+	/** A live ticketed Space of the sandbox user's, a Community and a compliance job, seeded by the sandbox. */
+	spaceId: string;
+	communityId: string;
+	complianceJobId: string;
 	/** A direct message event of the sandbox user's. */
 	dmEventId: string;
 	/** A chat media file in the conversation `conversationId`, seeded by the sandbox. */
@@ -520,6 +527,9 @@ export async function startSandbox(): Promise<{ sb: Sandbox; checker: Checker; i
 		mediaKey: '3_1790000000000000003',
 		newsId: '1790000000000000004',
 		conversationId: `${sb.keys.userId}-1000000002`,
+		spaceId: '1DXxyRYNejbKM',
+		communityId: '1600000000000000001',
+		complianceJobId: '1700000000000000001',
 		dmEventId: String(
 			sb.sendDirectMessage({ to: '1000000002', text: 'A message for the conformance test' }).id,
 		),

@@ -1,0 +1,106 @@
+import type { IDataObject } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import type { PlatformContext, PlatformCredentialType } from './transport';
+import { openPlatformStream } from './transport';
+
+/**
+ * A bounded read of one of the service's persistent HTTP streams (one JSON object per line, blank
+ * lines as keep-alives), for an action that returns what came instead of running forever: the
+ * connection stays open until enough events came, the time is up or the service closes it, and is
+ * then closed. Opening it (credential, base URL, the service's refusals) is the transport's.
+ */
+
+export interface StreamLimits {
+	/** Stop after this many events. */
+	maxEvents: number;
+	/** Stop after this many seconds, however many events came. */
+	maxSeconds: number;
+}
+
+export type StreamStop = 'maxEvents' | 'maxTime' | 'closed';
+
+export interface StreamRead {
+	events: IDataObject[];
+	/** Why the read ended: enough events, the time was up, or the connection ended. */
+	stoppedBy: StreamStop;
+}
+
+/** One line of the stream; a line that is not a JSON object is kept as it came. */
+function parseLine(line: string): IDataObject {
+	try {
+		const parsed = JSON.parse(line) as unknown;
+		return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+			? (parsed as IDataObject)
+			: { unparsed: line };
+	} catch {
+		return { unparsed: line };
+	}
+}
+
+const TIME_UP = 'time up' as const;
+
+/** Reads the lines of `body` until a limit is reached or the stream ends. */
+export async function readLines(
+	body: AsyncIterable<Buffer | string> & { destroy?: (error?: Error) => void },
+	limits: StreamLimits,
+): Promise<StreamRead> {
+	const maxEvents = Math.max(1, Math.floor(limits.maxEvents));
+	const controller = new AbortController();
+	const deadline = sleep(Math.max(1, limits.maxSeconds) * 1000, controller.signal).then(
+		() => TIME_UP,
+		() => TIME_UP,
+	);
+	const iterator = body[Symbol.asyncIterator]();
+	const events: IDataObject[] = [];
+	let buffer = '';
+	let stoppedBy: StreamStop = 'closed';
+	try {
+		for (;;) {
+			const next = await Promise.race([iterator.next(), deadline]);
+			if (typeof next === 'string') {
+				stoppedBy = 'maxTime';
+				break;
+			}
+			if (next.done) break;
+			const chunk = next.value;
+			buffer += Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk);
+			let newline: number;
+			while ((newline = buffer.indexOf('\n')) >= 0 && events.length < maxEvents) {
+				const line = buffer.slice(0, newline).trim();
+				buffer = buffer.slice(newline + 1);
+				// Blank lines are the service's keep-alives.
+				if (line) events.push(parseLine(line));
+			}
+			if (events.length >= maxEvents) {
+				stoppedBy = 'maxEvents';
+				break;
+			}
+		}
+	} catch {
+		// The connection broke off: what came until then is the result.
+		stoppedBy = 'closed';
+	} finally {
+		controller.abort();
+		// Closing our side ends the connection, which the service counts among the app's streams.
+		body.destroy?.();
+	}
+	return { events, stoppedBy };
+}
+
+/**
+ * Opens the stream at `path` with `credentialType` and returns the events it sends within `limits`.
+ * A refusal is the service's error, as for every other request.
+ */
+export async function readStream(
+	this: PlatformContext,
+	request: { path: string; qs?: IDataObject; credentialType: PlatformCredentialType },
+	limits: StreamLimits,
+): Promise<StreamRead> {
+	const stream = await openPlatformStream.call(this, {
+		...request,
+		// No byte for longer than the whole read: the connection is dead.
+		idleTimeoutMs: Math.max(1, limits.maxSeconds) * 1000 + 10_000,
+	});
+	return await readLines(stream.body, limits);
+}
