@@ -33,6 +33,9 @@ const METRICS = [
 	'user_profile_clicks',
 ];
 
+/** The Metrics field's default (the field is absent from workflows saved without it). */
+const DEFAULT_METRICS = ['impressions', 'engagements', 'likes', 'replies', 'retweets'];
+
 export const getAnalytics: ItemOperation = {
 	option: {
 		name: 'Get Analytics',
@@ -78,7 +81,8 @@ export const getAnalytics: ItemOperation = {
 			...windowQuery(ctx, itemIndex),
 			granularity: ctx.getNodeParameter('granularity', itemIndex, 'total') as string,
 		};
-		const fields = (ctx.getNodeParameter('analyticsFields', itemIndex, []) as string[]) ?? [];
+		const fields =
+			(ctx.getNodeParameter('analyticsFields', itemIndex, DEFAULT_METRICS) as string[]) ?? [];
 		if (fields.length) qs['analytics.fields'] = fields.join(',');
 		const body = await ctx.request<IDataObject>({ method: 'GET', path: '/2/tweets/analytics', qs });
 		const data = (Array.isArray(body?.data) ? body.data : []) as IDataObject[];

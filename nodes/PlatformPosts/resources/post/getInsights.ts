@@ -8,6 +8,8 @@ import { measuredPostIds, postIdsProperty, windowProperties, windowQuery } from 
 
 /** The engagement reads measure at most 25 posts per request. */
 const MAX_POSTS = 25;
+/** The Metrics field's default (the field is absent from workflows saved without it). */
+const DEFAULT_METRICS = ['Impressions', 'Engagements'];
 
 const METRICS = [
 	'AppInstallAttempts',
@@ -107,7 +109,9 @@ export const getInsights: ItemOperation = {
 		const historical = ctx.getNodeParameter('period', itemIndex, 'last28Hours') === 'historical';
 		const ids = measuredPostIds(ctx, itemIndex, MAX_POSTS);
 		const metrics = [
-			...new Set((ctx.getNodeParameter('requestedMetrics', itemIndex, []) as string[]) ?? []),
+			...new Set(
+				(ctx.getNodeParameter('requestedMetrics', itemIndex, DEFAULT_METRICS) as string[]) ?? [],
+			),
 		];
 		if (!metrics.length)
 			throw new NodeOperationError(
