@@ -11,7 +11,8 @@ import { unwrapData } from './transport';
  * the id (what posts and direct messages take) and the media key (what the ads API takes) for every
  * category, and its JSON bodies go through the transport with every credential. Anything over one
  * segment (4 MB) is split into several appends. Files the service is known to refuse (type, size,
- * video duration) are refused before the first request.
+ * video duration) are refused before the first request. Media → Upload (Single Request) sends a small
+ * image or a subtitle file in one request instead, with the same checks (checkMedia).
  */
 
 /** Bytes per appended segment (the service takes at most 5 MB per segment). */
