@@ -451,8 +451,8 @@ function install(sb) {
 
 	/**
 	 * Emits events: one copy per matching subscription (as the service does), each delivered to the
-	 * subscription's webhook (or every valid webhook when the subscription names none); webhooks
-	 * without any subscription receive every event. `webhook_id` targets one webhook directly.
+	 * subscription's webhook (a subscription that names none is delivered over the activity stream);
+	 * webhooks without any subscription receive every event. `webhook_id` targets one webhook directly.
 	 */
 	sb.emit = async (input = {}) => {
 		const type = input.event_type || 'post.create';
@@ -487,10 +487,10 @@ function install(sb) {
 				const subscribed = new Set();
 				for (const sub of sb.db.subscriptions.values()) {
 					if (!subscriptionMatches(sub, type, userId, payload, direction)) continue;
-					const hooks = sub.webhook_id
-						? [sb.db.webhooks.get(sub.webhook_id)].filter(Boolean)
-						: [...sb.db.webhooks.values()];
-					for (const w of hooks) targets.push({ webhook: w, sub });
+					// A subscription without a webhook is the app's activity stream's (routes/activityStream.js).
+					if (!sub.webhook_id) continue;
+					const hook = sb.db.webhooks.get(sub.webhook_id);
+					if (hook) targets.push({ webhook: hook, sub });
 				}
 				for (const s of sb.db.subscriptions.values())
 					if (s.webhook_id) subscribed.add(s.webhook_id);

@@ -1,0 +1,233 @@
+'use strict';
+/**
+ * Platform Activity Stream Trigger inside n8n (regular and queue mode), against the sandbox's real
+ * activity stream (GET /2/activity/stream: chunked, keep-alive lines, backfill):
+ *   - activation subscribes without a webhook and opens the stream; each event runs once;
+ *   - the stream cut in the middle of events, then silent (stalled): the trigger reconnects and catches
+ *     up; no event is lost, none runs twice;
+ *   - n8n stopped while events are sent: after the restart the trigger adopts its subscriptions and
+ *     catches up; the missed events run once, the ones that ran before do not run again (n8n's
+ *     deduplication key);
+ *   - deactivation closes the connection and deletes the subscriptions.
+ */
+const F = require('../lib/fixtures');
+const { deactivate } = require('../lib/rest');
+
+const WF_ID = 'e2eActivityStrm1';
+const SINK = 'activity-stream';
+/** A user no other test subscribes to: only this trigger's subscription matches its posts. */
+const USER = '1000000037';
+const NODE_TYPE = `${F.PKG}.platformActivityStreamTrigger`;
+const EXAMPLE_ID = 'exActivityStrm01';
+
+function streamWorkflow(ctx) {
+	const trigger = F.node(
+		'Activity Stream',
+		NODE_TYPE,
+		1,
+		{ events: ['post.create'], user: USER, options: { keepAliveTimeout: 5, maxBackoff: 5 } },
+		[0, 0],
+		{ credentials: F.credRef(F.CRED.bearer) },
+	);
+	return F.workflow(
+		WF_ID,
+		'e2e activity stream',
+		[trigger, F.sinkNode('Record Run', ctx.sandboxUrl, SINK, [300, 0])],
+		F.chain(['Activity Stream', 'Record Run']),
+	);
+}
+
+const ours = (ctx) =>
+	[...ctx.sandbox.db.subscriptions.values()].filter((s) =>
+		String(s.tag || '').startsWith(`n8n:${WF_ID}:`),
+	);
+const open = (ctx) => [...ctx.sandbox.activityStream.connections];
+
+async function post(ctx, text, count = 1) {
+	const sent = await ctx.sandbox.emit({ event_type: 'post.create', user_id: USER, text, count });
+	return sent.map((e) => e.event_uuid);
+}
+
+/** Waits until every id has run, then a few seconds for second runs; asserts each ran exactly once. */
+async function assertOnce(ctx, ids, what) {
+	await ctx
+		.waitFor(`${ids.length} events to run (${what})`, () => {
+			const counts = ctx.runCounts(SINK);
+			return ids.every((id) => counts[id]);
+		})
+		.catch(() => undefined); // the assertion below names what is missing
+	await ctx.sleep(4000);
+	const counts = ctx.runCounts(SINK);
+	const twice = ids.filter((id) => counts[id] > 1);
+	const lost = ids.filter((id) => !counts[id]);
+	ctx.assert.equal(
+		twice.length + lost.length,
+		0,
+		`${what}: ${twice.length} of ${ids.length} ran more than once (${twice.join(', ')}), ${lost.length} never ran (${lost.join(', ')})`,
+	);
+	ctx.assert.equal(
+		Object.values(counts).reduce((a, b) => a + b, 0),
+		ids.length,
+		`${what}: runs for events not sent: ${JSON.stringify(counts)}`,
+	);
+}
+
+const MODES = ['regular', 'queue'];
+
+module.exports = [
+	{
+		name: 'activity stream: activation subscribes without a webhook, opens the stream, each event runs once',
+		needs: ['platformActivityStreamTrigger'],
+		modes: MODES,
+		timeoutMs: 180000,
+		workflows: (ctx) => {
+			// Keep-alives every second: the trigger's keep-alive timeout (5 s) notices a silent stream soon.
+			ctx.sandbox.activityStream.keepAliveMs = 1000;
+			return [streamWorkflow(ctx)];
+		},
+		publish: () => [WF_ID],
+		async run(ctx) {
+			const { assert } = ctx;
+			ctx.clearSink(SINK);
+			await ctx.waitFor('the trigger to subscribe and open the stream', () => {
+				const subs = ours(ctx);
+				return subs.length === 1 && open(ctx).length >= 1;
+			});
+			const [sub] = ours(ctx);
+			assert.equal(sub.event_type, 'post.create');
+			assert.equal(sub.webhook_id, undefined, 'a stream subscription names no webhook');
+			assert.deepEqual(sub.filter, { user_id: USER });
+			const ids = await post(ctx, 'over the activity stream', 5);
+			await assertOnce(ctx, ids, '5 events');
+			ctx.streamIds = ids;
+			ctx.streamSubscription = sub.subscription_id;
+		},
+	},
+	{
+		name: 'activity stream: a cut mid-stream and a stalled stream lose nothing and double nothing',
+		needs: ['platformActivityStreamTrigger'],
+		modes: MODES,
+		timeoutMs: 180000,
+		async run(ctx) {
+			const { sandbox } = ctx;
+			const ids = [...(ctx.streamIds || [])];
+			ids.push(...(await post(ctx, 'before the cut', 3)));
+			// Events sent while no connection is open: the trigger reconnects after its back-off.
+			const connects = sandbox.activityStream.connects;
+			for (const c of open(ctx)) c.res.destroy();
+			ids.push(...(await post(ctx, 'during the cut', 3)));
+			await ctx.waitFor('the trigger to reconnect', () => open(ctx).length >= 1, {
+				timeoutMs: 60000,
+			});
+			ids.push(...(await post(ctx, 'after the cut', 2)));
+			await assertOnce(ctx, ids, 'a cut mid-stream');
+			// A stalled stream: open, but silent (not even keep-alives).
+			const before = sandbox.activityStream.connects;
+			for (const c of open(ctx)) c.stalled = true;
+			ids.push(...(await post(ctx, 'while the stream is stalled', 2)));
+			await ctx.waitFor(
+				'the trigger to notice the silence and reconnect',
+				() => sandbox.activityStream.connects > before && open(ctx).some((c) => !c.stalled),
+				{ timeoutMs: 60000 },
+			);
+			ids.push(...(await post(ctx, 'after the stall', 1)));
+			await assertOnce(ctx, ids, 'a stalled stream');
+			ctx.assert.ok(sandbox.activityStream.connects >= connects + 2, 'two reconnections');
+			ctx.streamIds = ids;
+		},
+	},
+	{
+		name: 'activity stream: an n8n restart catches up the events sent while it was down, each once',
+		needs: ['platformActivityStreamTrigger'],
+		modes: MODES,
+		timeoutMs: 360000,
+		async run(ctx) {
+			const { assert, inst } = ctx;
+			const ids = [...(ctx.streamIds || [])];
+			await inst.stopN8n();
+			assert.equal(ours(ctx).length, 1, 'the subscription outlives a stop of n8n');
+			ids.push(...(await post(ctx, 'sent while n8n is down', 3)));
+			await inst.start();
+			await ctx.waitFor('the restarted trigger to open the stream', () => open(ctx).length >= 1, {
+				timeoutMs: 90000,
+			});
+			const reopened = open(ctx).pop();
+			assert.ok(
+				reopened.query.backfill_minutes || reopened.query.start_time,
+				`the reconnection asks for what was missed: ${JSON.stringify(reopened.query)}`,
+			);
+			ids.push(...(await post(ctx, 'sent after the restart', 1)));
+			await assertOnce(ctx, ids, 'after a restart');
+			assert.deepEqual(
+				ours(ctx).map((s) => s.subscription_id),
+				[ctx.streamSubscription],
+				'the restarted trigger adopted its subscription',
+			);
+		},
+	},
+	{
+		name: 'activity stream: deactivation closes the connection and deletes the subscriptions',
+		needs: ['platformActivityStreamTrigger'],
+		modes: MODES,
+		timeoutMs: 180000,
+		async run(ctx) {
+			const { assert } = ctx;
+			await deactivate(ctx, WF_ID);
+			await ctx.waitFor('the stream to close', () => open(ctx).length === 0, { timeoutMs: 30000 });
+			// Deleted a minute after the close (n8n closes a trigger alike when it stops).
+			await ctx.waitFor('the subscriptions to be deleted', () => ours(ctx).length === 0, {
+				timeoutMs: 120000,
+			});
+			const runs = ctx.sink(SINK).length;
+			await post(ctx, 'after deactivation', 1);
+			await ctx.sleep(3000);
+			assert.equal(ctx.sink(SINK).length, runs, 'no run after deactivation');
+			assert.equal(open(ctx).length, 0, 'no reconnection after deactivation');
+		},
+	},
+	{
+		name: 'activity stream: the example sends a new post (not a reply) to the team chat, once',
+		needs: ['platformActivityStreamTrigger'],
+		modes: ['regular'],
+		timeoutMs: 180000,
+		workflows: (ctx) => [F.sandboxExample(ctx.sandboxUrl, EXAMPLE_ID)].filter(Boolean),
+		publish: () => [EXAMPLE_ID],
+		async run(ctx) {
+			const { assert, sandbox } = ctx;
+			const example = (s) => String(s.tag || '').startsWith(`n8n:${EXAMPLE_ID}:`);
+			await ctx.waitFor(
+				'the example to subscribe',
+				() => [...sandbox.db.subscriptions.values()].some(example),
+				{ timeoutMs: 90000 },
+			);
+			await ctx.waitFor('its stream to open', () => open(ctx).length >= 1);
+			ctx.clearSink('team-chat');
+			const [original] = await sandbox.emit({
+				event_type: 'post.create',
+				text: 'Hello from the stream example',
+			});
+			const [reply] = await sandbox.emit({
+				event_type: 'post.create',
+				text: 'a reply',
+				reply_to: original.payload.id,
+			});
+			await ctx.waitFor('the team chat message', () => ctx.sink('team-chat').length >= 1, {
+				timeoutMs: 60000,
+			});
+			await ctx.sleep(4000);
+			const messages = ctx.sink('team-chat').map((m) => m.body);
+			assert.deepEqual(
+				messages.map((m) => m.event_id),
+				[original.event_uuid],
+				`one message, for the original post (not the reply ${reply.event_uuid}): ${JSON.stringify(messages)}`,
+			);
+			assert.equal(messages[0].text, 'New post: Hello from the stream example');
+			await deactivate(ctx, EXAMPLE_ID);
+			await ctx.waitFor(
+				'the example to delete its subscriptions',
+				() => ![...sandbox.db.subscriptions.values()].some(example),
+				{ timeoutMs: 120000 },
+			);
+		},
+	},
+];
