@@ -29,16 +29,33 @@ function sameText(a, b) {
 }
 
 /**
- * The routing key of a delivery: the event id when the body is one event (`data.event_uuid`: a replay
- * may wrap the same event in another envelope, and still reaches the process that ran it), otherwise
- * the signature, identical for identical bodies (Account Activity batches `{for_user_id,
- * <kind>_events: [...]}`, filtered-stream posts `{data: {id, ...}}`).
+ * The routing key of a delivery: the same for every body that can carry the same event, so that all of
+ * them (the service's copies, its retries, a replay in another envelope, hours later) reach the one
+ * process whose record of the events it ran sees them one after the other.
+ *   - one Activity event (`data.event_uuid`): the event;
+ *   - an Account Activity body (`for_user_id` and one or more `<kind>_events` arrays): the account.
+ *     The service batches an account's events as it likes (one event alone, the same one in a batch
+ *     with others, a replay in yet other batches), so no key of one event could follow it into every
+ *     batch; every body for one account goes to one process instead (its load spreads by account);
+ *   - a filtered-stream post (`data.id`, no event type): the post;
+ *   - anything else (a replay job's status, a body that is not JSON): its signature, the same for the
+ *     same bytes.
  */
 function routeKey(text, signature) {
 	try {
 		const body = JSON.parse(text);
-		const id = body && body.data && body.data.event_uuid;
-		if (typeof id === 'string' && id) return 'event:' + id;
+		const data = body && body.data;
+		if (data && typeof data.event_uuid === 'string' && data.event_uuid)
+			return 'event:' + data.event_uuid;
+		const account = body && body.for_user_id;
+		if ((typeof account === 'string' && account) || typeof account === 'number')
+			return 'account:' + String(account);
+		if (
+			data &&
+			data.event_type === undefined &&
+			(typeof data.id === 'string' || typeof data.id === 'number')
+		)
+			return 'post:' + String(data.id);
 	} catch (e) {
 		// not JSON: n8n answers it; the signature still routes it
 	}

@@ -118,6 +118,7 @@ class Instance {
 			extra,
 		});
 		this.installed = this.installed || H.installPackage(this.userFolder, this.tgz);
+		if (this.queue) await this.startRedis();
 		const credFile = path.join(this.dir, 'credentials.json');
 		fs.writeFileSync(
 			credFile,
@@ -154,42 +155,47 @@ class Instance {
 		return path.join(this.logDir, `${name}.log`);
 	}
 
+	/**
+	 * Starts Redis (queue mode) unless it runs: before n8n's CLI commands too, which in queue mode
+	 * connect to it and exit when it does not answer within 10 s (a slow migration run hit that).
+	 */
+	async startRedis() {
+		if (this.procs.redis && this.procs.redis.exitCode === null) return;
+		const redis = H.ensureRedis();
+		this.procs.redis = H.startProcess(
+			'redis-server',
+			redis,
+			[
+				'--port',
+				String(this.redisPort),
+				'--bind',
+				'127.0.0.1',
+				'--save',
+				'',
+				'--appendonly',
+				'no',
+				'--daemonize',
+				'no',
+			],
+			{ env: process.env, logFile: this.log('redis') },
+		);
+		await H.waitFor(
+			'redis to accept connections',
+			() =>
+				new Promise((resolve) => {
+					const s = require('node:net').connect(this.redisPort, '127.0.0.1', () => {
+						s.end();
+						resolve(true);
+					});
+					s.on('error', () => resolve(false));
+				}),
+			{ timeoutMs: 20000, child: this.procs.redis },
+		);
+	}
+
 	/** Starts the instance; `timeoutMs`: how long n8n main may take to finish its start-up. */
 	async start({ timeoutMs = 180000 } = {}) {
-		if (this.queue) {
-			if (!this.procs.redis || this.procs.redis.exitCode !== null) {
-				const redis = H.ensureRedis();
-				this.procs.redis = H.startProcess(
-					'redis-server',
-					redis,
-					[
-						'--port',
-						String(this.redisPort),
-						'--bind',
-						'127.0.0.1',
-						'--save',
-						'',
-						'--appendonly',
-						'no',
-						'--daemonize',
-						'no',
-					],
-					{ env: process.env, logFile: this.log('redis') },
-				);
-				await H.waitFor(
-					'redis to accept connections',
-					() =>
-						new Promise((resolve) => {
-							const s = require('node:net').connect(this.redisPort, '127.0.0.1', () => {
-								s.end();
-								resolve(true);
-							});
-							s.on('error', () => resolve(false));
-						}),
-					{ timeoutMs: 20000, child: this.procs.redis },
-				);
-			}
-		}
+		if (this.queue) await this.startRedis();
 		if (this.queue) {
 			// The webhook processes must be up before main activates the workflows: activation registers
 			// the trigger's webhook, and the service's CRC GET goes to a webhook process.

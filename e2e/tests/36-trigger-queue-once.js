@@ -5,6 +5,8 @@
  * deployment through its proxy, so every delivery here goes through it:
  *   - 100 events, two identical copies of each (same bytes, same signature) at the same moment, then
  *     the service's retries of 20 of them a few seconds later: each event runs once, none is lost;
+ *   - 50 posts, each delivered alone in an Account Activity body and at the same instant inside a
+ *     two-post batch (two different bodies): each post runs once;
  *   - a rolling restart of one webhook process: 10 events sent while it is down (the proxy hands them
  *     to the other process), then the service replays them after the restart: each runs once;
  *   - kill -9 of a webhook process in the middle of deliveries, with the service's retries on: no event
@@ -147,6 +149,52 @@ module.exports = [
 			);
 			assertOnce(ctx, ids, await runsOf(ctx, ids), 'after the service retried 20 of them');
 			ctx.queueOnce = { hook, ids };
+		},
+	},
+	{
+		name: 'queue once: 50 posts each delivered alone and, at the same instant, inside a two-post Account Activity batch through the proxy: each post runs once',
+		needs: ['platformTriggerPosts'],
+		modes: ['queue'],
+		timeoutMs: 180000,
+		async run(ctx) {
+			const { assert, sandbox } = ctx;
+			assert.ok(ctx.queueOnce, 'runs after the first queue-once test (its trigger and webhook)');
+			const { hook } = ctx.queueOnce;
+			const account = ctx.keys.userId;
+			const first = 1950000000000000000n + BigInt(Date.now() % 1e9) * 1000n;
+			const pairs = Array.from({ length: 50 }, (_, i) => [
+				String(first + BigInt(2 * i)),
+				String(first + BigInt(2 * i + 1)),
+			]);
+			// The shape the service batches an account's events in: one body may carry several.
+			const body = (ids) =>
+				JSON.stringify({
+					for_user_id: account,
+					tweet_create_events: ids.map((id) => ({
+						id_str: id,
+						text: `in two envelopes ${id}`,
+						user: { id_str: account },
+					})),
+				});
+			const answers = await pool(pairs, 5, ([alone, other]) =>
+				Promise.all([
+					sandbox.deliver(hook, body([alone])),
+					sandbox.deliver(hook, body([alone, other])),
+				]),
+			);
+			const refused = answers.flat().filter((d) => d.status !== 200);
+			assert.equal(
+				refused.length,
+				0,
+				`bodies not acknowledged: ${JSON.stringify(refused.slice(0, 3))}`,
+			);
+			const ids = pairs.flat().map((id) => `post.create:${id}`);
+			assertOnce(
+				ctx,
+				ids,
+				await runsOf(ctx, ids),
+				'50 posts alone and in a batch at the same instant',
+			);
 		},
 	},
 	{

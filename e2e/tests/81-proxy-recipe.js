@@ -140,12 +140,41 @@ module.exports = [
 					[owner, owner, owner],
 					'the copies and the replay went to the process that got the first',
 				);
-				// Bodies without an event id route by their signature: the same body, the same process.
-				const batch = JSON.stringify({ for_user_id: '42', post_create_events: [{ id: '1' }] });
-				const batches = await Promise.all(
-					[1, 2, 3].map(() => post(base, batch, sign(SECRET, batch))),
+				// Account Activity bodies route by their account: one post alone, the same post in a batch with
+				// another, and a replay batch reach the one process of that account.
+				const aa = (account, ids) =>
+					JSON.stringify({
+						for_user_id: account,
+						tweet_create_events: ids.map((id) => ({ id_str: id, text: `post ${id}` })),
+					});
+				const envelopes = [aa('42', ['1']), aa('42', ['1', '2']), aa('42', ['3', '1', '4'])];
+				const routed = await Promise.all(envelopes.map((b) => post(base, b, sign(SECRET, b))));
+				assert.equal(
+					new Set(routed.map(by)).size,
+					1,
+					`one account's bodies went to ${routed.map(by).join(', ')}`,
 				);
-				assert.equal(new Set(batches.map(by)).size, 1, 'copies of a batch went to one process');
+				const accounts = new Set();
+				for (let i = 0; i < 30; i++) {
+					const b = aa(`7${i}`, ['1']);
+					accounts.add(by(await post(base, b, sign(SECRET, b))));
+				}
+				assert.ok(accounts.size >= 2, `30 accounts went to ${[...accounts].join(', ')}`);
+				// A filtered-stream post routes by the post; any other body by its signature.
+				const streamed = (extra) => JSON.stringify({ data: { id: '99', text: 'hi' }, ...extra });
+				const posts = await Promise.all(
+					[streamed({}), streamed({ matching_rules: [{ id: 'r1' }] })].map((b) =>
+						post(base, b, sign(SECRET, b)),
+					),
+				);
+				assert.equal(new Set(posts.map(by)).size, 1, 'one post in two bodies went to one process');
+				const status = JSON.stringify({
+					replay_job_status: { job_id: 'j1', job_state: 'Complete' },
+				});
+				const jobStatuses = await Promise.all(
+					[1, 2, 3].map(() => post(base, status, sign(SECRET, status))),
+				);
+				assert.equal(new Set(jobStatuses.map(by)).size, 1, 'copies of a body went to one process');
 				// Different events spread over the processes.
 				const spread = new Set();
 				for (let i = 0; i < 30; i++) {
