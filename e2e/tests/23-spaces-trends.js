@@ -226,7 +226,7 @@ module.exports = [
 			assert.equal(read.status, 200);
 			assert.equal(read.response.data.name, 'E2E job');
 			// The label stream's request is recorded by the sandbox only once its connection has
-			// closed, which in n8n happens later than the run's end (see the report of issue #36):
+			// closed, which in n8n happened only after the run had ended (not yet explained):
 			// its credential kind and query are held against the contract by the conformance test.
 		},
 	),
