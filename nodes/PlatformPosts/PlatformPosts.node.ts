@@ -35,7 +35,7 @@ import { token } from './resources/token';
 import { revokeBearerNeedsBearerCredential } from './resources/token/revokeBearerToken';
 import { user } from './resources/user';
 import { list } from './resources/list';
-import { searchOwnedLists } from './resources/list/common';
+import { searchOwnedLists } from '../shared/listSearch';
 
 /**
  * The Authentication field's kinds. App-Only Bearer first: n8n's editor sets Authentication to the

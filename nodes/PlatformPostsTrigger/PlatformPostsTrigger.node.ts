@@ -7,6 +7,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { credentialsFor } from '../shared/descriptions';
+import { searchOwnedLists } from '../shared/listSearch';
 import {
 	POLL_TRIGGER_DISPLAY_NAME,
 	pollTriggerProperties,
@@ -36,6 +37,8 @@ export class PlatformPostsTrigger implements INodeType {
 		credentials: credentialsFor(['appOnly', 'pkce', 'hmac', 'connect']),
 		properties: pollTriggerProperties,
 	};
+
+	methods = { listSearch: { searchOwnedLists } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		return await poll.call(this);

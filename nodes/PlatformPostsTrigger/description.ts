@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { authenticationNotices } from '../shared/authentication';
 import { authenticationProperty } from '../shared/descriptions';
 import type { CredentialKind } from '../shared/transport';
-import { LIST_URL_REGEX, postLocator, userLocator } from '../shared/locators';
+import { listLocator, postLocator, userLocator } from '../shared/locators';
 import { MODES } from './modes';
 
 const show = (...events: string[]) =>
@@ -59,39 +59,7 @@ export const pollTriggerProperties: INodeProperties[] = [
 		...userLocator('user', show('userPosts', 'followers', 'likedPosts')),
 		description: 'The user to watch, by handle (the @username), ID or profile URL',
 	},
-	{
-		displayName: 'List',
-		name: 'list',
-		type: 'resourceLocator',
-		default: { mode: 'id', value: '' },
-		required: true,
-		displayOptions: show('listPosts', 'listMembers', 'listFollowers'),
-		description: 'The list to watch, by its ID or its URL',
-		modes: [
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: '1146654567674912769',
-				validation: [
-					{
-						type: 'regex',
-						properties: { regex: '^\\d{1,19}$', errorMessage: 'A list ID is 1-19 digits' },
-					},
-				],
-			},
-			{
-				displayName: 'By URL',
-				name: 'url',
-				type: 'string',
-				placeholder: 'https://x.com/i/lists/1146654567674912769',
-				extractValue: { type: 'regex', regex: LIST_URL_REGEX },
-				validation: [
-					{ type: 'regex', properties: { regex: LIST_URL_REGEX, errorMessage: 'Not a list URL' } },
-				],
-			},
-		],
-	},
+	listLocator('The list to watch', 'list', show('listPosts', 'listMembers', 'listFollowers')),
 	{
 		...postLocator('post', 'Post', show('quotePosts')),
 		description: 'The post whose quote posts to watch, by its ID or its URL',

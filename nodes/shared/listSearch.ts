@@ -1,8 +1,14 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import type { PlatformContext, PlatformRequest } from './transport';
-import { platformRequestFull } from './transport';
+import {
+	chosenCredentialType,
+	CREDENTIAL_TYPES,
+	platformRequest,
+	platformRequestFull,
+} from './transport';
 import { asNodeError, errorInfo } from './errors';
+import { fetchAuthenticatedUserId } from './users';
 
 /** The "From List" modes of the advertising nodes: one page of an ads list, filtered and labelled. */
 
@@ -73,4 +79,41 @@ export async function adsListSearch(
 			.map((o) => ({ name: search.label(o, String(o[idField])), value: String(o[idField]) })),
 		paginationToken: body?.next_cursor ? String(body.next_cursor) : undefined,
 	};
+}
+
+/**
+ * The editor's From List mode: the lists the authenticated user owns (GET /2/users/me, then
+ * GET /2/users/:id/owned_lists), a page of 100 at a time, filtered by name or id.
+ */
+export async function searchOwnedLists(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const send = async (request: Omit<PlatformRequest, 'api' | 'itemIndex'>) =>
+		await platformRequest.call<PlatformContext, [PlatformRequest], Promise<IDataObject>>(this, {
+			api: 'platform',
+			...request,
+		});
+	// The app-only bearer has no user whose lists to show; the list can still be given by ID or URL.
+	if (chosenCredentialType(this) === CREDENTIAL_TYPES.appOnly)
+		return {
+			results: [{ name: 'Your Lists Need a User Credential: Enter the ID or URL', value: '' }],
+		};
+	try {
+		const me = await fetchAuthenticatedUserId(this.getNode(), send);
+		const qs: IDataObject = { max_results: 100 };
+		if (paginationToken) qs.pagination_token = paginationToken;
+		const body = await send({ method: 'GET', path: `/2/users/${me}/owned_lists`, qs });
+		const lists = (Array.isArray(body?.data) ? body.data : []) as IDataObject[];
+		const next = (body?.meta as IDataObject | undefined)?.next_token;
+		return {
+			results: lists
+				.filter((l) => matches(filter, l.name, l.id))
+				.map((l) => ({ name: `${String(l.name ?? l.id)} (${String(l.id)})`, value: String(l.id) })),
+			paginationToken: next ? String(next) : undefined,
+		};
+	} catch (error) {
+		throw asNodeError(this, error);
+	}
 }

@@ -28,6 +28,56 @@ export function listIdFrom(value: string): string | undefined {
 	return trimmed.match(new RegExp(LIST_URL_REGEX, 'i'))?.[1];
 }
 
+/**
+ * The List field: from the authenticated user's lists (the node needs listSearch.searchOwnedLists from
+ * listSearch.ts), by ID or by URL.
+ */
+export function listLocator(
+	description = 'The list',
+	name = 'listId',
+	displayOptions?: INodeProperties['displayOptions'],
+): INodeProperties {
+	return {
+		displayName: 'List',
+		name,
+		displayOptions,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: 'searchOwnedLists', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: '1146654567674912769',
+				validation: [
+					{
+						type: 'regex',
+						properties: { regex: '^\\d{1,19}$', errorMessage: 'A list ID is 1-19 digits' },
+					},
+				],
+			},
+			{
+				displayName: 'By URL',
+				name: 'url',
+				type: 'string',
+				placeholder: 'https://x.com/i/lists/1146654567674912769',
+				extractValue: { type: 'regex', regex: LIST_URL_REGEX },
+				validation: [
+					{ type: 'regex', properties: { regex: LIST_URL_REGEX, errorMessage: 'Not a list URL' } },
+				],
+			},
+		],
+	};
+}
+
 export const POST_URL_REGEX =
 	'^https?://[^/\\s]+/(?:[^/\\s]+|i/web)/status(?:es)?/(\\d{1,19})(?:[/?#].*)?$';
 

@@ -9,7 +9,7 @@ import type {
 	ILoadOptionsFunctions,
 } from 'n8n-workflow';
 
-import { searchOwnedLists } from '../../nodes/PlatformPosts/resources/list/common';
+import { searchOwnedLists } from '../../nodes/shared/listSearch';
 import { createContext } from '../helpers/context';
 import { rl, run, runFailing } from './helpers';
 

@@ -1,24 +1,10 @@
-import type {
-	IDataObject,
-	ILoadOptionsFunctions,
-	INodeListSearchResult,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { ANY_KIND, USER_CONTEXT } from '../../../shared/authentication';
 import { limitProperty, returnAllProperty } from '../../../shared/descriptions';
-import { asNodeError } from '../../../shared/errors';
-import { matches } from '../../../shared/listSearch';
-import { LIST_URL_REGEX, listIdFrom, locatorValue } from '../../../shared/locators';
+import { listIdFrom, listLocator, locatorValue } from '../../../shared/locators';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
-import type { PlatformContext, PlatformRequest } from '../../../shared/transport';
-import {
-	chosenCredentialType,
-	CREDENTIAL_TYPES,
-	platformRequest,
-	unwrapData,
-} from '../../../shared/transport';
-import { fetchAuthenticatedUserId } from '../../../shared/users';
+import { unwrapData } from '../../../shared/transport';
 import { fieldProperties, USER_FIELDS } from '../../fields';
 import { authenticatedUserId } from '../../users';
 
@@ -26,48 +12,6 @@ import { authenticatedUserId } from '../../users';
  * Lists: a list is picked from the authenticated user's own lists, by ID or by its URL
  * (https://<host>/i/lists/<id>). The list reads page with max_results 1-100 and pagination_token.
  */
-
-/** The List field: from the authenticated user's lists, by ID or by URL. */
-export function listLocator(description = 'The list'): INodeProperties {
-	return {
-		displayName: 'List',
-		name: 'listId',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		description,
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: 'searchOwnedLists', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: '1146654567674912769',
-				validation: [
-					{
-						type: 'regex',
-						properties: { regex: '^\\d{1,19}$', errorMessage: 'A list ID is 1-19 digits' },
-					},
-				],
-			},
-			{
-				displayName: 'By URL',
-				name: 'url',
-				type: 'string',
-				placeholder: 'https://x.com/i/lists/1146654567674912769',
-				extractValue: { type: 'regex', regex: LIST_URL_REGEX },
-				validation: [
-					{ type: 'regex', properties: { regex: LIST_URL_REGEX, errorMessage: 'Not a list URL' } },
-				],
-			},
-		],
-	};
-}
 
 /** Reads the List field (an ID or a list URL), refused naming the field and the item. */
 export function listIdParameter(ctx: OperationContext, itemIndex: number): string {
@@ -78,43 +22,6 @@ export function listIdParameter(ctx: OperationContext, itemIndex: number): strin
 		itemIndex,
 		listIdFrom,
 	);
-}
-
-/**
- * The editor's From List mode: the lists the authenticated user owns (GET /2/users/me, then
- * GET /2/users/:id/owned_lists), a page of 100 at a time, filtered by name or id.
- */
-export async function searchOwnedLists(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	const send = async (request: Omit<PlatformRequest, 'api' | 'itemIndex'>) =>
-		await platformRequest.call<PlatformContext, [PlatformRequest], Promise<IDataObject>>(this, {
-			api: 'platform',
-			...request,
-		});
-	// The app-only bearer has no user whose lists to show; the list can still be given by ID or URL.
-	if (chosenCredentialType(this) === CREDENTIAL_TYPES.appOnly)
-		return {
-			results: [{ name: 'Your Lists Need a User Credential: Enter the ID or URL', value: '' }],
-		};
-	try {
-		const me = await fetchAuthenticatedUserId(this.getNode(), send);
-		const qs: IDataObject = { max_results: 100 };
-		if (paginationToken) qs.pagination_token = paginationToken;
-		const body = await send({ method: 'GET', path: `/2/users/${me}/owned_lists`, qs });
-		const lists = (Array.isArray(body?.data) ? body.data : []) as IDataObject[];
-		const next = (body?.meta as IDataObject | undefined)?.next_token;
-		return {
-			results: lists
-				.filter((l) => matches(filter, l.name, l.id))
-				.map((l) => ({ name: `${String(l.name ?? l.id)} (${String(l.id)})`, value: String(l.id) })),
-			paginationToken: next ? String(next) : undefined,
-		};
-	} catch (error) {
-		throw asNodeError(this, error);
-	}
 }
 
 /** List fields besides ID and name, which always come back (list.fields). */

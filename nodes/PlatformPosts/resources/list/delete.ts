@@ -1,10 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { USER_CONTEXT } from '../../../shared/authentication';
+import { listLocator } from '../../../shared/locators';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { deletedResult } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
-import { listIdParameter, listLocator } from './common';
+import { listIdParameter } from './common';
 
 export const deleteList: ItemOperation = {
 	option: {

@@ -2,9 +2,10 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { ANY_KIND } from '../../../shared/authentication';
+import { listLocator } from '../../../shared/locators';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { USER_FIELDS } from '../../fields';
-import { joined, LIST_FIELDS, listIdParameter, listLocator, multi } from './common';
+import { joined, LIST_FIELDS, listIdParameter, multi } from './common';
 
 export const get: ItemOperation = {
 	option: {

@@ -2,9 +2,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { ANY_KIND } from '../../../shared/authentication';
 import { limitProperty, returnAllProperty } from '../../../shared/descriptions';
+import { listLocator } from '../../../shared/locators';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { fieldQuery, mergeIncludes } from '../../fields';
-import { collectIncludes, listIdParameter, listLocator, postFieldProperty } from './common';
+import { collectIncludes, listIdParameter, postFieldProperty } from './common';
 
 export const getPosts: ItemOperation = {
 	option: {

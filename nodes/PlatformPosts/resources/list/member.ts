@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { USER_CONTEXT } from '../../../shared/authentication';
-import { userLocator, userRefParameter } from '../../../shared/locators';
+import { listLocator, userLocator, userRefParameter } from '../../../shared/locators';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
 import { resolveUserId } from '../../users';
-import { listIdParameter, listLocator } from './common';
+import { listIdParameter } from './common';
 
 /** Add Member and Remove Member: POST /2/lists/:id/members, DELETE /2/lists/:id/members/:user_id. */
 export function memberOperation(spec: {

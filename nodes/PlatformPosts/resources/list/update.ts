@@ -3,10 +3,11 @@ import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { USER_CONTEXT } from '../../../shared/authentication';
+import { listLocator } from '../../../shared/locators';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
 import { validateInput } from '../../../shared/validation';
-import { listIdParameter, listLocator } from './common';
+import { listIdParameter } from './common';
 import { LIST_LABELS, listDescription, listName } from './schema';
 
 const updateSchema = z
