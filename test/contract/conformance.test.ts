@@ -130,6 +130,10 @@ const PLANS: Plan[] = [
 
 const results: Array<CaseResult & { node: string; version: number }> = [];
 
+/**
+ * Every operation in every variant is a few thousand runs against the sandbox: minutes on a loaded
+ * 2-core machine, far past jest's default 5 s.
+ */
 describe.each(PLANS)('$label: every request conforms to the contract', (plan) => {
 	for (const version of versionsOf(plan.node.description))
 		it(`version ${version}`, async () => {
@@ -154,7 +158,7 @@ describe.each(PLANS)('$label: every request conforms to the contract', (plan) =>
 				}
 			}
 			expect(failures).toEqual([]);
-		});
+		}, 600_000);
 });
 
 describe('what the conformance run covered', () => {
