@@ -171,9 +171,14 @@ module.exports = [
 		modes: MODES,
 		timeoutMs: 180000,
 		async run(ctx) {
-			const { assert } = ctx;
+			const { assert, sandbox } = ctx;
+			// The example workflow (last test) holds a connection of its own meanwhile.
+			const before = open(ctx).length;
 			await deactivate(ctx, WF_ID);
-			await ctx.waitFor('the stream to close', () => open(ctx).length === 0, { timeoutMs: 30000 });
+			await ctx.waitFor('our connection to close', () => open(ctx).length === before - 1, {
+				timeoutMs: 30000,
+			});
+			const connects = sandbox.activityStream.connects;
 			// Deleted a minute after the close (n8n closes a trigger alike when it stops).
 			await ctx.waitFor('the subscriptions to be deleted', () => ours(ctx).length === 0, {
 				timeoutMs: 120000,
@@ -182,7 +187,7 @@ module.exports = [
 			await post(ctx, 'after deactivation', 1);
 			await ctx.sleep(3000);
 			assert.equal(ctx.sink(SINK).length, runs, 'no run after deactivation');
-			assert.equal(open(ctx).length, 0, 'no reconnection after deactivation');
+			assert.equal(sandbox.activityStream.connects, connects, 'no reconnection after deactivation');
 		},
 	},
 	{

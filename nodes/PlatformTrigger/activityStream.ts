@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { errorInfo } from '../shared/errors';
+import { asNodeError, errorInfo } from '../shared/errors';
 import type { PlatformStream } from '../shared/transport';
 import {
 	CREDENTIAL_TYPES,
@@ -99,7 +99,7 @@ function activityField(name: string): INodeProperties {
 export const activityStreamProperties: INodeProperties[] = [
 	{
 		displayName:
-			"Events come over a connection n8n opens to the service: no public address needed. Only one n8n should run this trigger per app's stream subscriptions.",
+			'Events come over a connection n8n opens to the service, so n8n needs no public address. Run the workflow on one n8n only.',
 		name: 'notice',
 		type: 'notice',
 		default: '',
@@ -162,6 +162,21 @@ export function deduplicationKey(workflowId: unknown, nodeId: unknown, eventId: 
 /** Back-off before attempt `failures` + 1: doubling from `base`, at most `max`. */
 export function backoffDelay(failures: number, base: number, max: number): number {
 	return Math.min(max, base * 2 ** Math.min(failures, 20));
+}
+
+type IsolateScope = { withIsolate?: <T>(fn: () => Promise<T>) => Promise<T> };
+
+/**
+ * Runs `fn` (credentialed requests) with the workflow's expression isolate held. n8n 2.40's expression
+ * engine reads a credential only inside an isolate, and n8n holds one for a trigger only while it calls
+ * trigger() and the close function: a reconnection or the delayed deletion happens later, so it takes
+ * one the way n8n does for the close function. With n8n's legacy evaluator there is none to take.
+ */
+async function withCredentials<T>(ctx: ITriggerFunctions, fn: () => Promise<T>): Promise<T> {
+	const expression = (ctx as unknown as { workflow?: { expression?: IsolateScope } }).workflow
+		?.expression;
+	if (typeof expression?.withIsolate !== 'function') return await fn();
+	return await expression.withIsolate(fn);
 }
 
 /** Pending deletions of closed triggers' subscriptions in this process, by trigger. */
@@ -327,15 +342,23 @@ export async function startActivityStream(
 		}
 	};
 
-	/** One connection: resolves when it ends (dropped, stalled or closed). */
-	const connectOnce = async (): Promise<{ heard: boolean }> => {
+	const open = async (): Promise<PlatformStream> => {
 		const qs = catchUpQuery(run.heardAt, Date.now());
-		const stream = await openPlatformStream.call(ctx, {
-			path: STREAM_PATH,
-			qs,
-			credentialType: BEARER,
-			idleTimeoutMs: keepAliveTimeoutMs,
-		});
+		return await withCredentials(
+			ctx,
+			async () =>
+				await openPlatformStream.call(ctx, {
+					path: STREAM_PATH,
+					qs,
+					credentialType: BEARER,
+					idleTimeoutMs: keepAliveTimeoutMs,
+				}),
+		);
+	};
+
+	/** One connection (`opened`, or a new one): resolves when it ends (dropped, stalled or closed). */
+	const connectOnce = async (opened?: PlatformStream): Promise<{ heard: boolean }> => {
+		const stream = opened ?? (await open());
 		run.stream = stream;
 		let lastByte = Date.now();
 		// Open (and caught up to here by the query): the next catch-up starts no earlier than now.
@@ -378,15 +401,35 @@ export async function startActivityStream(
 		return { heard };
 	};
 
+	// The first connection is opened before activation ends: n8n holds the expression isolate (which
+	// reading the credential needs) until then, and a refused credential fails the activation at once.
+	let first: PlatformStream | undefined;
+	try {
+		first = await open();
+	} catch (error) {
+		const status = errorInfo(error).httpStatus;
+		if (status === 401 || status === 403) {
+			await removeOwn(ctx, tag).catch(() => undefined);
+			forgetTrigger(key);
+			throw asNodeError(ctx, error);
+		}
+		ctx.logger.warn(
+			`Platform Trigger: the activity stream could not be opened (${(error as Error).message}); retrying`,
+		);
+	}
+
 	const loop = (async () => {
 		let failures = 0;
+		if (!first) await sleep(backoffDelay(failures++, timings.backoffMs, maxBackoffMs));
 		while (!run.closed) {
 			let wait: number;
 			try {
-				const { heard } = await connectOnce();
+				const { heard } = await connectOnce(first);
+				first = undefined;
 				if (heard) failures = 0;
 				wait = backoffDelay(failures++, timings.backoffMs, maxBackoffMs);
 			} catch (error) {
+				first = undefined;
 				if (run.closed) break;
 				const status = errorInfo(error).httpStatus;
 				if (status === 401 || status === 403) {
@@ -423,7 +466,7 @@ export async function startActivityStream(
 			if (removal.cancelled) return;
 			pendingRemoval.delete(key);
 			try {
-				await removeOwn(ctx, tag);
+				await withCredentials(ctx, async () => await removeOwn(ctx, tag));
 				ctx.logger.info('Platform Trigger: activity stream subscriptions deleted');
 			} catch (error) {
 				ctx.logger.error(

@@ -216,6 +216,14 @@ describe('the activity stream trigger', () => {
 		}
 	});
 
+	it('a refused token at activation fails the activation and leaves no subscription behind', async () => {
+		sb.faults.rules.push({ status: 403, remaining: 1, path: '^/2/activity/stream$' });
+		const t = trigger();
+		await expect(startActivityStream(t.context, FAST)).rejects.toThrow();
+		expect(ours()).toEqual([]);
+		expect(sb.activityStream.connections.size).toBe(0);
+	});
+
 	it('after a restart it adopts its subscriptions and catches up from its last run, once per event', async () => {
 		const staticData: IDataObject = {};
 		// n8n stops: the trigger closes, and n8n exits before the subscriptions' removal is due.
