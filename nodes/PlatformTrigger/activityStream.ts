@@ -359,6 +359,11 @@ export async function startActivityStream(
 	/** One connection (`opened`, or a new one): resolves when it ends (dropped, stalled or closed). */
 	const connectOnce = async (opened?: PlatformStream): Promise<{ heard: boolean }> => {
 		const stream = opened ?? (await open());
+		if (run.closed) {
+			// Closed while the connection was being opened.
+			stream.body.destroy?.();
+			return { heard: false };
+		}
 		run.stream = stream;
 		let lastByte = Date.now();
 		// Open (and caught up to here by the query): the next catch-up starts no earlier than now.
@@ -404,10 +409,12 @@ export async function startActivityStream(
 	// The first connection is opened before activation ends: n8n holds the expression isolate (which
 	// reading the credential needs) until then, and a refused credential fails the activation at once.
 	let first: PlatformStream | undefined;
+	let firstWait = 0;
 	try {
 		first = await open();
 	} catch (error) {
 		const status = errorInfo(error).httpStatus;
+		firstWait = status === 429 ? timings.rateLimitBackoffMs : timings.backoffMs;
 		if (status === 401 || status === 403) {
 			await removeOwn(ctx, tag).catch(() => undefined);
 			forgetTrigger(key);
@@ -418,9 +425,15 @@ export async function startActivityStream(
 		);
 	}
 
+	/** Waits `ms`, or less when the trigger closes meanwhile (n8n's sleep cannot be cancelled). */
+	const pause = async (ms: number) => {
+		const end = Date.now() + ms;
+		while (!run.closed && Date.now() < end) await sleep(Math.min(250, end - Date.now()));
+	};
+
 	const loop = (async () => {
-		let failures = 0;
-		if (!first) await sleep(backoffDelay(failures++, timings.backoffMs, maxBackoffMs));
+		let failures = first ? 0 : 1;
+		await pause(firstWait);
 		while (!run.closed) {
 			let wait: number;
 			try {
@@ -446,14 +459,15 @@ export async function startActivityStream(
 				);
 			}
 			if (run.closed) break;
-			await sleep(wait);
+			await pause(wait);
 		}
 	})();
 
 	const closeFunction = async () => {
 		run.closed = true;
 		run.stream?.body.destroy?.();
-		await loop;
+		// A connection still being opened ends on its own (it is closed as soon as it opens).
+		await Promise.race([loop, sleep(5000)]);
 		forgetTrigger(key);
 		if (manual) {
 			await removeOwn(ctx, tag);

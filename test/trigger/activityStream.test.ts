@@ -201,6 +201,21 @@ describe('the activity stream trigger', () => {
 		}
 	});
 
+	it('deactivation during a long back-off returns at once', async () => {
+		sb.faults.rules.push({ status: 503, remaining: 100, path: '^/2/activity/stream$' });
+		const t = trigger();
+		const response = await startActivityStream(t.context, {
+			...FAST,
+			backoffMs: 30_000,
+			maxBackoffMs: 60_000,
+		});
+		await wait(300);
+		const started = Date.now();
+		await response.closeFunction!();
+		expect(Date.now() - started).toBeLessThan(1500);
+		expect(sb.records.filter((r) => r.path === '/2/activity/stream')).toHaveLength(1);
+	});
+
 	it('an invalid token is reported to n8n (emitError), not retried forever', async () => {
 		const t = trigger();
 		const response = await startActivityStream(t.context, FAST);
