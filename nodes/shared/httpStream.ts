@@ -1,8 +1,10 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
+import { z } from 'zod';
 
 import type { PlatformContext, PlatformCredentialType } from './transport';
 import { openPlatformStream } from './transport';
+import { validateInput } from './validation';
 
 /**
  * A bounded read of one of the service's persistent HTTP streams (one JSON object per line, blank
@@ -103,4 +105,78 @@ export async function readStream(
 		idleTimeoutMs: Math.max(1, limits.maxSeconds) * 1000 + 10_000,
 	});
 	return await readLines(stream.body, limits);
+}
+
+/**
+ * The fields of an operation that reads a stream for a while: Backfill Minutes (the service's 0-5),
+ * Max Events (named after what the stream carries, e.g. "Posts") and Max Duration.
+ */
+export function streamReadProperties(what: string, backfillDescription: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Backfill Minutes',
+			name: 'backfillMinutes',
+			type: 'number',
+			default: 0,
+			typeOptions: { minValue: 0, maxValue: 5 },
+			description: backfillDescription,
+		},
+		{
+			displayName: `Max ${what}`,
+			name: 'maxEvents',
+			type: 'number',
+			default: 100,
+			typeOptions: { minValue: 1, maxValue: 10000 },
+			description: `Stop reading after this many ${what.toLowerCase()}`,
+		},
+		{
+			displayName: 'Max Duration (Seconds)',
+			name: 'maxSeconds',
+			type: 'number',
+			default: 10,
+			typeOptions: { minValue: 1, maxValue: 600 },
+			description: `Stop reading after this many seconds, however many ${what.toLowerCase()} came (the node waits this long when fewer come)`,
+		},
+	];
+}
+
+const streamReadSchema = z.object({
+	backfillMinutes: z
+		.number()
+		.int('must be a whole number')
+		.min(0, 'at least 0')
+		.max(5, 'at most 5'),
+	maxEvents: z
+		.number()
+		.int('must be a whole number')
+		.min(1, 'at least 1')
+		.max(10000, 'at most 10,000'),
+	maxSeconds: z.number().int('must be a whole number').min(1, 'at least 1').max(600, 'at most 600'),
+});
+
+/** The item's stream-read fields, checked before the connection is opened. */
+export function streamReadInput(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	what: string,
+): { backfillMinutes: number; limits: StreamLimits } {
+	const input = validateInput(
+		ctx.getNode(),
+		streamReadSchema,
+		{
+			backfillMinutes: Number(ctx.getNodeParameter('backfillMinutes', itemIndex, 0)),
+			maxEvents: Number(ctx.getNodeParameter('maxEvents', itemIndex, 100)),
+			maxSeconds: Number(ctx.getNodeParameter('maxSeconds', itemIndex, 10)),
+		},
+		itemIndex,
+		{
+			backfillMinutes: 'Backfill Minutes',
+			maxEvents: `Max ${what}`,
+			maxSeconds: 'Max Duration (Seconds)',
+		},
+	);
+	return {
+		backfillMinutes: input.backfillMinutes,
+		limits: { maxEvents: input.maxEvents, maxSeconds: input.maxSeconds },
+	};
 }

@@ -1047,6 +1047,37 @@ function install(sb) {
 	}
 
 	/**
+	 * GET /2/tweets/search/stream: the filtered stream itself, for the app-only bearer. A chunked
+	 * `application/json` answer, one {data, includes, matching_rules} line per post that matches the
+	 * app's rules (as emitStreamPost publishes them), an empty line as keep-alive every
+	 * sb.searchStream.keepAliveMs; backfill_minutes (0-5) first sends the matches of the last N minutes.
+	 */
+	const streamConnections = new Set();
+	const streamSent = [];
+	sb.searchStream = { keepAliveMs: 20000, connections: streamConnections };
+	sb.route('GET', '/2/tweets/search/stream', 'app', ({ q, res, req }) => {
+		res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+		res.flushHeaders();
+		if (q.backfill_minutes !== undefined) {
+			const from = Date.now() - Number(q.backfill_minutes) * 60 * 1000;
+			for (const e of streamSent) if (e.at >= from) res.write(e.line);
+		}
+		streamConnections.add(res);
+		return new Promise((resolve) => {
+			const beat = setInterval(
+				() => res.writableEnded || res.write('\r\n'),
+				sb.searchStream.keepAliveMs,
+			);
+			res.once('close', () => {
+				clearInterval(beat);
+				streamConnections.delete(res);
+				resolve({});
+			});
+			req.once('close', () => res.writableEnded || res.end());
+		});
+	});
+
+	/**
 	 * A post published on the platform, seen by the filtered stream: delivered (signed) to every linked
 	 * webhook when it matches rules, as {data, includes, matching_rules}. `forge` signs with a wrong key.
 	 */
@@ -1074,6 +1105,10 @@ function install(sb) {
 				includes: { users: [{ id: author.id, username: author.username, name: author.name }] },
 				matching_rules: matching,
 			});
+			// The same line to every open connection of the stream itself, and kept for backfill.
+			streamSent.push({ at: Date.now(), line: `${raw}\r\n` });
+			while (streamSent.length && streamSent[0].at < Date.now() - 10 * 60 * 1000) streamSent.shift();
+			for (const res of streamConnections) res.writableEnded || res.write(`${raw}\r\n`);
 			for (const link of sb.db.streamLinks.values()) {
 				const webhook = sb.db.webhooks.get(link.webhook_id);
 				if (!webhook) continue;

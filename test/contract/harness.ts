@@ -320,6 +320,22 @@ export function variants(
 			label: 'every multi-option value',
 			parameters: resolveParameters(description, version, all, ids),
 		});
+	// A locator filled in another mode (a User given by handle) also given by ID: the two reach
+	// different endpoints (GET /2/users/by/username/:username, GET /2/users/:id).
+	for (const p of shown) {
+		if (p.type !== 'resourceLocator' || fixed.includes(p.name)) continue;
+		const value = base[p.name] as { mode?: string } | undefined;
+		if (!value || value.mode === 'id' || !p.modes?.some((m) => m.name === 'id')) continue;
+		out.push({
+			label: `${p.name} by ID`,
+			parameters: resolveParameters(
+				description,
+				version,
+				{ ...base, [p.name]: { __rl: true, mode: 'id', value: ids.userId } },
+				ids,
+			),
+		});
+	}
 	// Each other choice alone, and with every multi-option value (e.g. All Events is accepted only
 	// with a user credential chosen in another field).
 	for (const p of shown) {

@@ -12,6 +12,7 @@ import { getQuotePosts } from './getQuotePosts';
 import { getRepostedBy } from './getRepostedBy';
 import { getReposts } from './getReposts';
 import { hideReply } from './hideReply';
+import { readFilteredStream } from './readStream';
 import { search } from './search';
 import { unhideReply } from './unhideReply';
 
@@ -32,6 +33,7 @@ export const post: Resource = {
 		getRepostedBy,
 		getReposts,
 		hideReply,
+		readFilteredStream,
 		search,
 		unhideReply,
 	},
