@@ -112,8 +112,12 @@ function install(sb) {
 			? Number(Buffer.from(String(cursor), 'base64url').toString('utf8').replace(/^o:/, '')) || 0
 			: 0;
 		const page = list.slice(start, start + count);
+		// 16 to 19 characters: within every pagination token schema of the contract (PaginationToken32
+		// needs at least 16, PaginationTokenLong at most 19).
 		const next =
-			start + count < list.length ? Buffer.from(`o:${start + count}`).toString('base64url') : null;
+			start + count < list.length
+				? Buffer.from(`o:${String(start + count).padStart(10, '0')}`).toString('base64url')
+				: null;
 		return { page, next };
 	};
 	sb.isoSeconds = (d = new Date()) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');

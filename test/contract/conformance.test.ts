@@ -10,6 +10,7 @@
 import type { IDataObject, INodeParameters, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { DEFAULT_OAUTH2_SCOPES } from '../../credentials/PlatformOAuth2Api.credentials';
+import { PlatformActivityStreamTrigger } from '../../nodes/PlatformActivityStreamTrigger/PlatformActivityStreamTrigger.node';
 import { PlatformPosts } from '../../nodes/PlatformPosts/PlatformPosts.node';
 import { PlatformPostsTrigger } from '../../nodes/PlatformPostsTrigger/PlatformPostsTrigger.node';
 import { PlatformTriggerPosts } from '../../nodes/PlatformTrigger/PlatformTriggerPosts.node';
@@ -27,6 +28,11 @@ import {
 	variants,
 } from './harness';
 import { report, startCrcResponder } from './support';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the rule table is plain JSON
+const RULES = require('../../sandbox/contract/rules.json') as {
+	operations: Record<string, { method: string; path: string }>;
+};
 
 let sb: Sandbox;
 let checker: Checker;
@@ -81,6 +87,7 @@ function operationCases(description: INodeTypeDescription, version: number) {
 const posts = new PlatformPosts();
 const pollTrigger = new PlatformPostsTrigger();
 const webhookTrigger = new PlatformTriggerPosts();
+const streamTrigger = new PlatformActivityStreamTrigger();
 
 const PLANS: Plan[] = [
 	{
@@ -124,6 +131,30 @@ const PLANS: Plan[] = [
 		extra: {
 			getNodeWebhookUrl: () => webhookUrl,
 			getActivationMode: () => 'activate',
+		},
+	},
+	{
+		node: streamTrigger,
+		label: 'Platform Activity Stream Trigger',
+		cases: (version) =>
+			optionValues(streamTrigger.description, version, 'userAuthentication', {}).map(
+				(userAuthentication) => ({
+					label: `activate, connect, close (${userAuthentication || 'no user credential'})`,
+					chosen: { userAuthentication, user: ids.userId },
+				}),
+			),
+		// As a manual test runs it: subscribe, open the stream, then close (which removes the
+		// subscriptions at once rather than after the grace a deactivation gets).
+		invoke: (node) => async (context) => {
+			const response = await node.trigger!.call(context);
+			await response?.closeFunction?.();
+		},
+		fixed: ['userAuthentication'],
+		extra: {
+			getMode: () => 'manual',
+			getActivationMode: () => 'manual',
+			emit: () => undefined,
+			emitError: () => undefined,
 		},
 	},
 ];
@@ -192,5 +223,18 @@ describe('what the conformance run covered', () => {
 		);
 		expect(silent).toEqual([]);
 		expect(unnamed).toEqual([]);
+	});
+
+	it('reached every operation of the contract a workflow can use (143 of its 156)', () => {
+		// The enterprise firehose, sample and compliance streams, the likes firehose and the document
+		// itself are not for workflows.
+		const notForWorkflows =
+			/\/firehose\/|\/sample\/|\/sample10\/|\/compliance\/stream|^\/2\/likes\/|^\/2\/openapi\.json$/;
+		const usable = Object.entries(RULES.operations)
+			.filter(([, o]) => !notForWorkflows.test(o.path))
+			.map(([id]) => id);
+		const reached = new Set(results.flatMap((r) => r.requests.map((q) => q.operation)));
+		expect(usable.filter((id) => !reached.has(id))).toEqual([]);
+		expect(usable).toHaveLength(143);
 	});
 });
