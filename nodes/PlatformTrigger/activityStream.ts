@@ -300,6 +300,10 @@ export async function startActivityStream(
 
 	const saved = ctx.getWorkflowStaticData('node') as StreamState;
 	const run: { closed: boolean; stream?: PlatformStream; heardAt?: number } = { closed: false };
+	/** Ends every wait of this trigger (back-off, watchdog) when it closes. */
+	const closing = new AbortController();
+	/** Waits `ms`, or less when the trigger closes meanwhile. */
+	const pause = async (ms: number) => await sleep(ms, closing.signal).catch(() => undefined);
 	const restartedAt = Date.parse(String(saved.streamEventAt ?? ''));
 	if (!manual && Number.isFinite(restartedAt)) run.heardAt = restartedAt;
 
@@ -372,8 +376,8 @@ export async function startActivityStream(
 		let ended = false;
 		// The keep-alive watchdog: a silent connection is closed, and the loop reconnects.
 		const watchdog = (async () => {
-			while (!ended) {
-				await sleep(Math.min(1000, keepAliveTimeoutMs / 4));
+			while (!ended && !run.closed) {
+				await pause(Math.min(1000, keepAliveTimeoutMs / 4));
 				if (!ended && Date.now() - lastByte > keepAliveTimeoutMs) {
 					ctx.logger.warn(
 						`Platform Trigger: the activity stream was silent for ${keepAliveTimeoutMs / 1000} s; reconnecting`,
@@ -412,6 +416,8 @@ export async function startActivityStream(
 	let firstWait = 0;
 	try {
 		first = await open();
+		// Closed by the close function even if the loop below has not taken it yet.
+		run.stream = first;
 	} catch (error) {
 		const status = errorInfo(error).httpStatus;
 		firstWait = status === 429 ? timings.rateLimitBackoffMs : timings.backoffMs;
@@ -425,15 +431,9 @@ export async function startActivityStream(
 		);
 	}
 
-	/** Waits `ms`, or less when the trigger closes meanwhile (n8n's sleep cannot be cancelled). */
-	const pause = async (ms: number) => {
-		const end = Date.now() + ms;
-		while (!run.closed && Date.now() < end) await sleep(Math.min(250, end - Date.now()));
-	};
-
 	const loop = (async () => {
 		let failures = first ? 0 : 1;
-		await pause(firstWait);
+		if (firstWait) await pause(firstWait);
 		while (!run.closed) {
 			let wait: number;
 			try {
@@ -465,6 +465,7 @@ export async function startActivityStream(
 
 	const closeFunction = async () => {
 		run.closed = true;
+		closing.abort();
 		run.stream?.body.destroy?.();
 		// A connection still being opened ends on its own (it is closed as soon as it opens).
 		await Promise.race([loop, sleep(5000)]);

@@ -576,8 +576,15 @@ export async function openPlatformStream(
 	}
 	const statusCode = Number(raw.statusCode);
 	const headers = lowerHeaders(raw.headers);
-	if (statusCode >= 200 && statusCode < 300)
-		return { statusCode, headers, body: raw.body as PlatformStream['body'] };
+	if (statusCode >= 200 && statusCode < 300) {
+		const body = raw.body as PlatformStream['body'] & {
+			on?: (event: string, listener: () => void) => void;
+		};
+		// Whoever reads the stream sees its failure in the read; a failure after the reader let go (the
+		// connection breaking as it is closed) must not become an unhandled 'error' event.
+		body.on?.('error', () => undefined);
+		return { statusCode, headers, body };
+	}
 	const body = await streamErrorBody(raw.body);
 	throw apiError(this.getNode(), statusCode, body, {
 		rateLimit: statusCode === 429 ? rateLimitOf(headers, body) : undefined,

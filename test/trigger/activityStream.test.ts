@@ -278,7 +278,7 @@ describe('the activity stream trigger', () => {
 		await until('the stream to open', () => sb.activityStream.connections.size === 1);
 		expect(ours()).toHaveLength(2);
 		await response.closeFunction!();
-		expect(sb.activityStream.connections.size).toBe(0);
+		await until('the connection to close', () => sb.activityStream.connections.size === 0, 1000);
 		await until('the subscriptions to be deleted', () => ours().length === 0, 3000);
 		const connects = sb.activityStream.connects;
 		await post('after deactivation', 1);
