@@ -144,4 +144,99 @@ module.exports = [
 			await deactivate(ctx, WF_ID);
 		},
 	},
+	{
+		name: 'poll trigger: a list watched for new posts and new members (picked by its URL), each new one runs once',
+		needs: ['platformPostsTrigger'],
+		modes: ['regular'],
+		workflows: (ctx) => {
+			const list = ctx.sandbox.seededListId;
+			const watch = (id, name, event, sink) =>
+				F.workflow(
+					id,
+					name,
+					[
+						F.node(
+							'Platform Poll Trigger',
+							`${F.PKG}.platformPostsTrigger`,
+							1,
+							{
+								authentication: 'platformBearerApi',
+								event,
+								list: { __rl: true, mode: 'url', value: `https://x.com/i/lists/${list}` },
+								maxItems: 100,
+								options: {},
+								pollTimes: { item: [{ mode: 'everyMinute' }] },
+							},
+							[0, 0],
+							{ credentials: F.credRef(F.CRED.bearer) },
+						),
+						F.sinkNode('Record Run', ctx.sandboxUrl, sink, [300, 0]),
+					],
+					F.chain(['Platform Poll Trigger', 'Record Run']),
+				);
+			return [
+				watch('e2ePollListPosts1', 'e2e poll list posts', 'listPosts', 'poll-list-posts'),
+				watch('e2ePollListMembr1', 'e2e poll list members', 'listMembers', 'poll-list-members'),
+			];
+		},
+		timeoutMs: 300000,
+		async run(ctx) {
+			const { assert, sandbox } = ctx;
+			const list = sandbox.seededListId;
+			const reads = (suffix) => ctx.records(0, `/2/lists/${list}/${suffix}`);
+			for (const id of ['e2ePollListPosts1', 'e2ePollListMembr1']) {
+				const activated = await activate(ctx, id);
+				assert.ok(activated.ok, `activating ${id}: ${activated.status}`);
+			}
+			await ctx.waitFor(
+				'the activation polls of both',
+				() =>
+					reads('tweets').some((r) => r.status === 200) &&
+					reads('members').some((r) => r.status === 200),
+				{ timeoutMs: 60000 },
+			);
+			const member = sandbox.db.lists.get(list).members[0];
+			const post = sandbox.publishPost({ text: 'a list member posts', author_id: member }).id;
+			sandbox.publishPost({ text: 'someone outside the list posts' });
+			// A new member (the sandbox lists members newest id first, as the trigger reads them).
+			const newcomer = { id: '1999999999999999999', username: 'list_newcomer', name: 'Newcomer' };
+			sandbox.db.users.set(newcomer.id, newcomer);
+			sandbox.db.lists.get(list).members.push(newcomer.id);
+			const counts = (sink) => {
+				const out = {};
+				for (const i of ctx.sink(sink)) out[i.body.event_id] = (out[i.body.event_id] || 0) + 1;
+				return out;
+			};
+			const memberEvent = `list_member:${list}:${newcomer.id}`;
+			await ctx.waitFor(
+				'a run for the member’s post and one for the new member',
+				() => counts('poll-list-posts')[post] && counts('poll-list-members')[memberEvent],
+				{ timeoutMs: 130000, intervalMs: 1000 },
+			);
+			// One more poll of each: nothing repeated.
+			const seq = sandbox.seq;
+			await ctx.waitFor(
+				'one more poll of each',
+				() =>
+					ctx.records(seq, `/2/lists/${list}/tweets`).length &&
+					ctx.records(seq, `/2/lists/${list}/members`).length,
+				{ timeoutMs: 75000, intervalMs: 1000 },
+			);
+			await ctx.sleep(2000);
+			assert.deepEqual(
+				counts('poll-list-posts'),
+				{ [post]: 1 },
+				'only the member’s post ran, once',
+			);
+			assert.deepEqual(
+				counts('poll-list-members'),
+				{ [memberEvent]: 1 },
+				'the new member ran once',
+			);
+			const item = ctx.sink('poll-list-posts')[0].body;
+			assert.equal(item.event_type, 'list.post');
+			assert.deepEqual(item.filter, { list_id: list });
+			for (const id of ['e2ePollListPosts1', 'e2ePollListMembr1']) await deactivate(ctx, id);
+		},
+	},
 ];
