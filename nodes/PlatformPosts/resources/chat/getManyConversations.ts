@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { USER_CONTEXT } from '../../../shared/authentication';
 import { limitProperty, returnAllProperty } from '../../../shared/descriptions';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
-import { DM_USER_FIELDS } from '../directMessage/common';
+import { CONTRACT_USER_FIELDS } from '../../../shared/contractFields';
 import { choices } from './common';
 
 const CONVERSATION_FIELDS = [
@@ -69,7 +69,7 @@ export const getManyConversations: ItemOperation = {
 					name: 'userFields',
 					type: 'multiOptions',
 					default: [],
-					options: choices(DM_USER_FIELDS),
+					options: choices(CONTRACT_USER_FIELDS),
 					description: 'Fields of the expanded users',
 				},
 			],

@@ -1,6 +1,11 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import {
+	CONTRACT_MEDIA_FIELDS,
+	CONTRACT_USER_FIELDS,
+	joinedFieldsQuery,
+} from '../../../shared/contractFields';
 import type { OperationContext } from '../../../shared/router';
 import { unwrapData } from '../../../shared/transport';
 import { uploadBinaryProperty } from '../../../shared/media';
@@ -141,49 +146,6 @@ export const DM_EVENT_EXPANSIONS = [
 	'referenced_tweets.id',
 	'sender_id',
 ];
-export const DM_USER_FIELDS = [
-	'affiliation',
-	'confirmed_email',
-	'connection_status',
-	'created_at',
-	'description',
-	'entities',
-	'id',
-	'is_identity_verified',
-	'location',
-	'most_recent_tweet_id',
-	'name',
-	'parody',
-	'pinned_tweet_id',
-	'profile_banner_url',
-	'profile_image_url',
-	'protected',
-	'public_metrics',
-	'receives_your_dm',
-	'subscription',
-	'subscription_type',
-	'url',
-	'username',
-	'verified',
-	'verified_followers_count',
-	'verified_type',
-	'withheld',
-];
-export const DM_MEDIA_FIELDS = [
-	'alt_text',
-	'duration_ms',
-	'height',
-	'media_key',
-	'non_public_metrics',
-	'organic_metrics',
-	'preview_image_url',
-	'promoted_metrics',
-	'public_metrics',
-	'type',
-	'url',
-	'variants',
-	'width',
-];
 export const DM_POST_FIELDS = [
 	'article',
 	'attachments',
@@ -250,7 +212,7 @@ export const eventFieldsProperty: INodeProperties = {
 			name: 'mediaFields',
 			type: 'multiOptions',
 			default: [],
-			options: choices(DM_MEDIA_FIELDS),
+			options: choices(CONTRACT_MEDIA_FIELDS),
 			description: 'Fields of attached media (needs the attachments.media_keys expansion)',
 		},
 		{
@@ -266,7 +228,7 @@ export const eventFieldsProperty: INodeProperties = {
 			name: 'userFields',
 			type: 'multiOptions',
 			default: [],
-			options: choices(DM_USER_FIELDS),
+			options: choices(CONTRACT_USER_FIELDS),
 			description: 'Fields of the sender and participants (needs sender_id or participant_ids)',
 		},
 	],
@@ -275,19 +237,16 @@ export const eventFieldsProperty: INodeProperties = {
 /** The query of the Fields collection. */
 export function eventFieldsQuery(ctx: OperationContext, itemIndex: number): IDataObject {
 	const chosen = (ctx.getNodeParameter('dmFields', itemIndex, {}) ?? {}) as IDataObject;
-	const qs: IDataObject = {};
-	const pairs: Array<[string, string]> = [
-		['eventFields', 'dm_event.fields'],
-		['expansions', 'expansions'],
-		['mediaFields', 'media.fields'],
-		['postFields', 'tweet.fields'],
-		['userFields', 'user.fields'],
-	];
-	for (const [name, key] of pairs) {
-		const values = (chosen[name] ?? []) as string[];
-		if (Array.isArray(values) && values.length) qs[key] = values.join(',');
-	}
-	return qs;
+	return joinedFieldsQuery(
+		(name) => chosen[name],
+		[
+			['eventFields', 'dm_event.fields'],
+			['expansions', 'expansions'],
+			['mediaFields', 'media.fields'],
+			['postFields', 'tweet.fields'],
+			['userFields', 'user.fields'],
+		],
+	);
 }
 
 /** Expanded objects collected from every page's `includes`. */

@@ -1,7 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+
 import { z } from 'zod';
 
+import { CONTRACT_MEDIA_FIELDS } from '../../../shared/contractFields';
 import { splitList } from '../../../shared/lists';
 
 /** The Media ID field of the operations on an uploaded file (the id the upload returned). */
@@ -17,30 +19,13 @@ export function mediaIdProperty(description: string): INodeProperties {
 	};
 }
 
-/** The media fields the service returns on request (media.fields). */
-const MEDIA_FIELDS = [
-	'alt_text',
-	'duration_ms',
-	'height',
-	'media_key',
-	'non_public_metrics',
-	'organic_metrics',
-	'preview_image_url',
-	'promoted_metrics',
-	'public_metrics',
-	'type',
-	'url',
-	'variants',
-	'width',
-];
-
 /** The Media Fields of the media lookups (Get, Get Many). */
 export const mediaFieldsProperty: INodeProperties = {
 	displayName: 'Media Fields',
 	name: 'mediaFields',
 	type: 'multiOptions',
 	default: [],
-	options: MEDIA_FIELDS.map((value) => ({ name: value, value })),
+	options: CONTRACT_MEDIA_FIELDS.map((value) => ({ name: value, value })),
 	description:
 		'Fields of each media object to return besides its media key and type (media.fields). Non-public, organic and promoted metrics are only returned for your own media, with a user-context credential.',
 };

@@ -1,5 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { CONTRACT_USER_FIELDS, joinedFieldsQuery } from '../../../shared/contractFields';
+
 /** The service's Space fields, expansions and the fields of users and topics they expand to. */
 const SPACE_FIELDS = [
 	'created_at',
@@ -20,32 +22,6 @@ const SPACE_FIELDS = [
 	'updated_at',
 ];
 const SPACE_EXPANSIONS = ['creator_id', 'host_ids', 'invited_user_ids', 'speaker_ids', 'topic_ids'];
-/** Every user field the service names (the Space reads and the ticket buyers take them all). */
-export const ALL_USER_FIELDS = [
-	'affiliation',
-	'confirmed_email',
-	'connection_status',
-	'created_at',
-	'description',
-	'entities',
-	'is_identity_verified',
-	'location',
-	'most_recent_tweet_id',
-	'parody',
-	'pinned_tweet_id',
-	'profile_banner_url',
-	'profile_image_url',
-	'protected',
-	'public_metrics',
-	'receives_your_dm',
-	'subscription',
-	'subscription_type',
-	'url',
-	'verified',
-	'verified_followers_count',
-	'verified_type',
-	'withheld',
-];
 const TOPIC_FIELDS = ['description', 'name'];
 
 /** A Space ID: 1 to 13 letters and digits (e.g. 1DXxyRYNejbKM). */
@@ -119,7 +95,7 @@ function multi(
 export const userFieldsOfUsersProperty = multi(
 	'User Fields',
 	'userFields',
-	ALL_USER_FIELDS,
+	CONTRACT_USER_FIELDS,
 	'User fields to return besides ID, name and username (user.fields)',
 );
 
@@ -140,7 +116,7 @@ export const spaceFieldProperties: INodeProperties[] = [
 	multi(
 		'User Fields',
 		'userFields',
-		ALL_USER_FIELDS,
+		CONTRACT_USER_FIELDS,
 		'Fields of the expanded users (needs an expansion such as creator_id)',
 	),
 	multi(
@@ -152,18 +128,15 @@ export const spaceFieldProperties: INodeProperties[] = [
 ];
 
 export function spaceFieldQuery(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const qs: IDataObject = {};
-	const pairs: Array<[string, string]> = [
-		['spaceFields', 'space.fields'],
-		['spaceExpansions', 'expansions'],
-		['userFields', 'user.fields'],
-		['topicFields', 'topic.fields'],
-	];
-	for (const [param, key] of pairs) {
-		const values = (ctx.getNodeParameter(param, itemIndex, []) as string[]) ?? [];
-		if (values.length) qs[key] = values.join(',');
-	}
-	return qs;
+	return joinedFieldsQuery(
+		(name) => ctx.getNodeParameter(name, itemIndex, []),
+		[
+			['spaceFields', 'space.fields'],
+			['spaceExpansions', 'expansions'],
+			['userFields', 'user.fields'],
+			['topicFields', 'topic.fields'],
+		],
+	);
 }
 
 /** Where each expansion's objects go beside the Space. */
