@@ -1107,7 +1107,8 @@ function install(sb) {
 			});
 			// The same line to every open connection of the stream itself, and kept for backfill.
 			streamSent.push({ at: Date.now(), line: `${raw}\r\n` });
-			while (streamSent.length && streamSent[0].at < Date.now() - 10 * 60 * 1000) streamSent.shift();
+			while (streamSent.length && streamSent[0].at < Date.now() - 10 * 60 * 1000)
+				streamSent.shift();
 			for (const res of streamConnections) res.writableEnded || res.write(`${raw}\r\n`);
 			for (const link of sb.db.streamLinks.values()) {
 				const webhook = sb.db.webhooks.get(link.webhook_id);
