@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { mediaKey, mediaKindOf, objectName } from '../../shared/fields';
-import { cta, ctaRules, short, text } from '../videoConversationCard/schema';
+import { conversationCardSchemas, cta, short, text } from '../videoConversationCard/schema';
 
 /**
  * Fields and rules of an image conversation card, shared by Create and Update. The service documents
@@ -41,36 +41,7 @@ export const REQUIRED_ON_CREATE = [
 ];
 export const ALL_FIELDS = Object.keys(fields);
 
-export const createSchema = z
-	.object({
-		...fields,
-		title: fields.title.optional(),
-		second_cta: fields.second_cta.optional(),
-		second_cta_tweet: fields.second_cta_tweet.optional(),
-		third_cta: fields.third_cta.optional(),
-		third_cta_tweet: fields.third_cta_tweet.optional(),
-		fourth_cta: fields.fourth_cta.optional(),
-		fourth_cta_tweet: fields.fourth_cta_tweet.optional(),
-		thank_you_url: fields.thank_you_url.optional(),
-		unlocked_image_media_key: fields.unlocked_image_media_key.optional(),
-	})
-	.strict()
-	.superRefine((card, ctx) => {
-		if (!card.title && !card.second_cta) {
-			ctx.addIssue({ code: 'custom', path: ['title'], message: 'give a title or a second CTA' });
-		}
-		ctaRules(card, ctx);
-	});
-
-export const updateSchema = z
-	.object(fields)
-	.partial()
-	.strict()
-	.superRefine((card, ctx) => {
-		if (!Object.keys(card).length)
-			ctx.addIssue({ code: 'custom', path: [], message: 'nothing to update: add a field' });
-		ctaRules(card, ctx);
-	});
+export const { createSchema, updateSchema } = conversationCardSchemas(fields, REQUIRED_ON_CREATE);
 
 export const LABELS: Record<string, string> = {
 	name: 'Name',

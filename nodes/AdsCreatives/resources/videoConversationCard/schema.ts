@@ -58,38 +58,44 @@ export function ctaRules(card: Card, ctx: z.RefinementCtx) {
 	}
 }
 
-export const createSchema = z
-	.object({
-		...fields,
-		title: fields.title.optional(),
-		second_cta: fields.second_cta.optional(),
-		second_cta_tweet: fields.second_cta_tweet.optional(),
-		third_cta: fields.third_cta.optional(),
-		third_cta_tweet: fields.third_cta_tweet.optional(),
-		fourth_cta: fields.fourth_cta.optional(),
-		fourth_cta_tweet: fields.fourth_cta_tweet.optional(),
-		thank_you_url: fields.thank_you_url.optional(),
-		poster_media_key: fields.poster_media_key.optional(),
-		unlocked_image_media_key: fields.unlocked_image_media_key.optional(),
-		unlocked_video_media_key: fields.unlocked_video_media_key.optional(),
-	})
-	.strict()
-	.superRefine((card, ctx) => {
-		if (!card.title && !card.second_cta) {
-			ctx.addIssue({ code: 'custom', path: ['title'], message: 'give a title or a second CTA' });
-		}
-		ctaRules(card, ctx);
-	});
+/**
+ * The Create and Update schemas of a conversation card from its fields: on Create the `required`
+ * fields must be given and a title or a second CTA; on Update any field, at least one; each CTA after
+ * the first with its post text. The image conversation card takes the same rules.
+ */
+export function conversationCardSchemas(fields: z.ZodRawShape, required: readonly string[]) {
+	const onCreate: z.ZodRawShape = {};
+	for (const [key, schema] of Object.entries(fields))
+		onCreate[key] = required.includes(key) ? schema : schema.optional();
+	const createSchema = z
+		.object(onCreate)
+		.strict()
+		.superRefine((card: Card, ctx) => {
+			if (!card.title && !card.second_cta) {
+				ctx.addIssue({ code: 'custom', path: ['title'], message: 'give a title or a second CTA' });
+			}
+			ctaRules(card, ctx);
+		});
+	const updateSchema = z
+		.object(fields)
+		.partial()
+		.strict()
+		.superRefine((card: Card, ctx) => {
+			if (!Object.keys(card).length)
+				ctx.addIssue({ code: 'custom', path: [], message: 'nothing to update: add a field' });
+			ctaRules(card, ctx);
+		});
+	return { createSchema, updateSchema };
+}
 
-export const updateSchema = z
-	.object(fields)
-	.partial()
-	.strict()
-	.superRefine((card, ctx) => {
-		if (!Object.keys(card).length)
-			ctx.addIssue({ code: 'custom', path: [], message: 'nothing to update: add a field' });
-		ctaRules(card, ctx);
-	});
+export const REQUIRED_ON_CREATE = [
+	'name',
+	'media_key',
+	'first_cta',
+	'first_cta_tweet',
+	'thank_you_text',
+];
+export const { createSchema, updateSchema } = conversationCardSchemas(fields, REQUIRED_ON_CREATE);
 
 export const LABELS: Record<string, string> = {
 	name: 'Name',
@@ -142,11 +148,4 @@ export function fieldProperty(
 	} as INodeProperties;
 }
 
-export const REQUIRED_ON_CREATE = [
-	'name',
-	'media_key',
-	'first_cta',
-	'first_cta_tweet',
-	'thank_you_text',
-];
 export const ALL_FIELDS = Object.keys(fields);
