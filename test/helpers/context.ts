@@ -14,6 +14,7 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 
+// eslint-disable-next-line @n8n/community-nodes/no-restricted-imports -- the test double of n8n's encoding: 'stream' answers a Node stream, as n8n does; test code, not shipped
 import { Readable } from 'node:stream';
 
 import { PlatformBearerApi } from '../../credentials/PlatformBearerApi.credentials';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- credential type names in test parameters, not secrets */
 /* eslint-disable @typescript-eslint/no-require-imports -- the sandbox is plain CommonJS */
 /**
  * Direct Message (conversations, events, deleting, blocking) and Chat (conversations, messages,

@@ -4,6 +4,7 @@
  * Max Posts and Max Duration; the app-only bearer only.
  */
 import type { IDataObject } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import type { TestSandbox } from './sandboxNode';
 import { runOn, startTestSandbox } from './sandboxNode';
@@ -54,7 +55,7 @@ describe('Post → Read Filtered Stream', () => {
 
 	it('returns what is published while it reads, until Max Duration', async () => {
 		const reading = read({ backfillMinutes: 0, maxEvents: 50, maxSeconds: 2 });
-		await new Promise((resolve) => setTimeout(resolve, 700));
+		await sleep(700);
 		const post = (await sb.emitStreamPost({ text: 'autumn sale now' })).post;
 		const { output, error } = await reading;
 		expect(error).toBeUndefined();

@@ -1,10 +1,13 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- credential type names in test parameters, not secrets */
 /* eslint-disable @typescript-eslint/no-require-imports -- the sandbox is plain CommonJS */
 /**
  * Spaces, trends, Communities, post usage and compliance against the stateful sandbox (its contract
  * check on): what each operation sends, what it returns, and what it refuses before any request.
  */
+// eslint-disable-next-line @n8n/community-nodes/no-restricted-imports -- streams built by the test for the line reader; test code, not shipped
 import { Readable } from 'node:stream';
 import type { IDataObject } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { readLines } from '../../nodes/shared/httpStream';
 import { createContext, defaultCredentials, TEST_SECRETS } from '../helpers/context';
@@ -396,7 +399,7 @@ describe('Compliance', () => {
 			},
 			APP,
 		);
-		await new Promise((resolve) => setTimeout(resolve, 700));
+		await sleep(700);
 		sb.addLabelEvent({ post_id: '1790000000000000950', kind: 'unviewable' });
 		const { json, error } = await reading;
 		expect(error).toBeUndefined();

@@ -6,6 +6,7 @@
  * the connection and deletes the subscriptions.
  */
 import type { IDataObject, ITriggerResponse } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { createContext, defaultCredentials } from '../helpers/context';
 import {
@@ -61,7 +62,7 @@ afterEach(async () => {
 	await sb.close();
 });
 
-const wait = async (ms: number) => await new Promise((r) => setTimeout(r, ms));
+const wait = async (ms: number) => await sleep(ms);
 
 async function until<T>(what: string, fn: () => T | undefined | false, ms = 5000): Promise<T> {
 	const end = Date.now() + ms;

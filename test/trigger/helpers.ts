@@ -1,5 +1,4 @@
 import { createHmac } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import nock from 'nock';
 import type { IDataObject, IWebhookResponseData } from 'n8n-workflow';
 
@@ -28,8 +27,10 @@ export function webhookContext(opts: {
 	typeVersion?: number;
 }) {
 	const captured: Captured = {};
-	// Emits 'finish' when a test says the answer was sent, as n8n's (express) response does.
-	const response = Object.assign(new EventEmitter(), {
+	// Calls its 'finish' listeners when a test says the answer was sent (emit), as n8n's (express)
+	// response does.
+	const listeners: Array<() => void> = [];
+	const response = {
 		status(code: number) {
 			captured.status = code;
 			return response;
@@ -38,7 +39,15 @@ export function webhookContext(opts: {
 			captured.body = body;
 			return response;
 		},
-	});
+		once(event: string, listener: () => void) {
+			if (event === 'finish') listeners.push(listener);
+			return response;
+		},
+		emit(event: string) {
+			if (event === 'finish') for (const listener of listeners.splice(0)) listener();
+			return true;
+		},
+	};
 	const built = createContext({
 		parameters: { events: ['post.create'], options: {}, ...(opts.parameters ?? {}) },
 		staticData: opts.staticData ?? {},
