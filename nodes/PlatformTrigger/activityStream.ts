@@ -7,6 +7,7 @@ import type {
 import { sleep } from 'n8n-workflow';
 
 import { asNodeError, errorInfo } from '../shared/errors';
+import { LineReader } from '../shared/httpStream';
 import type { PlatformStream } from '../shared/transport';
 import {
 	CREDENTIAL_TYPES,
@@ -256,18 +257,6 @@ async function removeOwn(ctx: ITriggerFunctions, tag: string): Promise<void> {
 		ctx,
 		ours.map((s) => String(s.subscription_id ?? s.id)),
 	);
-}
-
-/** Splits stream bytes into lines; an empty line is a keep-alive. */
-export class LineReader {
-	private rest = '';
-
-	push(chunk: Buffer | string): string[] {
-		this.rest += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-		const lines = this.rest.split('\n');
-		this.rest = lines.pop() ?? '';
-		return lines.map((l) => l.trim());
-	}
 }
 
 export async function startActivityStream(

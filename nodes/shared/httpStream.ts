@@ -28,6 +28,18 @@ export interface StreamRead {
 	stoppedBy: StreamStop;
 }
 
+/** Splits stream bytes into lines (trimmed); an empty line is a keep-alive. */
+export class LineReader {
+	private rest = '';
+
+	push(chunk: Buffer | string): string[] {
+		this.rest += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+		const lines = this.rest.split('\n');
+		this.rest = lines.pop() ?? '';
+		return lines.map((l) => l.trim());
+	}
+}
+
 /** One line of the stream; a line that is not a JSON object is kept as it came. */
 function parseLine(line: string): IDataObject {
 	try {
@@ -55,7 +67,7 @@ export async function readLines(
 	);
 	const iterator = body[Symbol.asyncIterator]();
 	const events: IDataObject[] = [];
-	let buffer = '';
+	const reader = new LineReader();
 	let stoppedBy: StreamStop = 'closed';
 	try {
 		for (;;) {
@@ -65,15 +77,9 @@ export async function readLines(
 				break;
 			}
 			if (next.done) break;
-			const chunk = next.value;
-			buffer += Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk);
-			let newline: number;
-			while ((newline = buffer.indexOf('\n')) >= 0 && events.length < maxEvents) {
-				const line = buffer.slice(0, newline).trim();
-				buffer = buffer.slice(newline + 1);
-				// Blank lines are the service's keep-alives.
-				if (line) events.push(parseLine(line));
-			}
+			// Blank lines are the service's keep-alives.
+			for (const line of reader.push(next.value))
+				if (line && events.length < maxEvents) events.push(parseLine(line));
 			if (events.length >= maxEvents) {
 				stoppedBy = 'maxEvents';
 				break;
