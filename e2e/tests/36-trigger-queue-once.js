@@ -7,6 +7,8 @@
  *     the service's retries of 20 of them a few seconds later: each event runs once, none is lost;
  *   - 50 posts, each delivered alone in an Account Activity body and at the same instant inside a
  *     two-post batch (two different bodies): each post runs once;
+ *   - the database refuses new runs for a moment (n8n answers 500 without starting them), then the
+ *     service's retries come to the same processes: each event runs once, none is lost;
  *   - a rolling restart of one webhook process: 10 events sent while it is down (the proxy hands them
  *     to the other process), then the service replays them after the restart: each runs once;
  *   - kill -9 of a webhook process in the middle of deliveries, with the service's retries on: no event
@@ -195,6 +197,55 @@ module.exports = [
 				await runsOf(ctx, ids),
 				'50 posts alone and in a batch at the same instant',
 			);
+		},
+	},
+	{
+		name: 'queue once: the database refuses new runs for a moment (n8n answers 500), the service retries: each event runs once, none lost',
+		needs: ['platformTriggerPosts'],
+		modes: ['queue'],
+		timeoutMs: 180000,
+		async run(ctx) {
+			const { assert, sandbox, inst } = ctx;
+			assert.ok(ctx.queueOnce, 'runs after the first queue-once test (its trigger and webhook)');
+			assert.ok(inst.pg, 'the queue topology runs its own PostgreSQL');
+			const { hook } = ctx.queueOnce;
+			const delays = sandbox.options.deliveryRetryDelaysMs;
+			sandbox.options.deliveryRetryDelaysMs = [4000, 8000, 12000];
+			const attempts = (id) => sandbox.db.deliveries.filter((d) => d.event_uuid === id);
+			try {
+				const events = await recordEvents(ctx, hook, 10, 'delivered while runs are refused');
+				const ids = events.map((e) => e.id);
+				// Every new execution row is refused: n8n cannot start a run and answers 500.
+				inst.pg.psql(
+					'alter table execution_entity add constraint e2e_refuse_runs check (false) not valid',
+				);
+				let answers;
+				try {
+					answers = await pool(events, 5, (e) =>
+						sandbox.deliver(hook, e.raw, { event_uuid: e.id }),
+					);
+				} finally {
+					inst.pg.psql('alter table execution_entity drop constraint e2e_refuse_runs');
+				}
+				assert.ok(
+					answers.every((a) => !a.ok),
+					`no delivery was acknowledged while runs were refused: ${JSON.stringify(answers.map((a) => a.status || a.error))}`,
+				);
+				// The service's retries reach the same processes, which must not take them for duplicates.
+				await ctx.waitFor(
+					'every event to be acknowledged by a retry',
+					() => ids.every((id) => attempts(id).some((d) => d.ok)),
+					{ timeoutMs: 60000 },
+				);
+				assertOnce(
+					ctx,
+					ids,
+					await runsOf(ctx, ids),
+					'runs refused by the database, then retried by the service',
+				);
+			} finally {
+				sandbox.options.deliveryRetryDelaysMs = delays;
+			}
 		},
 	},
 	{
