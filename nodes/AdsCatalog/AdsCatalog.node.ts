@@ -28,7 +28,7 @@ export class AdsCatalog implements INodeType {
 		icon: { light: 'file:../../icons/ads.svg', dark: 'file:../../icons/ads.dark.svg' },
 		// Opened as is by the editor's Docs link; the codex links get ?utm… appended, which would break an anchor.
 		documentationUrl:
-			'https://github.com/n8n-nodes-platform/n8n-nodes-platform/blob/main/docs/nodes/platform-ads-catalog.md#ads-catalog',
+			'https://github.com/n8n-nodes-platform/n8n-nodes-platform/blob/main/docs/nodes/catalog-node.md#ads-catalog',
 		group: ['output'],
 		// Version 2: Product > Push without a Concurrency option adapts its pace to the service's
 		// rate-limit headers; version 1 keeps its fixed default of 4 batches at once.

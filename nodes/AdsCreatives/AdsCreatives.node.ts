@@ -45,7 +45,7 @@ export class AdsCreatives implements INodeType {
 		icon: { light: 'file:../../icons/ads.svg', dark: 'file:../../icons/ads.dark.svg' },
 		// Opened as is by the editor's Docs link; the codex links get ?utm… appended, which would break an anchor.
 		documentationUrl:
-			'https://github.com/n8n-nodes-platform/n8n-nodes-platform/blob/main/docs/nodes/platform-ads-creatives.md#ads-creatives',
+			'https://github.com/n8n-nodes-platform/n8n-nodes-platform/blob/main/docs/nodes/creatives-node.md#ads-creatives',
 		group: ['output'],
 		version: 1,
 		subtitle: operationSubtitle(resources),

@@ -32,12 +32,12 @@ const NODES: Array<[string, INodeTypeDescription, (resource: string) => unknown]
 		(r) => require(`../../nodes/PlatformPosts/resources/${r}`),
 	],
 	[
-		'platform-ads-catalog.md',
+		'catalog-node.md',
 		new AdsCatalog().description,
 		(r) => require(`../../nodes/AdsCatalog/resources/${r}`),
 	],
 	[
-		'platform-ads-creatives.md',
+		'creatives-node.md',
 		new AdsCreatives().description,
 		(r) => require(`../../nodes/AdsCreatives/resources/${r}`),
 	],
@@ -68,7 +68,7 @@ describe('the operation tables of the node pages', () => {
 		});
 	});
 
-	it("README's summary lists every operation of every node with its endpoints and credential kinds (regenerate: node test/docs/operations.js --write)", () => {
+	it('docs/operations.md lists every operation of every node with its endpoints and credential kinds (regenerate: node test/docs/operations.js --write)', () => {
 		const nodes = NODES.map(([, description, load]) => ({
 			name: description.displayName,
 			rows: ops.operationTables(
