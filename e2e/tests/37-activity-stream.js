@@ -166,7 +166,9 @@ module.exports = [
 	{
 		name: 'activity stream: deactivation closes the connection and deletes the subscriptions',
 		needs: ['platformActivityStreamTrigger'],
-		modes: MODES,
+		// One mode is enough: the trigger runs in n8n's main process in both, and the deletion waits
+		// a minute after the close.
+		modes: ['queue'],
 		timeoutMs: 180000,
 		async run(ctx) {
 			const { assert, sandbox } = ctx;
@@ -224,12 +226,8 @@ module.exports = [
 				`one message, for the original post (not the reply ${reply.event_uuid}): ${JSON.stringify(messages)}`,
 			);
 			assert.equal(messages[0].text, 'New post: Hello from the stream example');
+			// Its deletion a minute after the close is the deactivation test's (queue mode).
 			await deactivate(ctx, EXAMPLE_ID);
-			await ctx.waitFor(
-				'the example to delete its subscriptions',
-				() => ![...sandbox.db.subscriptions.values()].some(example),
-				{ timeoutMs: 120000 },
-			);
 		},
 	},
 ];
