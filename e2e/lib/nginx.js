@@ -9,7 +9,7 @@
  */
 const fs = require('node:fs');
 const path = require('node:path');
-const { spawnSync } = require('node:child_process');
+const { spawnSync, execFile } = require('node:child_process');
 
 const H = require('./host');
 
@@ -18,6 +18,8 @@ const RECIPE = path.join(H.ROOT, 'deploy', 'nginx', 'platform-webhooks.conf');
 const SCRIPT = path.join(H.ROOT, 'deploy', 'nginx', 'platform-webhooks.js');
 /** Where Debian's libnginx-mod-http-js puts nginx's njs module. */
 const NJS_MODULE = '/usr/lib/nginx/modules/ngx_http_js_module.so';
+/** The operators' tool for a rolling restart that drains each webhook process first. */
+const ROLLING_RESTART = path.join(H.ROOT, 'deploy', 'nginx', 'rolling-restart.sh');
 const MARK = /#\s*EDIT\(([a-z-]+)\)/;
 
 /** The recipe with every `EDIT(name)` line replaced by `values[name]` (an array of lines). */
@@ -168,8 +170,30 @@ async function startNginx({ dir, port, upstreams, secret }) {
 		errorLog: path.join(dir, 'logs', 'error.log'),
 		/** The calls passed on to n8n, one line each: `<address> [time] "<request>" <status> upstream=<process> route="<key>" <seconds>s`. */
 		accessLog: path.join(dir, 'logs', 'access.log'),
+		/**
+		 * Runs deploy/nginx/rolling-restart.sh against this nginx as an operator would (`down <addr>`:
+		 * out of the upstream, reloaded, resolves once nothing is in flight there; `up <addr>`: resolves
+		 * once the process is ready and back in the upstream). Asynchronous: the caller's traffic goes on.
+		 */
+		rollingRestart: (action, addr, { timeoutS = 60 } = {}) =>
+			new Promise((resolve, reject) => {
+				const nginx = [bin, ...args].join(' ');
+				const argv = [ROLLING_RESTART, '--conf', site, '--nginx', nginx];
+				argv.push('--pid', path.join(dir, 'nginx.pid'), '--timeout', String(timeoutS));
+				execFile(
+					'sh',
+					[...argv, action, addr],
+					{ timeout: (timeoutS * 2 + 10) * 1000 },
+					(e, o, err) =>
+						e
+							? reject(
+									new Error(`rolling-restart.sh ${action} ${addr} failed: ${err || e.message}`),
+								)
+							: resolve(err),
+				);
+			}),
 		stop: () => H.stopProcess(child, { graceMs: 5000, signal: 'SIGQUIT' }),
 	};
 }
 
-module.exports = { RECIPE, SCRIPT, render, startNginx };
+module.exports = { RECIPE, SCRIPT, ROLLING_RESTART, render, startNginx };
