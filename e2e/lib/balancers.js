@@ -1,0 +1,173 @@
+'use strict';
+/**
+ * HAProxy and Caddy (Debian's packages, installed with apt-get when missing) in front of n8n, each with
+ * the repository's own recipe: deploy/haproxy/platform-webhooks.cfg and deploy/caddy/Caddyfile. As with
+ * nginx (e2e/lib/nginx.js, whose `render` this uses), every line marked `EDIT(name)` is replaced by the
+ * lines given for its name and nothing else changes, so that the file tested is the file shipped. Each
+ * runs in the foreground with its own files under the caller's folder, on the caller's port: never the
+ * system service.
+ */
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+
+const H = require('./host');
+const NGINX = require('./nginx');
+
+const HAPROXY_RECIPE = path.join(H.ROOT, 'deploy', 'haproxy', 'platform-webhooks.cfg');
+const CADDY_RECIPE = path.join(H.ROOT, 'deploy', 'caddy', 'Caddyfile');
+
+/** `file` with its `EDIT(name)` lines replaced by `values` (nginx.js's rules, this file's name in errors). */
+function renderRecipe(file, values) {
+	try {
+		return NGINX.render(values, fs.readFileSync(file, 'utf8'));
+	} catch (error) {
+		throw new Error(
+			`${path.relative(H.ROOT, file)}: ${String(error.message).replace(/^[^:]*: /, '')}`,
+		);
+	}
+}
+
+function listening(port) {
+	return new Promise((resolve) => {
+		const s = net.connect(port, '127.0.0.1', () => {
+			s.end();
+			resolve(true);
+		});
+		s.on('error', () => resolve(false));
+	});
+}
+
+/**
+ * Starts HAProxy on 127.0.0.1:`port` in front of `upstreams` (["127.0.0.1:5678", ...]). `secret`
+ * (optional): the app's consumer secret, written base64-encoded to a file of mode 600 loaded before the
+ * recipe, as its README asks; omitted, the recipe's fallback (no signature check). HAProxy logs every
+ * call it passed on, with the process it chose and the routing key, to `accessLog`.
+ * Returns {name, url, port, child, conf, accessLog, stop()}.
+ */
+async function startHaproxy({ dir, port, upstreams, secret }) {
+	const bin = H.ensureDebianCommand('haproxy', 'haproxy');
+	fs.mkdirSync(path.join(dir, 'logs'), { recursive: true });
+	const accessLog = path.join(dir, 'logs', 'haproxy.log');
+	// What the recipe leaves to the operator's own haproxy.cfg: logging and the process itself. The log
+	// line names the process HAProxy chose and the routing key.
+	const base = path.join(dir, 'haproxy.cfg');
+	fs.writeFileSync(
+		base,
+		[
+			'global',
+			'    log stdout format raw local0 info',
+			'    nbthread 1',
+			'defaults',
+			'    mode http',
+			'    log global',
+			'    option dontlognull',
+			'    timeout connect 2s',
+			'    timeout client 15s',
+			'    timeout server 10s',
+			'    log-format "%ci [%tr] %ST %b/%s \\"%HM %HU\\" route=%[var(txn.platform_route)] %Tt ms"',
+			'',
+		].join('\n'),
+	);
+	const files = [base];
+	if (secret) {
+		const secretConf = path.join(dir, 'platform-webhooks-secret.cfg');
+		const b64 = Buffer.from(secret, 'utf8').toString('base64');
+		fs.writeFileSync(
+			secretConf,
+			`global\n    set-var proc.platform_webhooks_secret str(${b64})\n`,
+			{ mode: 0o600 },
+		);
+		fs.chmodSync(secretConf, 0o600);
+		files.push(secretConf);
+	}
+	const site = path.join(dir, 'platform-webhooks.cfg');
+	fs.writeFileSync(
+		site,
+		renderRecipe(HAPROXY_RECIPE, {
+			bind: [`bind 127.0.0.1:${port}`],
+			servers: upstreams.map((u, i) => `server n8n${i + 1} ${u}`),
+		}),
+	);
+	files.push(site);
+	const args = files.flatMap((f) => ['-f', f]);
+	const check = spawnSync(bin, ['-c', ...args], { encoding: 'utf8' });
+	if (check.status !== 0)
+		throw new Error(`haproxy -c refused ${site}:\n${check.stderr || check.stdout}`);
+	// -db: stay in the foreground; the log goes to stdout, which startProcess writes to accessLog.
+	const child = H.startProcess('haproxy', bin, ['-db', ...args], {
+		env: process.env,
+		logFile: accessLog,
+	});
+	await H.waitFor(`haproxy to listen on 127.0.0.1:${port}`, () => listening(port), {
+		timeoutMs: 20000,
+		intervalMs: 200,
+		child,
+	});
+	return {
+		name: 'haproxy',
+		url: `http://127.0.0.1:${port}`,
+		port,
+		child,
+		conf: site,
+		/** `<address> [time] <status> <backend>/<server> "<method> <uri>" route=<key> <ms> ms`, one line per call. */
+		accessLog,
+		stop: () => H.stopProcess(child, { graceMs: 5000, signal: 'SIGUSR1' }),
+	};
+}
+
+/**
+ * Starts Caddy on 127.0.0.1:`port` (plain HTTP: the recipe's site line replaced by a local address,
+ * automatic HTTPS and the admin endpoint off) in front of `upstreams`. Caddy's standard build checks no
+ * signature, so there is no secret. Returns {name, url, port, child, conf, accessLog, stop()}.
+ */
+async function startCaddy({ dir, port, upstreams }) {
+	const bin = H.ensureDebianCommand('caddy', 'caddy');
+	fs.mkdirSync(path.join(dir, 'logs'), { recursive: true });
+	const site = renderRecipe(CADDY_RECIPE, {
+		site: [`http://127.0.0.1:${port}, http://localhost:${port} {`],
+		upstream: [`to ${upstreams.join(' ')}`],
+	});
+	const conf = path.join(dir, 'Caddyfile');
+	fs.writeFileSync(conf, ['{', '\tadmin off', '\tauto_https off', '}', '', site].join('\n'));
+	// Caddy keeps its state (certificates, autosaved configuration) under XDG folders: this run's own.
+	const env = Object.assign({}, process.env, {
+		XDG_DATA_HOME: path.join(dir, 'data'),
+		XDG_CONFIG_HOME: path.join(dir, 'config'),
+	});
+	const check = spawnSync(bin, ['validate', '--config', conf, '--adapter', 'caddyfile'], {
+		encoding: 'utf8',
+		env,
+	});
+	if (check.status !== 0)
+		throw new Error(`caddy validate refused ${conf}:\n${check.stderr || check.stdout}`);
+	const log = path.join(dir, 'logs', 'caddy.log');
+	const child = H.startProcess('caddy', bin, ['run', '--config', conf, '--adapter', 'caddyfile'], {
+		env,
+		logFile: log,
+	});
+	await H.waitFor(`caddy to listen on 127.0.0.1:${port}`, () => listening(port), {
+		timeoutMs: 20000,
+		intervalMs: 200,
+		child,
+	});
+	return {
+		name: 'caddy',
+		url: `http://127.0.0.1:${port}`,
+		port,
+		child,
+		conf,
+		accessLog: log,
+		stop: () => H.stopProcess(child, { graceMs: 5000 }),
+	};
+}
+
+/** Starts the named balancer ('haproxy' or 'caddy'; nginx lives in e2e/lib/nginx.js). */
+function startBalancer(name, options) {
+	if (name === 'haproxy') return startHaproxy(options);
+	if (name === 'caddy') return startCaddy(options);
+	throw new Error(`unknown balancer ${JSON.stringify(name)}: haproxy or caddy`);
+}
+
+module.exports = { HAPROXY_RECIPE, CADDY_RECIPE, startHaproxy, startCaddy, startBalancer };
