@@ -11,6 +11,13 @@
 // the same delivery (the service's copies and its retries) always reaches the same webhook process.
 
 const crypto = require('crypto');
+const fs = require('fs');
+
+/**
+ * The longest a delivery's whole request (headers and body) may take to arrive, in seconds: the service
+ * waits 10 s for the answer, so a body still arriving after that is nobody's delivery any more.
+ */
+const BODY_DEADLINE_S = 10;
 
 /** The service's crc_token: 16 to 128 of these characters, anything else is not the service. */
 const CRC_TOKEN = /^[A-Za-z0-9+/=_-]{16,128}$/;
@@ -26,6 +33,19 @@ function hmac(key, data) {
 function sameText(a, b) {
 	const key = String(Math.random()) + String(Date.now());
 	return hmac(key, a) === hmac(key, b);
+}
+
+/**
+ * The raw body of a POST. The recipe has nginx write every body to a temporary file through a 64 KiB
+ * buffer (client_body_in_file_only clean), so that a slow sender holds no more of nginx's memory than
+ * that; the file is read here. Undefined when there is no body (nginx then makes no file). A body in
+ * memory (a configuration without client_body_in_file_only) is read from there; the file must be
+ * checked first, because r.requestBuffer throws for a body in a file.
+ */
+function bodyOf(r) {
+	const file = r.variables.request_body_file;
+	if (file) return fs.readFileSync(file);
+	return r.requestBuffer;
 }
 
 /**
@@ -73,21 +93,21 @@ function webhook(r) {
 		r.internalRedirect('@platform_n8n');
 		return;
 	}
-	const secret = r.variables.platform_webhooks_secret;
-	const signature = r.headersIn['x-platform-webhooks-signature'] || '';
-	const body = r.requestBuffer;
-	if (!Number(r.variables.content_length || 0) && !r.headersIn['Transfer-Encoding']) {
-		// No body at all (njs then has no request buffer either): no delivery is empty, so the caller's
-		// fault, answered without an error line in the log.
+	if (Number(r.variables.request_time) > BODY_DEADLINE_S) {
+		// The service waits 10 s for the whole answer: a body that took longer to arrive is not one it
+		// still waits for (a slow sender holding the connection); refused without reaching n8n.
 		r.headersOut['Content-Type'] = 'application/json';
-		r.return(400, '{"error":"empty body"}');
+		r.return(408, '{"error":"body too slow"}');
 		return;
 	}
-	if (body === undefined) {
-		// The body went to a temporary file: larger than client_body_buffer_size, which the recipe sets
-		// to client_max_body_size, so this is a misconfiguration, not a caller's fault.
-		r.error('platform-webhooks: the request body is not in memory; set client_body_buffer_size');
-		r.return(500);
+	const secret = r.variables.platform_webhooks_secret;
+	const signature = r.headersIn['x-platform-webhooks-signature'] || '';
+	const body = bodyOf(r);
+	if (!body || !body.length) {
+		// No body at all (Content-Length: 0, or an empty chunked body): no delivery is empty, so the
+		// caller's fault, answered as the trigger answers it, without a line in the error log.
+		r.headersOut['Content-Type'] = 'application/json';
+		r.return(400, '{"error":"no body"}');
 		return;
 	}
 	if (secret && !sameText(signature, 'sha256=' + hmac(secret, body))) {
@@ -95,7 +115,7 @@ function webhook(r) {
 		r.return(401, '{"error":"invalid signature"}');
 		return;
 	}
-	r.variables.platform_route = routeKey(r.requestText || '', signature);
+	r.variables.platform_route = routeKey(body.toString(), signature);
 	r.internalRedirect('@platform_n8n');
 }
 
