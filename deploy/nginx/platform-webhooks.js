@@ -120,6 +120,20 @@ function webhook(r) {
 }
 
 /**
+ * The routing key as a js_set variable, for a proxy whose own locations pass the calls on (the Helm
+ * chart's webhook Ingress on ingress-nginx, deploy/helm/): its consistent hash reads the variable when
+ * it picks the webhook process, after nginx has read the body. $platform_hook (a map of the trigger's
+ * webhook paths) tells the trigger's calls from the other webhooks and forms the same Ingress serves;
+ * those spread by their request id. Checks nothing: there the trigger verifies every signature itself.
+ */
+function route(r) {
+	if (r.variables.platform_hook !== '1') return 'other:' + r.variables.request_id;
+	if (r.method !== 'POST') return 'crc:' + (r.args.crc_token || '');
+	const body = bodyOf(r);
+	return routeKey(body ? body.toString() : '', r.headersIn['x-platform-webhooks-signature'] || '');
+}
+
+/**
  * GET: the CRC check, when the CRC budget towards n8n is spent (a flood of well-formed CRC checks): the
  * proxy answers it itself, exactly as the trigger does, so that the service's own check never waits
  * behind forged ones. Without the secret it cannot: 429, and the service checks again later.
@@ -140,4 +154,4 @@ function crc(r) {
 	r.return(200, JSON.stringify({ response_token: 'sha256=' + hmac(secret, token) }));
 }
 
-export default { webhook, crc };
+export default { webhook, crc, route };

@@ -196,4 +196,4 @@ async function startNginx({ dir, port, upstreams, secret }) {
 	};
 }
 
-module.exports = { RECIPE, SCRIPT, ROLLING_RESTART, render, startNginx };
+module.exports = { RECIPE, SCRIPT, ROLLING_RESTART, render, startNginx, ensureNjsModule };

@@ -20,10 +20,12 @@ const crypto = require('node:crypto');
 const http = require('node:http');
 const net = require('node:net');
 const path = require('node:path');
+const assert = require('node:assert/strict');
+const { spawnSync } = require('node:child_process');
 
 const H = require('../lib/host');
 const L = require('../lib/load');
-const { startNginx } = require('../lib/nginx');
+const { SCRIPT, ensureNjsModule, startNginx } = require('../lib/nginx');
 
 const SECRET = 'e2e-recipe-limits-secret';
 const HOOK = '/webhook/6a1d0c3e-recipe-limits/webhook';
@@ -148,6 +150,163 @@ function errorLines(file) {
 		.readFileSync(file, 'utf8')
 		.split('\n')
 		.filter((line) => /\[(error|crit|alert|emerg)\]/.test(line));
+}
+
+/**
+ * One entry of deploy/helm's values files, read by its key (the files' own layout: a key on its own
+ * line, a plain or quoted scalar or a `|` block under it; no YAML parser is a dependency here).
+ */
+function yamlEntry(text, key) {
+	const lines = text.split('\n');
+	const at = lines.findIndex((l) => l.trim().startsWith(`${key}:`));
+	if (at < 0) throw new Error(`deploy/helm: no ${key}`);
+	const indent = /^\s*/.exec(lines[at])[0].length;
+	const value = lines[at]
+		.trim()
+		.slice(key.length + 1)
+		.trim();
+	if (!/^\|-?$/.test(value)) return value.replace(/^(["'])(.*)\1$/, '$2');
+	const block = [];
+	for (const line of lines.slice(at + 1)) {
+		if (line.trim() && /^\s*/.exec(line)[0].length <= indent) break;
+		block.push(line);
+	}
+	while (block.length && !block[block.length - 1].trim()) block.pop();
+	const inner = Math.min(...block.filter((l) => l.trim()).map((l) => /^\s*/.exec(l)[0].length));
+	return block.map((l) => l.slice(inner)).join('\n');
+}
+
+/** The paths of the webhook Ingress that n8n's Helm chart generates (its ingress-webhook template). */
+const CHART_WEBHOOK_PATHS = ['/webhook/', '/webhook-waiting/', '/form/', '/form-waiting/', '/mcp/'];
+
+/**
+ * The nginx configuration ingress-nginx would generate from deploy/helm's two values files, written out
+ * from their text: the controller's main-snippet and http-snippet, its limit-conn-status-code, and one
+ * location per path of the chart's webhook Ingress with the directives its annotations give
+ * (proxy-body-size, client-body-buffer-size, proxy-request-buffering, proxy-read-timeout, the
+ * configuration-snippet). ingress-nginx picks the endpoint with its own consistent hash (Lua) on the
+ * upstream-hash-by value; here nginx's `hash <value> consistent` over the stand-in processes does.
+ */
+function renderIngress({ dir, port, upstreams, hook, njsModule }) {
+	const helm = path.join(H.ROOT, 'deploy', 'helm');
+	const controller = fs.readFileSync(path.join(helm, 'ingress-nginx-values.yaml'), 'utf8');
+	const n8n = fs.readFileSync(path.join(helm, 'n8n-values.yaml'), 'utf8');
+	const mount = '/etc/nginx/platform-webhooks/platform-webhooks.js';
+	const httpSnippet = yamlEntry(controller, 'http-snippet')
+		.split('\n')
+		.map((l) => (/EDIT\(hook\)/.test(l) ? `    "${hook}" 1;` : l))
+		.join('\n');
+	assert.ok(
+		httpSnippet.includes(mount),
+		'the http-snippet imports the mounted platform-webhooks.js',
+	);
+	const mainSnippet = yamlEntry(controller, 'main-snippet').replace(
+		'/etc/nginx/modules/ngx_http_js_module.so',
+		njsModule,
+	);
+	const note = (name) => yamlEntry(n8n, `nginx.ingress.kubernetes.io/${name}`);
+	const temp = (name) => path.join(dir, 'temp', name);
+	const location = (p) =>
+		[
+			`        location ${p} {`,
+			`            client_max_body_size ${note('proxy-body-size')};`,
+			`            client_body_buffer_size ${note('client-body-buffer-size')};`,
+			...note('configuration-snippet')
+				.split('\n')
+				.map((l) => `            ${l}`),
+			`            proxy_request_buffering ${note('proxy-request-buffering')};`,
+			`            proxy_read_timeout ${note('proxy-read-timeout')}s;`,
+			'            proxy_http_version 1.1;',
+			'            proxy_set_header Connection "";',
+			'            proxy_set_header Host $host;',
+			'            proxy_pass http://webhook_processor;',
+			'        }',
+		].join('\n');
+	return [
+		mainSnippet,
+		'daemon off;',
+		'worker_processes 1;',
+		`pid ${path.join(dir, 'nginx.pid')};`,
+		`error_log ${path.join(dir, 'logs', 'error.log')} warn;`,
+		'events { worker_connections 1024; }',
+		'http {',
+		`    client_body_temp_path ${temp('body')};`,
+		`    proxy_temp_path ${temp('proxy')};`,
+		`    fastcgi_temp_path ${temp('fastcgi')};`,
+		`    uwsgi_temp_path ${temp('uwsgi')};`,
+		`    scgi_temp_path ${temp('scgi')};`,
+		`    access_log ${path.join(dir, 'logs', 'access.log')};`,
+		`    limit_conn_status ${yamlEntry(controller, 'limit-conn-status-code')};`,
+		httpSnippet.replace(mount, SCRIPT),
+		'    upstream webhook_processor {',
+		`        hash ${note('upstream-hash-by')} consistent;`,
+		...upstreams.map((u) => `        server ${u} max_fails=0;`),
+		'    }',
+		'    server {',
+		`        listen 127.0.0.1:${port};`,
+		'        server_name n8n.example.com localhost 127.0.0.1;',
+		'        location / {',
+		'            return 404;',
+		'        }',
+		...CHART_WEBHOOK_PATHS.map(location),
+		'    }',
+		'}',
+		'',
+	].join('\n');
+}
+
+/** Starts nginx (Debian's, with njs) on `conf`'s text in `dir`; returns {url, child, errorLog, stop()}. */
+async function startRendered(dir, port, conf) {
+	const bin = H.ensureDebianCommand('nginx', 'nginx');
+	fs.mkdirSync(path.join(dir, 'temp'), { recursive: true });
+	fs.mkdirSync(path.join(dir, 'logs'), { recursive: true });
+	const file = path.join(dir, 'nginx.conf');
+	fs.writeFileSync(file, conf);
+	const args = ['-p', dir, '-c', file, '-e', path.join(dir, 'logs', 'error.log')];
+	const check = spawnSync(bin, [...args, '-t'], { encoding: 'utf8' });
+	if (check.status !== 0)
+		throw new Error(`nginx -t refused ${file}:\n${check.stderr || check.stdout}`);
+	const child = H.startProcess('nginx (helm)', bin, args, {
+		env: process.env,
+		logFile: path.join(dir, 'logs', 'nginx.log'),
+	});
+	await H.waitFor(
+		`nginx to listen on 127.0.0.1:${port}`,
+		async () => (await L.request(`http://127.0.0.1:${port}/`, { timeoutMs: 1000 })).status === 404,
+		{ timeoutMs: 20000, intervalMs: 200, child },
+	);
+	return {
+		url: `http://127.0.0.1:${port}`,
+		port,
+		child,
+		errorLog: path.join(dir, 'logs', 'error.log'),
+		stop: () => H.stopProcess(child, { graceMs: 5000, signal: 'SIGQUIT' }),
+	};
+}
+
+/** A stand-in webhook process that answers with its name. */
+async function named(name) {
+	const port = await H.freePort();
+	const calls = [];
+	const server = http.createServer((req, res) => {
+		req.resume();
+		req.on('end', () => {
+			calls.push({ method: req.method, url: req.url });
+			res.setHeader('content-type', 'application/json');
+			res.end(JSON.stringify({ by: name }));
+		});
+	});
+	await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+	return {
+		name,
+		address: `127.0.0.1:${port}`,
+		calls,
+		close: () =>
+			new Promise((resolve) => {
+				server.close(resolve);
+				server.closeAllConnections();
+			}),
+	};
 }
 
 const dirOf = (ctx, name) => path.join(path.dirname(ctx.inst.dir), 'recipe-limits', name);
@@ -381,6 +540,149 @@ module.exports = [
 			} finally {
 				await proxy.stop();
 				await proc.close();
+			}
+		},
+	},
+	{
+		name: 'helm values: the nginx configuration ingress-nginx generates from deploy/helm (controller snippets, the webhook Ingress annotations) routes every body of one event or one account to one of two webhook processes, spreads the rest, refuses malformed calls to the trigger’s path only, and holds at most 64 POST connections per address',
+		modes: ['regular'],
+		timeoutMs: 60000,
+		async run(ctx) {
+			const { assert } = ctx;
+			const procs = [await named('a'), await named('b')];
+			const dir = dirOf(ctx, 'helm');
+			const port = await H.freePort();
+			const proxy = await startRendered(
+				dir,
+				port,
+				renderIngress({
+					dir,
+					port,
+					upstreams: procs.map((p) => p.address),
+					hook: HOOK,
+					njsModule: ensureNjsModule(),
+				}),
+			);
+			const senders = [];
+			try {
+				const base = proxy.url;
+				const reached = () => procs.reduce((n, p) => n + p.calls.length, 0);
+				const by = (r) => (r.status === 200 ? JSON.parse(r.text).by : `status ${r.status}`);
+				const deliver = (text) =>
+					L.request(`${base}${HOOK}`, {
+						method: 'POST',
+						body: text,
+						headers: { 'x-platform-webhooks-signature': sign(SECRET, text) },
+					});
+				const event = (id, extra = {}) =>
+					JSON.stringify({ data: Object.assign({ event_uuid: id }, extra) });
+				const account = (id, posts) =>
+					JSON.stringify({
+						for_user_id: id,
+						tweet_create_events: posts.map((p) => ({ id_str: p, text: `post ${p}` })),
+					});
+
+				// One event in several envelopes (and a body large enough for the temporary file): one process.
+				for (let i = 0; i < 8; i++) {
+					const id = `helm-event-${i}`;
+					const answers = await Promise.all([
+						deliver(event(id)),
+						deliver(event(id, { replayed: true })),
+						deliver(event(id, { padding: 'x'.repeat(200 * 1024) })),
+					]);
+					assert.equal(
+						new Set(answers.map(by)).size,
+						1,
+						`event ${id} went to ${answers.map(by).join(', ')}`,
+					);
+				}
+				// One account's bodies (a post alone, in a batch, in a replay batch): one process.
+				for (let i = 0; i < 8; i++) {
+					const answers = await Promise.all(
+						[['1'], ['1', '2'], ['3', '1']].map((posts) => deliver(account(`9${i}`, posts))),
+					);
+					assert.equal(new Set(answers.map(by)).size, 1, `account 9${i}: ${answers.map(by)}`);
+				}
+				// Different events and accounts spread over both processes.
+				const spread = new Set();
+				for (let i = 0; i < 24; i++) spread.add(by(await deliver(event(`helm-spread-${i}`))));
+				assert.deepEqual([...spread].sort(), ['a', 'b'], `24 events went to ${[...spread]}`);
+				const crc = await L.request(
+					`${base}${HOOK}?crc_token=${crypto.randomBytes(24).toString('base64url')}`,
+				);
+				assert.equal(crc.status, 200, `a CRC check is passed on: ${crc.status}`);
+
+				// Malformed calls to the trigger's path are refused before they reach a process.
+				const before = reached();
+				const refusals = [
+					['PUT', await L.request(`${base}${HOOK}`, { method: 'PUT', body: '{}' }), 405],
+					['GET without crc_token', await L.request(`${base}${HOOK}`), 400],
+					[
+						'POST without signature',
+						await L.request(`${base}${HOOK}`, { method: 'POST', body: event('x') }),
+						400,
+					],
+					[
+						'a CRC check with a body',
+						await raw(
+							port,
+							`GET ${HOOK}?crc_token=${'a'.repeat(24)} HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+						),
+						400,
+					],
+					[
+						'POST over 4 MiB',
+						await L.request(`${base}${HOOK}`, {
+							method: 'POST',
+							body: 'x'.repeat(4 * MIB + 1),
+							headers: { 'x-platform-webhooks-signature': sign(SECRET, 'x') },
+						}),
+						413,
+					],
+				];
+				for (const [what, r, status] of refusals)
+					assert.equal(r.status, status, `${what}: ${r.status} ${r.error || ''}`);
+				assert.equal(reached(), before, 'no refused call reached a webhook process');
+				// n8n's other webhooks and forms on the same Ingress pass unchecked.
+				const others = [
+					await L.request(`${base}/form/0b9e-some-form`),
+					await L.request(`${base}/webhook/some-other-hook`, { method: 'PUT', body: '{}' }),
+					await L.request(`${base}/webhook-waiting/123`),
+				];
+				assert.deepEqual(
+					others.map((r) => r.status),
+					[200, 200, 200],
+					'forms and other webhooks reach the webhook processes',
+				);
+
+				// Slow senders: 64 POST connections per address, the excess refused at once.
+				for (let i = 0; i < 70; i++)
+					senders.push(
+						slowSender({
+							port,
+							from: '127.0.0.31',
+							length: MIB,
+							prefill: 1024,
+							everyMs: 4000,
+						}),
+					);
+				await sleep(2500);
+				const answered = senders.filter((s) => s.status !== undefined);
+				assert.equal(answered.length, 6, `slow senders answered: ${answered.map((s) => s.status)}`);
+				assert.ok(
+					answered.every((s) => s.status === 429),
+					'over the limit: 429',
+				);
+				// nginx logs every 413 at error level itself; nothing else may be there.
+				assert.deepEqual(
+					errorLines(proxy.errorLog).filter((l) => !/intended to send too large body/.test(l)),
+					[],
+					'no error-level line in nginx’s log but the 413',
+				);
+			} finally {
+				for (const s of senders) s.stop();
+				await proxy.stop();
+				await Promise.all(procs.map((p) => p.close()));
 			}
 		},
 	},
