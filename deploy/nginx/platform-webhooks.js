@@ -143,7 +143,8 @@ function crc(r) {
 	const token = r.args.crc_token;
 	r.headersOut['Content-Type'] = 'application/json';
 	if (r.method !== 'GET' || !secret) {
-		// a delivery over its limit (only without the secret), or a CRC check the proxy cannot answer
+		// a CRC check the proxy cannot answer (no secret); a POST over a limit is answered 429 by the
+		// recipe before it gets here, so that its body is never read
 		r.return(429, '{"error":"too many requests"}');
 		return;
 	}
