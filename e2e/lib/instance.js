@@ -19,6 +19,7 @@ const path = require('node:path');
 const H = require('./host');
 const F = require('./fixtures');
 const NGINX = require('./nginx');
+const BALANCERS = require('./balancers');
 
 /** The end (exclusive) of the JSON value that starts at `start` (log lines may follow it). */
 function jsonEnd(text, start) {
@@ -52,8 +53,11 @@ class Instance {
 		workers = 2,
 		proxy = queue,
 		lazyAcquire = false,
+		balancer = 'nginx',
 	}) {
 		Object.assign(this, { host, dir, tgz, sandbox, label, queue, postgres, proxy, lazyAcquire });
+		/** The proxy in front of the webhook processes: 'nginx' (default), 'haproxy' or 'caddy' (deploy/<name>). */
+		this.balancer = balancer;
 		this.webhookCount = queue ? webhooks : 0;
 		this.workerCount = queue ? workers : 0;
 		this.userFolder = path.join(dir, 'user');
@@ -209,12 +213,16 @@ class Instance {
 				// The recipe as a production deployment runs it: with the app's consumer secret, so that
 				// nginx checks every delivery's signature and the service's deliveries pass without a limit.
 				const options = {
-					dir: path.join(this.dir, 'nginx'),
+					dir: path.join(this.dir, this.balancer),
 					port: this.proxyPort,
 					upstreams: this.webhooks.map((w) => `127.0.0.1:${w.port}`),
 					secret: this.sandbox.keys.consumerSecret,
 				};
-				this.nginx = await NGINX.startNginx(options);
+				// `this.nginx` holds whichever balancer runs ({child, url, accessLog, stop()}).
+				this.nginx =
+					this.balancer === 'nginx'
+						? await NGINX.startNginx(options)
+						: await BALANCERS.startBalancer(this.balancer, options);
 				this.procs.nginx = this.nginx.child;
 			}
 		}
