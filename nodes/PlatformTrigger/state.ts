@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 /**
@@ -14,10 +15,11 @@ export interface TriggerState extends IDataObject {
 	accountUserId?: string;
 	lastReceivedAt?: string;
 	/**
-	 * Event ids already handled, with the time each was first seen, oldest first: a JSON string of
-	 * [id, time] pairs. One string rather than an object because n8n wraps every object in static data
-	 * in a change-tracking proxy: reading and rewriting 2,000 keys through it took milliseconds per
-	 * delivery, one string a fraction of one. The object form written by earlier versions is still read.
+	 * Event ids already handled, as one compact string (see encodeRecord): n8n rewrites the whole
+	 * static data column on every save, so the length of this string is what each delivery costs the
+	 * database. One string rather than an object because n8n wraps every object in static data in a
+	 * change-tracking proxy. Earlier versions wrote a JSON string of [id, time] pairs, and before that
+	 * an object of id -> time; both are still read.
 	 */
 	seen?: string | Record<string, number>;
 }
@@ -25,26 +27,92 @@ export interface TriggerState extends IDataObject {
 export const DEDUPE_MAX_IDS = 2000;
 export const DEDUPE_MAX_AGE_MS = 26 * 60 * 60 * 1000;
 
-/** Event ids (with the time first seen) per trigger, for this n8n process; oldest first. */
+/**
+ * The record keeps a 48-bit hash of each event id (8 characters of base64url: the first 6 bytes of its
+ * SHA-256), never the id itself. A new event is mistaken for a duplicate only when its hash equals one
+ * of the ids in the record: with n ids the chance is n / 2^48 per new event, at most
+ * 2,000 / 2^48 ≈ 7.1e-12 (one event in about 140 billion at a full record). Hashes make every entry
+ * the same short length whatever the service's ids look like.
+ */
+export const ID_HASH_BITS = 48;
+
+/** The 8-character base64url hash of an event id (see ID_HASH_BITS). */
+export function idHash(id: string): string {
+	return createHash('sha256')
+		.update(id)
+		.digest()
+		.subarray(0, ID_HASH_BITS / 8)
+		.toString('base64url');
+}
+
+const HASH_CHARS = ID_HASH_BITS / 6;
+const MINUTE_MS = 60_000;
+/**
+ * The persisted form's version prefix; a string without it is an older form. Versions before this one
+ * read a record in this form as none (a downgrade starts with an empty record).
+ */
+const RECORD_PREFIX = 'h48';
+const GROUP = /^([0-9a-z]{1,9}):((?:[A-Za-z0-9_-]{8})+)$/;
+
+/**
+ * The persisted form: `h48`, then per minute, oldest first, `;<minute>:<hashes>`, where <minute> is the
+ * minute (since the epoch, base 36) at whose end the ids of the group had all been seen, and <hashes>
+ * their hashes run together. 2,000 ids take about 16 KB, against 80-110 KB as [id, time] pairs. A
+ * time rounds up to its minute's end, so an id read back is kept up to a minute longer than 26 hours,
+ * never shorter.
+ */
+export function encodeRecord(entries: Iterable<[string, number]>): string {
+	let text = RECORD_PREFIX;
+	let minute = Number.NaN;
+	for (const [hash, at] of entries) {
+		const m = Math.ceil(at / MINUTE_MS);
+		if (m !== minute) {
+			minute = m;
+			text += `;${m.toString(36)}:`;
+		}
+		text += hash;
+	}
+	return text;
+}
+
+/** Hashes and times of a persisted string in the current form; a malformed group is skipped. */
+function decodeRecord(text: string): Array<[string, number]> {
+	const entries: Array<[string, number]> = [];
+	for (const group of text.slice(RECORD_PREFIX.length + 1).split(';')) {
+		const match = GROUP.exec(group);
+		if (!match) continue;
+		const at = parseInt(match[1], 36) * MINUTE_MS;
+		for (let i = 0; i < match[2].length; i += HASH_CHARS)
+			entries.push([match[2].slice(i, i + HASH_CHARS), at]);
+	}
+	return entries;
+}
+
+/** Event ids (their hashes, with the time first seen) per trigger, for this n8n process; oldest first. */
 const claimed = new Map<string, Map<string, number>>();
 /**
- * Ids this process has claimed but whose run has not started yet, per trigger. They stay out of every
- * copy of the static data this process saves: a process killed before their runs start must not leave
- * them recorded, or the service's retry (which the proxy sends to another process) would be dropped as
- * a duplicate and the event lost. This process's own memory still holds them, so a copy that reaches
- * it meanwhile is dropped.
+ * Ids (hashes) this process has claimed but whose run has not started yet, per trigger. They stay out
+ * of every copy of the static data this process saves: a process killed before their runs start must
+ * not leave them recorded, or the service's retry (which the proxy sends to another process) would be
+ * dropped as a duplicate and the event lost. This process's own memory still holds them, so a copy that
+ * reaches it meanwhile is dropped.
  */
 const pending = new Map<string, Set<string>>();
 /**
  * The `seen` string this process last wrote per trigger. Static data that still holds it carries
  * nothing this process does not know, so the merge is skipped; anything else (a restart, another
- * process's deliveries, the object form) is merged.
+ * process's deliveries, an older form) is merged.
  */
 const lastWritten = new Map<string, string>();
 
-/** The persisted ids of a trigger's static data, in either form; unreadable data counts as none. */
+/**
+ * The persisted ids of a trigger's static data as [hash, time] pairs, in any form: the current one,
+ * the JSON string of [id, time] pairs and the object of id -> time (their ids hashed here). Unreadable
+ * data counts as none.
+ */
 export function persistedIds(state: TriggerState): Array<[string, number]> {
 	const seen = state.seen;
+	if (typeof seen === 'string' && seen.startsWith(`${RECORD_PREFIX};`)) return decodeRecord(seen);
 	let pairs: unknown[] = [];
 	if (typeof seen === 'string') {
 		try {
@@ -56,10 +124,12 @@ export function persistedIds(state: TriggerState): Array<[string, number]> {
 	} else if (seen && typeof seen === 'object') {
 		pairs = Object.entries(seen);
 	}
-	return pairs.filter(
-		(p): p is [string, number] =>
-			Array.isArray(p) && typeof p[0] === 'string' && typeof p[1] === 'number',
-	);
+	return pairs
+		.filter(
+			(p): p is [string, number] =>
+				Array.isArray(p) && typeof p[0] === 'string' && typeof p[1] === 'number',
+		)
+		.map(([id, at]) => [idHash(id), at]);
 }
 
 /** How often claimNewIds looks for triggers whose record has expired (see forgetExpiredTriggers). */
@@ -70,7 +140,7 @@ let lastSweep = Number.NEGATIVE_INFINITY;
  * Forgets the in-memory record of every trigger whose newest id is older than DEDUPE_MAX_AGE_MS (none
  * of its ids would count any more). Webhook processes run no lifecycle hook, so they never learn that
  * a workflow was deactivated or deleted: without this they would keep its record (up to 2,000 ids and
- * the last string written, ~100 KB) for as long as they live. A trigger that is still active merely
+ * the last string written, ~16 KB) for as long as they live. A trigger that is still active merely
  * re-reads its persisted ids at its next delivery. At most once per SWEEP_EVERY_MS.
  */
 export function forgetExpiredTriggers(now: number): void {
@@ -146,11 +216,12 @@ export function claimNewIds(
 			fresh.add(id);
 			continue;
 		}
-		const at = record.get(id);
+		const hash = idHash(id);
+		const at = record.get(hash);
 		if (at !== undefined && now - at <= DEDUPE_MAX_AGE_MS) continue;
-		record.delete(id);
-		record.set(id, now);
-		waiting.add(id);
+		record.delete(hash);
+		record.set(hash, now);
+		waiting.add(hash);
 		fresh.add(id);
 	}
 	prune(record, waiting, now);
@@ -160,16 +231,16 @@ export function claimNewIds(
 /**
  * Marks `started` (ids this process claimed) as run, and writes this process's record of a trigger,
  * without the ids whose runs have not started, into a copy of its static data; the write is also what
- * marks the copy changed for n8n. Serialised anew every time: 2,000 ids take about half a millisecond,
- * and nearly every call records a newly started run anyway.
+ * marks the copy changed for n8n. Encoded anew every time (2,000 ids: about 16 KB, a fraction of a
+ * millisecond): nearly every call records a newly started run anyway.
  */
 export function persistClaimed(key: string, state: TriggerState, started: Iterable<string>): void {
 	const record = claimed.get(key);
 	if (!record) return;
 	const waiting = pending.get(key);
-	for (const id of started) waiting?.delete(id);
-	const text = JSON.stringify(
-		waiting?.size ? [...record].filter(([id]) => !waiting.has(id)) : [...record],
+	for (const id of started) waiting?.delete(idHash(id));
+	const text = encodeRecord(
+		waiting?.size ? [...record].filter(([hash]) => !waiting.has(hash)) : record,
 	);
 	lastWritten.set(key, text);
 	state.seen = text;
@@ -187,11 +258,13 @@ export function releaseClaimed(key: string, ids: Iterable<string>): string[] {
 	const waiting = pending.get(key);
 	if (!record || !waiting) return [];
 	const released: string[] = [];
-	for (const id of ids)
-		if (waiting.delete(id)) {
-			record.delete(id);
+	for (const id of ids) {
+		const hash = idHash(id);
+		if (waiting.delete(hash)) {
+			record.delete(hash);
 			released.push(id);
 		}
+	}
 	return released;
 }
 

@@ -3,6 +3,17 @@ import nock from 'nock';
 import type { IDataObject, IWebhookResponseData } from 'n8n-workflow';
 
 import { BASE, createContext, TEST_SECRETS } from '../helpers/context';
+import type { TriggerState } from '../../nodes/PlatformTrigger/state';
+import { idHash, persistedIds } from '../../nodes/PlatformTrigger/state';
+
+/**
+ * The event ids a trigger's persisted record holds, in its order: the record keeps hashes only, so each
+ * is named by the id among `known` it is the hash of (an entry of no known id shows as `#<hash>`).
+ */
+export function recordedIds(state: IDataObject, known: string[]): string[] {
+	const names = new Map(known.map((id) => [idHash(id), id]));
+	return persistedIds(state as TriggerState).map(([hash]) => names.get(hash) ?? `#${hash}`);
+}
 
 export interface Captured {
 	status?: number;

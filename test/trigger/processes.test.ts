@@ -17,6 +17,8 @@ function newProcess(): StateModule {
 }
 
 const KEY = 'wf:node';
+/** Every event id these tests use: the record keeps their hashes. */
+const KNOWN = ['e1', 'e2', 'e3', 'r1', 'r2', 'r3', 'r4', 'same', 'lost', 'ran'];
 const t0 = Date.parse('2026-01-01T00:00:00Z');
 
 /** The database row: what each request reads, and what n8n writes after the answer. */
@@ -27,7 +29,11 @@ function database() {
 		write: (state: TriggerState) => {
 			row = JSON.parse(JSON.stringify(state)) as TriggerState;
 		},
-		ids: (p: StateModule) => p.persistedIds(row).map(([id]) => id),
+		/** The ids of the row's record, each named by the id of `KNOWN` whose hash it is. */
+		ids: (p: StateModule) => {
+			const names = new Map(KNOWN.map((id) => [p.idHash(id), id]));
+			return p.persistedIds(row).map(([hash]) => names.get(hash) ?? `#${hash}`);
+		},
 	};
 }
 
