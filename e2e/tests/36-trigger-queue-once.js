@@ -13,7 +13,10 @@
  *     to the other process), then the service replays them after the restart: each runs once;
  *   - kill -9 of a webhook process in the middle of deliveries, with the service's retries on: no event
  *     is lost, and only an event the killed process had queued without answering can run twice (n8n
- *     answers a delivery after it has queued the run).
+ *     answers a delivery after it has queued the run);
+ *   - a rolling restart of both webhook processes in turn, each drained at the proxy first as
+ *     deploy/nginx/README.md tells operators (rolling-restart.sh: down, stop, start, up), under a steady
+ *     stream of deliveries: the service gets no 5xx and no broken connection, each event runs once.
  */
 const F = require('../lib/fixtures');
 const H = require('../lib/host');
@@ -358,6 +361,92 @@ module.exports = [
 			} finally {
 				sandbox.options.deliveryRetryDelaysMs = delays;
 				if (dead()) await inst.startWebhook(0);
+			}
+		},
+	},
+	{
+		name: 'queue once: rolling restart of both webhook processes, each drained at the proxy first, under a steady stream of deliveries: no 5xx, each event runs once',
+		needs: ['platformTriggerPosts'],
+		modes: ['queue'],
+		timeoutMs: 240000,
+		async run(ctx) {
+			const { assert, sandbox, inst } = ctx;
+			assert.ok(ctx.queueOnce, 'the first test registered the webhook');
+			const { hook } = ctx.queueOnce;
+			const delays = sandbox.options.deliveryRetryDelaysMs;
+			// A delivery that fails is retried (so that a failure shows as a failed attempt, not a lost event).
+			sandbox.options.deliveryRetryDelaysMs = [2000, 4000, 8000];
+			const sent = [];
+			const answers = [];
+			let streaming = true;
+			// The service's steady stream: 8 deliveries a second through the proxy, each its own event.
+			const stream = (async () => {
+				for (let round = 0; streaming; round++) {
+					for (const e of await recordEvents(ctx, hook, 8, `during a rolling restart ${round}`)) {
+						sent.push(e.id);
+						answers.push(sandbox.deliver(hook, e.raw, { event_uuid: e.id }));
+						await ctx.sleep(125);
+					}
+				}
+			})();
+			const phases = [];
+			const started = Date.now();
+			try {
+				await ctx.sleep(2000);
+				for (const i of [0, 1]) {
+					const t = [Date.now()];
+					await inst.setWebhookDown(i, true); // out of the ring; resolves once nothing is in flight
+					t.push(Date.now());
+					await inst.stopWebhook(i); // SIGTERM: n8n's graceful shutdown
+					t.push(Date.now());
+					await inst.startWebhook(i);
+					await inst.setWebhookDown(i, false); // ready, then back in the ring
+					t.push(Date.now());
+					phases.push(
+						`process ${i + 1}: drained in ${t[1] - t[0]} ms, stopped in ${t[2] - t[1]} ms, back in ${t[3] - t[2]} ms`,
+					);
+				}
+				await ctx.sleep(2000);
+			} finally {
+				streaming = false;
+				await stream;
+				await Promise.all(answers);
+			}
+			const ids = new Set(sent);
+			try {
+				// Every event acknowledged in the end (a retry included, should one have been needed).
+				const attempts = () => sandbox.db.deliveries.filter((d) => ids.has(d.event_uuid));
+				await ctx.waitFor(
+					'every event to be acknowledged',
+					() => {
+						const acknowledged = new Set(
+							attempts()
+								.filter((d) => d.ok)
+								.map((d) => d.event_uuid),
+						);
+						return sent.every((id) => acknowledged.has(id));
+					},
+					{ timeoutMs: 30000 },
+				);
+				const all = attempts();
+				const failed = all.filter((d) => !d.ok);
+				const by = (f) => failed.filter(f).length;
+				H.log(
+					`rolling restart with drain: ${sent.length} events in ${Math.round((Date.now() - started) / 1000)} s, ${all.length} deliveries: ${by((d) => d.status >= 500)} answered 5xx, ${by((d) => d.error)} without an answer, ${by((d) => !d.error && d.status < 500)} other; ${phases.join('; ')}`,
+				);
+				assert.equal(
+					failed.length,
+					0,
+					`deliveries the service saw fail: ${JSON.stringify(failed.slice(0, 5).map((d) => [d.event_uuid, d.status, d.error]))}`,
+				);
+				assertOnce(
+					ctx,
+					sent,
+					await runsOf(ctx, sent),
+					`${sent.length} events delivered during a drained rolling restart`,
+				);
+			} finally {
+				sandbox.options.deliveryRetryDelaysMs = delays;
 			}
 		},
 	},
