@@ -83,10 +83,14 @@ async function session(port, owner = OWNER) {
 			const body = await r.json();
 			return Number((body.data || body).count);
 		},
-		/** The workflow's stored executions, newest first: [{id, status, mode, startedAt}] (at most 250). */
+		/**
+		 * The workflow's stored executions, newest first: [{id, status, mode, startedAt}], at most 100:
+		 * n8n 2.40 quietly cut a larger limit to 100, n8n 2.41 refuses one with a 400 ("Execution limit
+		 * must be between 1 and 100").
+		 */
 		async executions(workflowId) {
 			const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-			const r = await fetch(`${base}/rest/executions?filter=${filter}&limit=250`, { headers });
+			const r = await fetch(`${base}/rest/executions?filter=${filter}&limit=100`, { headers });
 			if (!r.ok)
 				throw new Error(
 					`listing the executions of ${workflowId} failed: ${r.status} ${(await r.text()).slice(0, 300)}`,
