@@ -66,7 +66,7 @@ async function startHaproxy({ dir, port, upstreams, secret }) {
 			'    timeout connect 2s',
 			'    timeout client 15s',
 			'    timeout server 10s',
-			'    log-format "%ci [%tr] %ST %b/%s \\"%HM %HU\\" route=%[var(txn.platform_route)] %Tt ms"',
+			'    log-format "%ci [%tr] %ST upstream=%si:%sp \\"%HM %HU\\" route=%[var(txn.platform_route)] %Tt ms"',
 			'',
 		].join('\n'),
 	);
@@ -111,8 +111,16 @@ async function startHaproxy({ dir, port, upstreams, secret }) {
 		port,
 		child,
 		conf: site,
-		/** `<address> [time] <status> <backend>/<server> "<method> <uri>" route=<key> <ms> ms`, one line per call. */
+		/** `<address> [time] <status> upstream=<process> "<method> <uri>" route=<key> <ms> ms`, one line per call. */
 		accessLog,
+		/** The calls HAProxy passed on to n8n: [{upstream, route, status}]. */
+		forwardedCalls: () =>
+			fs
+				.readFileSync(accessLog, 'utf8')
+				.split('\n')
+				.map((l) => /\s(\d{3}) upstream=(\S+) "[^"]*" route=(\S*)/.exec(l))
+				.filter((m) => m && m[2] !== '-:-')
+				.map((m) => ({ upstream: m[2], route: m[3], status: Number(m[1]) })),
 		stop: () => H.stopProcess(child, { graceMs: 5000, signal: 'SIGUSR1' }),
 	};
 }
@@ -130,7 +138,12 @@ async function startCaddy({ dir, port, upstreams }) {
 		upstream: [`to ${upstreams.join(' ')}`],
 	});
 	const conf = path.join(dir, 'Caddyfile');
-	fs.writeFileSync(conf, ['{', '\tadmin off', '\tauto_https off', '}', '', site].join('\n'));
+	fs.writeFileSync(
+		conf,
+		['{', '\tdebug', '\tadmin off', '\tauto_https off', '}', '', site].join('\n'),
+	);
+	// `debug`: Caddy logs every round trip to n8n with the process it chose and the request's headers
+	// (the routing key among them), which is what a test asserts about.
 	// Caddy keeps its state (certificates, autosaved configuration) under XDG folders: this run's own.
 	const env = Object.assign({}, process.env, {
 		XDG_DATA_HOME: path.join(dir, 'data'),
@@ -159,6 +172,18 @@ async function startCaddy({ dir, port, upstreams }) {
 		child,
 		conf,
 		accessLog: log,
+		/** The calls Caddy passed on to n8n (its debug log of each round trip): [{upstream, route, status}]. */
+		forwardedCalls: () =>
+			fs
+				.readFileSync(log, 'utf8')
+				.split('\n')
+				.filter((l) => l.includes('"upstream roundtrip"'))
+				.map((l) => JSON.parse(l))
+				.map((e) => ({
+					upstream: e.upstream,
+					route: ((e.request.headers || {})['X-Platform-Route'] || [''])[0],
+					status: e.status,
+				})),
 		stop: () => H.stopProcess(child, { graceMs: 5000 }),
 	};
 }

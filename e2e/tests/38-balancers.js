@@ -1,0 +1,196 @@
+'use strict';
+/**
+ * Exactly once through the HAProxy and Caddy recipes (deploy/haproxy, deploy/caddy), each run as shipped
+ * (their EDIT lines replaced by local values, e2e/lib/balancers.js) in front of the queue topology's two
+ * webhook processes, in turn, beside its nginx. The service's deliveries go to the balancer's address,
+ * with the same path, bodies and signatures as the service's:
+ *   - 30 events, two identical copies of each at the same moment: each event runs once, none is lost;
+ *   - 20 posts, each delivered alone in an Account Activity body and at the same instant inside a
+ *     two-post batch (two different bodies, two different signatures): each post runs once.
+ * Both hold only if the balancer sends every body that can carry one event to the same process (the
+ * trigger's record of the events it ran lives in each process's memory until the run's answer is read).
+ * The balancer's own log must show every key at one process and the calls spread over both.
+ */
+const path = require('node:path');
+
+const F = require('../lib/fixtures');
+const H = require('../lib/host');
+const B = require('../lib/balancers');
+
+const WF_ID = 'e2eBalancers0001';
+const SINK = 'balancers';
+const WEBHOOK_ID = F.uuidFrom('e2e-balancers');
+const BALANCERS = ['haproxy', 'caddy'];
+
+/** Runs `fn` over `items`, `width` at a time. */
+async function pool(items, width, fn) {
+	const out = new Array(items.length);
+	let next = 0;
+	await Promise.all(
+		Array.from({ length: width }, async () => {
+			while (next < items.length) {
+				const i = next++;
+				out[i] = await fn(items[i], i);
+			}
+		}),
+	);
+	return out;
+}
+
+/** Records `n` events at the sandbox without delivering them (the test sends the copies); [{id, raw}]. */
+async function recordEvents(ctx, hook, n, text) {
+	hook.valid = false;
+	try {
+		const sent = await ctx.sandbox.emit({
+			event_type: 'post.create',
+			text,
+			count: n,
+			webhook_id: hook.id,
+		});
+		return sent.map((e) => ({
+			id: e.event_uuid,
+			raw: ctx.sandbox.db.events.find((x) => x.event_uuid === e.event_uuid).raw,
+		}));
+	} finally {
+		hook.valid = true;
+	}
+}
+
+/** Waits until every id has run, then a few seconds for second runs; returns how often each ran. */
+async function runsOf(ctx, ids) {
+	await ctx
+		.waitFor('the events to run', () => ids.every((id) => ctx.runCounts(SINK)[id]), {
+			timeoutMs: 60000,
+		})
+		.catch(() => undefined); // the assertions name what is missing
+	await ctx.sleep(4000);
+	return ctx.runCounts(SINK);
+}
+
+/** Asserts every answer was 200 and every id ran once; returns the figures for the log. */
+function assertOnce(ctx, what, answers, ids, counts) {
+	const refused = answers.flat().filter((d) => d.status !== 200);
+	ctx.assert.equal(refused.length, 0, `${what}: not acknowledged: ${JSON.stringify(refused[0])}`);
+	const twice = ids.filter((id) => counts[id] > 1);
+	const lost = ids.filter((id) => !counts[id]);
+	ctx.assert.equal(
+		twice.length + lost.length,
+		0,
+		`${what}: ${twice.length} of ${ids.length} ran more than once (${twice.slice(0, 5).join(', ')}), ${lost.length} never ran (${lost.slice(0, 5).join(', ')})`,
+	);
+	return `${ids.length - twice.length - lost.length} of ${ids.length} ran once, ${twice.length} twice, ${lost.length} lost`;
+}
+
+module.exports = [
+	{
+		name: 'balancers: through the HAProxy and Caddy recipes, copies of one event at once and the same post alone and in a batch at once: each runs once',
+		needs: ['platformTriggerPosts'],
+		modes: ['queue'],
+		timeoutMs: 180000,
+		workflows: (ctx) => [
+			F.triggerToSink(WF_ID, 'e2e balancers exactly once', {
+				userId: ctx.keys.userId,
+				webhookId: WEBHOOK_ID,
+				description: ctx.describe('platformTriggerPosts'),
+				sandboxUrl: ctx.sandboxUrl,
+				sink: SINK,
+			}),
+		],
+		publish: () => [WF_ID],
+		async run(ctx) {
+			const { assert, sandbox, inst } = ctx;
+			assert.ok(inst.webhooks.length === 2, 'queue mode runs 2 webhook processes');
+			const hook = await ctx.waitFor(
+				'the trigger to register its webhook',
+				() =>
+					[...sandbox.db.webhooks.values()].find(
+						(w) => w.valid && w.url.includes(`/webhook/${WEBHOOK_ID}`),
+					),
+				{ timeoutMs: 90000 },
+			);
+			const upstreams = inst.webhooks.map((w) => `127.0.0.1:${w.port}`);
+			const account = ctx.keys.userId;
+			const body = (ids) =>
+				JSON.stringify({
+					for_user_id: account,
+					tweet_create_events: ids.map((id) => ({
+						id_str: id,
+						text: `in two envelopes ${id}`,
+						user: { id_str: account },
+					})),
+				});
+			let first = 1960000000000000000n + BigInt(Date.now() % 1e9) * 1000n;
+			for (const name of BALANCERS) {
+				const balancer = await B.startBalancer(name, {
+					dir: path.join(inst.dir, `balancer-${name}`),
+					port: await H.freePort(),
+					upstreams,
+					secret: sandbox.keys.consumerSecret,
+				});
+				try {
+					// The service's deliveries, to the balancer's address instead of the registered one.
+					const url = new URL(hook.url);
+					url.host = `127.0.0.1:${balancer.port}`;
+					const via = { id: hook.id, url: url.toString() };
+
+					const events = await recordEvents(ctx, hook, 30, `two copies through ${name}`);
+					const copies = await pool(events, 6, (e) =>
+						Promise.all([0, 1].map(() => sandbox.deliver(via, e.raw, { event_uuid: e.id }))),
+					);
+					const eventIds = events.map((e) => e.id);
+					const copiesLine = assertOnce(
+						ctx,
+						`${name}: 30 events, two copies each at once`,
+						copies,
+						eventIds,
+						await runsOf(ctx, eventIds),
+					);
+
+					const pairs = Array.from({ length: 20 }, (_, i) => [
+						String(first + BigInt(2 * i)),
+						String(first + BigInt(2 * i + 1)),
+					]);
+					first += 1000n;
+					const envelopes = await pool(pairs, 5, ([alone, other]) =>
+						Promise.all([
+							sandbox.deliver(via, body([alone])),
+							sandbox.deliver(via, body([alone, other])),
+						]),
+					);
+					const postIds = pairs.flat().map((id) => `post.create:${id}`);
+					const envelopesLine = assertOnce(
+						ctx,
+						`${name}: 20 posts alone and in a batch at once`,
+						envelopes,
+						postIds,
+						await runsOf(ctx, postIds),
+					);
+					// What the balancer did: every key to one process, and the keys spread over both
+					// processes (a balancer that sent everything to one process would prove nothing here).
+					const calls = balancer.forwardedCalls();
+					const processesOf = new Map();
+					for (const c of calls) {
+						if (!processesOf.has(c.route)) processesOf.set(c.route, new Set());
+						processesOf.get(c.route).add(c.upstream);
+					}
+					const split = [...processesOf].filter(([, set]) => set.size > 1);
+					assert.equal(
+						split.length,
+						0,
+						`${name} sent one key to two processes: ${JSON.stringify(split.slice(0, 3).map(([k, set]) => [k, [...set]]))}`,
+					);
+					const perProcess = upstreams.map((u) => calls.filter((c) => c.upstream === u).length);
+					assert.ok(
+						perProcess.every((n) => n > 0),
+						`${name} spread the deliveries over both processes: ${perProcess.join(' and ')} calls`,
+					);
+					H.log(
+						`balancer ${name}: two copies at once: ${copiesLine}; alone and in a batch at once: ${envelopesLine}; ${calls.length} calls, ${processesOf.size} keys, ${perProcess.join(' + ')} calls per process`,
+					);
+				} finally {
+					await balancer.stop();
+				}
+			}
+		},
+	},
+];
