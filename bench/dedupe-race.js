@@ -14,7 +14,8 @@
  *     nothing of each other until one of them has saved its static data, so both copies can pass.
  *
  *   node bench/dedupe-race.js        (DEDUPE_RACE_EVENTS, default 100; DEDUPE_RACE_MODES, default
- *                                     "proxy,direct")
+ *                                     "proxy,direct"; BENCH_BALANCER, the proxy: nginx (default),
+ *                                     haproxy or caddy, each with its recipe in deploy/<name>)
  *
  * Exits 1 when an event was lost, or ran twice through the proxy.
  */
@@ -30,6 +31,7 @@ const MODES = String(process.env.DEDUPE_RACE_MODES || 'proxy,direct')
 	.split(',')
 	.map((m) => m.trim())
 	.filter(Boolean);
+const BALANCER = process.env.BENCH_BALANCER || 'nginx';
 const WF_ID = 'benchDedupeRace1';
 const SINK = 'dedupe-race';
 
@@ -41,7 +43,15 @@ async function main() {
 		const { tgz } = H.buildAndPack(path.join(work, 'pack'));
 		const host = H.prepareHost();
 		sandbox = await createSandbox({ quiet: true }).listen(0);
-		const inst = new Instance({ host, dir: work, tgz, sandbox, label: 'race', queue: true });
+		const inst = new Instance({
+			host,
+			dir: work,
+			tgz,
+			sandbox,
+			label: 'race',
+			queue: true,
+			balancer: BALANCER,
+		});
 		inst.installed = H.installPackage(inst.userFolder, tgz);
 		const description = F.describeInstalled(inst.installed.pkgDir, 'platformTriggerPosts');
 		const wf = F.triggerToSink(WF_ID, 'dedupe race', {
@@ -98,9 +108,9 @@ async function main() {
 			const title =
 				mode === 'direct'
 					? 'one copy to each webhook process directly, bypassing the proxy'
-					: 'both copies through the nginx recipe';
+					: `both copies through the ${BALANCER} recipe`;
 			lines.push(
-				`\nDuplicate race, queue mode on PostgreSQL, 2 webhook processes + 2 workers behind nginx (n8n ${H.N8N_VERSION}): ${EVENTS} events, two identical copies of each at once, ${title}`,
+				`\nDuplicate race, queue mode on PostgreSQL, 2 webhook processes + 2 workers behind ${BALANCER} (n8n ${H.N8N_VERSION}): ${EVENTS} events, two identical copies of each at once, ${title}`,
 				`  ran once: ${EVENTS - twice - lost}   ran twice: ${twice} (${((100 * twice) / EVENTS).toFixed(0)}%)   lost: ${lost}`,
 			);
 			if (lost || (mode !== 'direct' && twice)) process.exitCode = 1;
