@@ -20,65 +20,17 @@
  */
 const F = require('../lib/fixtures');
 const H = require('../lib/host');
+const { recordEvents, pool, runsOf: runsIn } = require('../lib/once');
 
 const WF_ID = 'e2eQueueOnce001';
 const SINK = 'queue-once';
+const runsOf = (ctx, ids, options) => runsIn(ctx, SINK, ids, options);
 const WEBHOOK_ID = F.uuidFrom('e2e-queue-once');
 
 function hookOf(ctx) {
 	return [...ctx.sandbox.db.webhooks.values()].find(
 		(w) => w.valid && w.url.includes(`:${ctx.inst.webhookPort}/webhook/${WEBHOOK_ID}`),
 	);
-}
-
-/** Records `n` events at the sandbox without delivering them (the test sends the copies); [{id, raw}]. */
-async function recordEvents(ctx, hook, n, text) {
-	hook.valid = false;
-	try {
-		const sent = await ctx.sandbox.emit({
-			event_type: 'post.create',
-			text,
-			count: n,
-			webhook_id: hook.id,
-		});
-		return sent.map((e) => ({
-			id: e.event_uuid,
-			raw: ctx.sandbox.db.events.find((x) => x.event_uuid === e.event_uuid).raw,
-		}));
-	} finally {
-		hook.valid = true;
-	}
-}
-
-/** Runs `fn` over `items`, `width` at a time. */
-async function pool(items, width, fn) {
-	const out = new Array(items.length);
-	let next = 0;
-	await Promise.all(
-		Array.from({ length: width }, async () => {
-			while (next < items.length) {
-				const i = next++;
-				out[i] = await fn(items[i], i);
-			}
-		}),
-	);
-	return out;
-}
-
-/** Waits until every id has run, then a few seconds for second runs; returns the run counts. */
-async function runsOf(ctx, ids, { settleMs = 5000, timeoutMs = 120000 } = {}) {
-	await ctx
-		.waitFor(
-			`${ids.length} events to run`,
-			() => {
-				const counts = ctx.runCounts(SINK);
-				return ids.every((id) => counts[id]);
-			},
-			{ timeoutMs },
-		)
-		.catch(() => undefined); // the assertions below name what is missing
-	await ctx.sleep(settleMs);
-	return ctx.runCounts(SINK);
 }
 
 function assertOnce(ctx, ids, counts, what) {

@@ -15,57 +15,14 @@ const path = require('node:path');
 
 const F = require('../lib/fixtures');
 const H = require('../lib/host');
+const { recordEvents, pool, runsOf: runsIn } = require('../lib/once');
 const B = require('../lib/balancers');
 
 const WF_ID = 'e2eBalancers0001';
 const SINK = 'balancers';
+const runsOf = (ctx, ids) => runsIn(ctx, SINK, ids, { settleMs: 4000, timeoutMs: 60000 });
 const WEBHOOK_ID = F.uuidFrom('e2e-balancers');
 const BALANCERS = ['haproxy', 'caddy'];
-
-/** Runs `fn` over `items`, `width` at a time. */
-async function pool(items, width, fn) {
-	const out = new Array(items.length);
-	let next = 0;
-	await Promise.all(
-		Array.from({ length: width }, async () => {
-			while (next < items.length) {
-				const i = next++;
-				out[i] = await fn(items[i], i);
-			}
-		}),
-	);
-	return out;
-}
-
-/** Records `n` events at the sandbox without delivering them (the test sends the copies); [{id, raw}]. */
-async function recordEvents(ctx, hook, n, text) {
-	hook.valid = false;
-	try {
-		const sent = await ctx.sandbox.emit({
-			event_type: 'post.create',
-			text,
-			count: n,
-			webhook_id: hook.id,
-		});
-		return sent.map((e) => ({
-			id: e.event_uuid,
-			raw: ctx.sandbox.db.events.find((x) => x.event_uuid === e.event_uuid).raw,
-		}));
-	} finally {
-		hook.valid = true;
-	}
-}
-
-/** Waits until every id has run, then a few seconds for second runs; returns how often each ran. */
-async function runsOf(ctx, ids) {
-	await ctx
-		.waitFor('the events to run', () => ids.every((id) => ctx.runCounts(SINK)[id]), {
-			timeoutMs: 60000,
-		})
-		.catch(() => undefined); // the assertions name what is missing
-	await ctx.sleep(4000);
-	return ctx.runCounts(SINK);
-}
 
 /** Asserts every answer was 200 and every id ran once; returns the figures for the log. */
 function assertOnce(ctx, what, answers, ids, counts) {
