@@ -28,7 +28,7 @@ const KEY = 'wf:node';
 const MINUTE = 60_000;
 const t0 = Date.parse('2026-01-01T00:00:00Z');
 /** Event ids as the service makes them: 19 digits. */
-const eventId = (i: number) => String(1864000000000000000n + BigInt(i));
+const eventId = (i: number) => `1864${String(i).padStart(15, '0')}`;
 
 /** One delivery whose run starts, in process `p`: its new ids are claimed, then recorded as run. */
 function handle(p: StateModule, state: TriggerState, ids: string[], at: number): Set<string> {
