@@ -16,38 +16,12 @@ const path = require('node:path');
 const H = require('../lib/host');
 const L = require('../lib/load');
 const { startNginx } = require('../lib/nginx');
+const { standIn } = require('../lib/standin');
 
 const SECRET = 'e2e-proxy-consumer-secret';
 const HOOK = '/webhook/0f4c2b1e-proxy-recipe/webhook';
 const sign = (secret, text) =>
 	'sha256=' + crypto.createHmac('sha256', secret).update(text).digest('base64');
-
-/** A stand-in webhook process: answers 200 with its name and counts the calls it got. */
-async function standIn(name) {
-	const port = await H.freePort();
-	const calls = [];
-	const server = http.createServer((req, res) => {
-		let body = '';
-		req.on('data', (c) => (body += c));
-		req.on('end', () => {
-			calls.push({ method: req.method, url: req.url, body });
-			res.setHeader('content-type', 'application/json');
-			res.end(JSON.stringify({ by: name }));
-		});
-	});
-	await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
-	return {
-		name,
-		address: `127.0.0.1:${port}`,
-		calls,
-		// nginx keeps idle connections to its upstreams: drop them, or close() would wait for them.
-		close: () =>
-			new Promise((resolve) => {
-				server.close(resolve);
-				server.closeAllConnections();
-			}),
-	};
-}
 
 function post(base, text, signature, from) {
 	return L.request(`${base}${HOOK}`, {

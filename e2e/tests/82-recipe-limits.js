@@ -26,6 +26,7 @@ const { spawnSync } = require('node:child_process');
 const H = require('../lib/host');
 const L = require('../lib/load');
 const { SCRIPT, ensureNjsModule, startNginx } = require('../lib/nginx');
+const { standIn } = require('../lib/standin');
 
 const SECRET = 'e2e-recipe-limits-secret';
 const HOOK = '/webhook/6a1d0c3e-recipe-limits/webhook';
@@ -33,41 +34,6 @@ const MIB = 1024 * 1024;
 const sign = (secret, data) =>
 	'sha256=' + crypto.createHmac('sha256', secret).update(data).digest('base64');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * A stand-in webhook process: answers 200 after `delayMs` (a delivery waiting for n8n), records each
- * call's method, URL and the SHA-256 of its body.
- */
-async function standIn() {
-	const port = await H.freePort();
-	const calls = [];
-	const state = { delayMs: 0 };
-	const server = http.createServer((req, res) => {
-		const hash = crypto.createHash('sha256');
-		let bytes = 0;
-		req.on('data', (c) => {
-			hash.update(c);
-			bytes += c.length;
-		});
-		req.on('end', async () => {
-			calls.push({ method: req.method, url: req.url, bytes, sha: hash.digest('hex') });
-			if (state.delayMs) await sleep(state.delayMs);
-			res.setHeader('content-type', 'application/json');
-			res.end('{"ok":true}');
-		});
-	});
-	await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
-	return {
-		address: `127.0.0.1:${port}`,
-		calls,
-		state,
-		close: () =>
-			new Promise((resolve) => {
-				server.close(resolve);
-				server.closeAllConnections();
-			}),
-	};
-}
 
 /**
  * A slow sender from `from`: a POST with a well-formed signature header announcing `length` bytes,
@@ -281,31 +247,6 @@ async function startRendered(dir, port, conf) {
 		child,
 		errorLog: path.join(dir, 'logs', 'error.log'),
 		stop: () => H.stopProcess(child, { graceMs: 5000, signal: 'SIGQUIT' }),
-	};
-}
-
-/** A stand-in webhook process that answers with its name. */
-async function named(name) {
-	const port = await H.freePort();
-	const calls = [];
-	const server = http.createServer((req, res) => {
-		req.resume();
-		req.on('end', () => {
-			calls.push({ method: req.method, url: req.url });
-			res.setHeader('content-type', 'application/json');
-			res.end(JSON.stringify({ by: name }));
-		});
-	});
-	await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
-	return {
-		name,
-		address: `127.0.0.1:${port}`,
-		calls,
-		close: () =>
-			new Promise((resolve) => {
-				server.close(resolve);
-				server.closeAllConnections();
-			}),
 	};
 }
 
@@ -555,7 +496,7 @@ module.exports = [
 		timeoutMs: 60000,
 		async run(ctx) {
 			const { assert } = ctx;
-			const procs = [await named('a'), await named('b')];
+			const procs = [await standIn('a'), await standIn('b')];
 			const dir = dirOf(ctx, 'helm');
 			const port = await H.freePort();
 			const proxy = await startRendered(
