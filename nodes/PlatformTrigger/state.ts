@@ -19,8 +19,8 @@ export interface TriggerState extends IDataObject {
 	 * the whole static data column on every save. SQLite stores the string as written; PostgreSQL
 	 * compresses the column, which made the older pairs form (80 KB for 2,000 ids) about as small as
 	 * this one (16 KB, hashes do not compress). One string rather than an object because n8n wraps
-	 * every object in static data in a change-tracking proxy. Earlier versions wrote a JSON string of [id, time] pairs, and before that
-	 * an object of id -> time; both are still read.
+	 * every object in static data in a change-tracking proxy. Earlier versions wrote a JSON string of
+	 * [id, time] pairs, and before that an object of id -> time; both are still read.
 	 */
 	seen?: string | Record<string, number>;
 }

@@ -15,6 +15,17 @@ export function recordedIds(state: IDataObject, known: string[]): string[] {
 	return persistedIds(state as TriggerState).map(([hash]) => names.get(hash) ?? `#${hash}`);
 }
 
+export type StateModule = typeof import('../../nodes/PlatformTrigger/state');
+
+/** A fresh copy of the state module: an n8n process with empty memory (a restart, or another one). */
+export function newProcess(): StateModule {
+	let mod: StateModule | undefined;
+	jest.isolateModules(() => {
+		mod = jest.requireActual<StateModule>('../../nodes/PlatformTrigger/state');
+	});
+	return mod as StateModule;
+}
+
 export interface Captured {
 	status?: number;
 	body?: unknown;

@@ -5,16 +5,7 @@
  * writer winning.
  */
 import type { TriggerState } from '../../nodes/PlatformTrigger/state';
-
-type StateModule = typeof import('../../nodes/PlatformTrigger/state');
-
-function newProcess(): StateModule {
-	let mod: StateModule | undefined;
-	jest.isolateModules(() => {
-		mod = jest.requireActual<StateModule>('../../nodes/PlatformTrigger/state');
-	});
-	return mod as StateModule;
-}
+import { newProcess, type StateModule } from './helpers';
 
 const KEY = 'wf:node';
 /** Every event id these tests use: the record keeps their hashes. */

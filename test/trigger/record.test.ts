@@ -12,17 +12,7 @@ import {
 	idHash,
 	persistedIds,
 } from '../../nodes/PlatformTrigger/state';
-
-type StateModule = typeof import('../../nodes/PlatformTrigger/state');
-
-/** A fresh copy of the state module: an n8n process with empty memory (a restart, or another one). */
-function newProcess(): StateModule {
-	let mod: StateModule | undefined;
-	jest.isolateModules(() => {
-		mod = jest.requireActual<StateModule>('../../nodes/PlatformTrigger/state');
-	});
-	return mod as StateModule;
-}
+import { newProcess, type StateModule } from './helpers';
 
 const KEY = 'wf:node';
 const MINUTE = 60_000;
