@@ -8,7 +8,6 @@
  * system service.
  */
 const fs = require('node:fs');
-const net = require('node:net');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
@@ -27,16 +26,6 @@ function renderRecipe(file, values) {
 			`${path.relative(H.ROOT, file)}: ${String(error.message).replace(/^[^:]*: /, '')}`,
 		);
 	}
-}
-
-function listening(port) {
-	return new Promise((resolve) => {
-		const s = net.connect(port, '127.0.0.1', () => {
-			s.end();
-			resolve(true);
-		});
-		s.on('error', () => resolve(false));
-	});
 }
 
 /**
@@ -100,7 +89,7 @@ async function startHaproxy({ dir, port, upstreams, secret }) {
 		env: process.env,
 		logFile: accessLog,
 	});
-	await H.waitFor(`haproxy to listen on 127.0.0.1:${port}`, () => listening(port), {
+	await H.waitFor(`haproxy to listen on 127.0.0.1:${port}`, () => H.portOpen(port), {
 		timeoutMs: 20000,
 		intervalMs: 200,
 		child,
@@ -160,7 +149,7 @@ async function startCaddy({ dir, port, upstreams }) {
 		env,
 		logFile: log,
 	});
-	await H.waitFor(`caddy to listen on 127.0.0.1:${port}`, () => listening(port), {
+	await H.waitFor(`caddy to listen on 127.0.0.1:${port}`, () => H.portOpen(port), {
 		timeoutMs: 20000,
 		intervalMs: 200,
 		child,

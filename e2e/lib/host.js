@@ -47,6 +47,17 @@ function phases() {
 	};
 }
 
+/** Whether something accepts TCP connections on 127.0.0.1:`port` now. */
+function portOpen(port) {
+	return new Promise((resolve) => {
+		const s = require('node:net').connect(port, '127.0.0.1', () => {
+			s.end();
+			resolve(true);
+		});
+		s.on('error', () => resolve(false));
+	});
+}
+
 function freePort() {
 	return new Promise((resolve, reject) => {
 		const srv = net.createServer();
@@ -690,6 +701,7 @@ module.exports = {
 	log,
 	phases,
 	freePort,
+	portOpen,
 	prepareHost,
 	buildAndPack,
 	installPackage,

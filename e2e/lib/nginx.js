@@ -141,26 +141,7 @@ async function startNginx({ dir, port, upstreams, secret }) {
 			'',
 		].join('\n'),
 	);
-	const args = ['-p', dir, '-c', conf, '-e', path.join(dir, 'logs', 'error.log')];
-	const check = spawnSync(bin, [...args, '-t'], { encoding: 'utf8' });
-	if (check.status !== 0)
-		throw new Error(`nginx -t refused ${conf}:\n${check.stderr || check.stdout}`);
-	const child = H.startProcess('nginx', bin, args, {
-		env: process.env,
-		logFile: path.join(dir, 'logs', 'nginx.log'),
-	});
-	await H.waitFor(
-		`nginx to listen on 127.0.0.1:${port}`,
-		() =>
-			new Promise((resolve) => {
-				const s = require('node:net').connect(port, '127.0.0.1', () => {
-					s.end();
-					resolve(true);
-				});
-				s.on('error', () => resolve(false));
-			}),
-		{ timeoutMs: 20000, intervalMs: 200, child },
-	);
+	const { args, child, stop } = await runNginx({ bin, dir, conf, port, label: 'nginx' });
 	return {
 		url: `http://127.0.0.1:${port}`,
 		port,
@@ -192,8 +173,37 @@ async function startNginx({ dir, port, upstreams, secret }) {
 							: resolve(err),
 				);
 			}),
+		stop,
+	};
+}
+
+/**
+ * Runs Debian's nginx in the foreground on the configuration file `conf` (prefix `dir`, its logs in
+ * `dir`/logs) once `nginx -t` accepts it, and waits until 127.0.0.1:`port` takes connections.
+ * Returns {args, child, errorLog, stop()}.
+ */
+async function runNginx({ bin = H.ensureDebianCommand('nginx', 'nginx'), dir, conf, port, label }) {
+	fs.mkdirSync(path.join(dir, 'logs'), { recursive: true });
+	const errorLog = path.join(dir, 'logs', 'error.log');
+	const args = ['-p', dir, '-c', conf, '-e', errorLog];
+	const check = spawnSync(bin, [...args, '-t'], { encoding: 'utf8' });
+	if (check.status !== 0)
+		throw new Error(`nginx -t refused ${conf}:\n${check.stderr || check.stdout}`);
+	const child = H.startProcess(label, bin, args, {
+		env: process.env,
+		logFile: path.join(dir, 'logs', 'nginx.log'),
+	});
+	await H.waitFor(`nginx to listen on 127.0.0.1:${port}`, () => H.portOpen(port), {
+		timeoutMs: 20000,
+		intervalMs: 200,
+		child,
+	});
+	return {
+		args,
+		child,
+		errorLog,
 		stop: () => H.stopProcess(child, { graceMs: 5000, signal: 'SIGQUIT' }),
 	};
 }
 
-module.exports = { RECIPE, SCRIPT, ROLLING_RESTART, render, startNginx, ensureNjsModule };
+module.exports = { RECIPE, SCRIPT, ROLLING_RESTART, render, startNginx, runNginx, ensureNjsModule };

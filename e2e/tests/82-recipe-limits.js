@@ -21,11 +21,10 @@ const http = require('node:http');
 const net = require('node:net');
 const path = require('node:path');
 const assert = require('node:assert/strict');
-const { spawnSync } = require('node:child_process');
 
 const H = require('../lib/host');
 const L = require('../lib/load');
-const { SCRIPT, ensureNjsModule, startNginx } = require('../lib/nginx');
+const { SCRIPT, ensureNjsModule, runNginx, startNginx } = require('../lib/nginx');
 const { standIn } = require('../lib/standin');
 
 const SECRET = 'e2e-recipe-limits-secret';
@@ -223,31 +222,16 @@ function renderIngress({ dir, port, upstreams, hook, njsModule }) {
 
 /** Starts nginx (Debian's, with njs) on `conf`'s text in `dir`; returns {url, child, errorLog, stop()}. */
 async function startRendered(dir, port, conf) {
-	const bin = H.ensureDebianCommand('nginx', 'nginx');
 	fs.mkdirSync(path.join(dir, 'temp'), { recursive: true });
-	fs.mkdirSync(path.join(dir, 'logs'), { recursive: true });
 	const file = path.join(dir, 'nginx.conf');
 	fs.writeFileSync(file, conf);
-	const args = ['-p', dir, '-c', file, '-e', path.join(dir, 'logs', 'error.log')];
-	const check = spawnSync(bin, [...args, '-t'], { encoding: 'utf8' });
-	if (check.status !== 0)
-		throw new Error(`nginx -t refused ${file}:\n${check.stderr || check.stdout}`);
-	const child = H.startProcess('nginx (helm)', bin, args, {
-		env: process.env,
-		logFile: path.join(dir, 'logs', 'nginx.log'),
-	});
-	await H.waitFor(
-		`nginx to listen on 127.0.0.1:${port}`,
-		async () => (await L.request(`http://127.0.0.1:${port}/`, { timeoutMs: 1000 })).status === 404,
-		{ timeoutMs: 20000, intervalMs: 200, child },
-	);
-	return {
-		url: `http://127.0.0.1:${port}`,
+	const { child, errorLog, stop } = await runNginx({
+		dir,
+		conf: file,
 		port,
-		child,
-		errorLog: path.join(dir, 'logs', 'error.log'),
-		stop: () => H.stopProcess(child, { graceMs: 5000, signal: 'SIGQUIT' }),
-	};
+		label: 'nginx (helm)',
+	});
+	return { url: `http://127.0.0.1:${port}`, port, child, errorLog, stop };
 }
 
 const dirOf = (ctx, name) => path.join(path.dirname(ctx.inst.dir), 'recipe-limits', name);
