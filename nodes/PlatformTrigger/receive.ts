@@ -15,9 +15,13 @@ import {
 import { recoverMissedEvents, selectedEventTypes } from './lifecycle';
 import type { TriggerState } from './state';
 import {
+	answerClosed,
+	answerOpened,
 	claimNewIds,
 	firstRecoveryInProcess,
+	noteReceived,
 	persistClaimed,
+	recordStarted,
 	releaseClaimed,
 	triggerKey,
 } from './state';
@@ -171,8 +175,9 @@ export async function receiveDelivery(
 		});
 	}
 	// From here to the answer nothing is awaited: the duplicate check and its record are one step.
+	const key = keyOf(ctx);
 	const fresh = claimNewIds(
-		keyOf(ctx),
+		key,
 		saved,
 		events.map((e) => e.event_id),
 		now.getTime(),
@@ -180,7 +185,9 @@ export async function receiveDelivery(
 	const emitted = events.filter((event) => fresh.delete(event.event_id) || !event.event_id);
 	const started = emitted.map((event) => event.event_id).filter(Boolean);
 	const previous = saved.lastReceivedAt;
-	saved.lastReceivedAt = now.toISOString();
+	// Saved as lastReceivedAt by the record's next write (state.ts), not here: a copy changed here would
+	// make n8n rewrite the whole static data for every delivery.
+	noteReceived(key, now.getTime());
 	const workflowData = workflowDataFor(version, replayMode, emitted as unknown as IDataObject[]);
 	const answer = { ok: true, events: emitted.length };
 	if (!previous || !recoveryDue(ctx, startedAt, previous)) {
@@ -191,25 +198,26 @@ export async function receiveDelivery(
 	await replayGap(ctx, now, previous);
 	// Answered already, so the service will not send these events again: recorded as run. Ids other
 	// deliveries claimed meanwhile go into this request's copy too (it is saved last).
-	persistClaimed(keyOf(ctx), saved, started);
+	persistClaimed(key, saved, started);
 	return workflowData ? { noWebhookResponse: true, workflowData } : { noWebhookResponse: true };
 }
 
 /**
  * Lets n8n answer the delivery once it has started the run, as it does for its own Webhook node: a
  * busy n8n then takes deliveries no faster than it runs them (answering first let runs pile up, and
- * each run in the pile cost about a fifth more CPU). n8n saves the static data written above (the
- * duplicate record, lastReceivedAt) just before that answer, but only when the data is marked changed,
- * and starting the run clears that mark: n8n builds a second Workflow over the same static data object
- * to set up the run. n8n reads `webhookResponse` after the run has started and right before it saves,
- * so reading it records this delivery's events as run and writes this process's duplicate record into
- * the copy n8n saves, which marks it changed again and also carries the ids other deliveries claimed
- * (and started) while this run was being started. Until then the events are recorded in this process's
- * memory only: if the process dies before the run starts, the service's retry runs them elsewhere.
- * If n8n answers without reading it (it could not start the run: the database or the queue refused,
- * and the service got a 500), the events were not run and the service sends them again: their claims
- * are released when that answer has been sent, so the retry runs them. A caller that hangs up before
- * any answer (the service's 10 s deadline) releases nothing: the run may still start.
+ * each run in the pile cost about a fifth more CPU). n8n saves the static data just before that
+ * answer, but only when the data is marked changed, and starting the run clears that mark: n8n builds
+ * a second Workflow over the same static data object to set up the run. n8n reads `webhookResponse`
+ * after the run has started and right before it saves, so reading it records this delivery's events
+ * as run and, by the record's group commit (state.ts, WRITE_AT_LEAST_EVERY_MS), writes this process's
+ * duplicate record into the copy n8n saves (which marks it changed again), or leaves the copy
+ * unchanged when another delivery this process is still answering will write it, this delivery's ids
+ * included. Until the run starts the events are recorded in this process's memory only: if the process
+ * dies before that, the service's retry runs them elsewhere. If n8n answers without reading it (it
+ * could not start the run: the database or the queue refused, and the service got a 500), the events
+ * were not run and the service sends them again: their claims are released when that answer has been
+ * sent, so the retry runs them. A caller that hangs up before any answer (the service's 10 s deadline)
+ * releases nothing: the run may still start.
  */
 function answerAfterRunStarts(
 	ctx: IWebhookFunctions,
@@ -220,24 +228,32 @@ function answerAfterRunStarts(
 ): IWebhookResponseData {
 	const key = keyOf(ctx);
 	const result: IWebhookResponseData = workflowData ? { workflowData } : {};
+	const res = ctx.getResponseObject() as {
+		once?: (event: 'finish' | 'close', listener: () => void) => void;
+	};
+	// Without response events the delivery cannot say when it is over, so it never holds back a write.
+	const token =
+		typeof res.once === 'function' ? answerOpened(key, Date.now()) : Symbol('unanswerable');
 	let read = false;
 	Object.defineProperty(result, 'webhookResponse', {
 		enumerable: true,
 		get: () => {
+			if (!read) recordStarted(key, state, started, token, Date.now());
 			read = true;
-			persistClaimed(key, state, started);
 			return answer;
 		},
 	});
-	const res = ctx.getResponseObject() as { once?: (event: 'finish', listener: () => void) => void };
-	if (started.length && typeof res.once === 'function')
-		res.once('finish', () => {
-			if (read) return;
-			const released = releaseClaimed(key, started);
-			if (released.length)
-				ctx.logger.warn(
-					`Platform Trigger: n8n answered a delivery without starting its run; its ${released.length} event(s) will run when the service sends them again`,
-				);
-		});
+	if (typeof res.once === 'function') {
+		res.once('close', () => answerClosed(key, token));
+		if (started.length)
+			res.once('finish', () => {
+				if (read) return;
+				const released = releaseClaimed(key, started);
+				if (released.length)
+					ctx.logger.warn(
+						`Platform Trigger: n8n answered a delivery without starting its run; its ${released.length} event(s) will run when the service sends them again`,
+					);
+			});
+	}
 	return result;
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 /**
@@ -23,6 +23,11 @@ export interface TriggerState extends IDataObject {
 	 * [id, time] pairs, and before that an object of id -> time; both are still read.
 	 */
 	seen?: string | Record<string, number>;
+	/**
+	 * Which n8n process wrote `seen` (a random tag per process start). A copy this process wrote
+	 * holds nothing its memory lacks, so reading it skips the merge.
+	 */
+	seenBy?: string;
 }
 
 export const DEDUPE_MAX_IDS = 2000;
@@ -99,12 +104,29 @@ const claimed = new Map<string, Map<string, number>>();
  * reaches it meanwhile is dropped.
  */
 const pending = new Map<string, Set<string>>();
+/** This process's tag in `seenBy` (see TriggerState). */
+const PROCESS_TAG = randomBytes(6).toString('base64url');
+
 /**
- * The `seen` string this process last wrote per trigger. Static data that still holds it carries
- * nothing this process does not know, so the merge is skipped; anything else (a restart, another
- * process's deliveries, an older form) is merged.
+ * Group commit of the record. n8n rewrites the workflow's whole static data whenever a delivery marks
+ * it changed (on PostgreSQL about 8 bytes of WAL per recorded id, 16 KB at 2,000 ids), so a delivery
+ * writes the record only when its write is the one that makes this process's news durable: when no
+ * other delivery of the trigger is still being answered by this process (that one writes later, with
+ * this delivery's ids, once its own run has started), or when this process last wrote the record
+ * WRITE_AT_LEAST_EVERY_MS ago or more (under a steady load some delivery is always in flight). A lone
+ * delivery, and the last of a burst, still write before their answer.
  */
-const lastWritten = new Map<string, string>();
+export const WRITE_AT_LEAST_EVERY_MS = 1000;
+/** A delivery still unanswered after this long no longer holds back the writes (a safety net). */
+const ANSWER_STALE_MS = 60_000;
+/** Per trigger: the deliveries this process is answering (token -> when opened). */
+const answering = new Map<string, Map<symbol, number>>();
+/** Per trigger: when this process last wrote the record into a copy n8n saves. */
+const writtenAt = new Map<string, number>();
+/** Triggers whose record holds something this process has not written yet. */
+const unwritten = new Set<string>();
+/** Per trigger: the latest delivery this process received (ms), saved as lastReceivedAt. */
+const receivedAt = new Map<string, number>();
 
 /**
  * The persisted ids of a trigger's static data as [hash, time] pairs, in any form: the current one,
@@ -151,9 +173,7 @@ export function forgetExpiredTriggers(now: number): void {
 		let newest = Number.NEGATIVE_INFINITY;
 		for (const at of ids.values()) newest = Math.max(newest, at);
 		if (now - newest > DEDUPE_MAX_AGE_MS) {
-			claimed.delete(key);
-			pending.delete(key);
-			lastWritten.delete(key);
+			forgetMemory(key);
 		}
 	}
 }
@@ -202,10 +222,14 @@ export function claimNewIds(
 		waiting = new Set();
 		pending.set(key, waiting);
 	}
+	const ours = state.seenBy === PROCESS_TAG && record.size > 0;
 	const persisted =
-		state.seen === undefined || state.seen === lastWritten.get(key)
+		state.seen === undefined || ours
 			? []
 			: persistedIds(state).filter(([id, at]) => !record.has(id) && now - at <= DEDUPE_MAX_AGE_MS);
+	// A copy another process (or an earlier start of this one) wrote may lack this process's ids (its
+	// writer read an older copy): the next write re-asserts them.
+	if (state.seen !== undefined && !ours) unwritten.add(key);
 	if (persisted.length) {
 		const merged = [...record, ...persisted].sort((a, b) => a[1] - b[1]);
 		record.clear();
@@ -231,20 +255,97 @@ export function claimNewIds(
 
 /**
  * Marks `started` (ids this process claimed) as run, and writes this process's record of a trigger,
- * without the ids whose runs have not started, into a copy of its static data; the write is also what
- * marks the copy changed for n8n. Encoded anew every time (2,000 ids: about 16 KB, a fraction of a
- * millisecond): nearly every call records a newly started run anyway.
+ * without the ids whose runs have not started, into a copy of its static data, with lastReceivedAt;
+ * the write is also what marks the copy changed for n8n. Encoded anew every time (2,000 ids: about
+ * 16 KB, a fraction of a millisecond).
  */
-export function persistClaimed(key: string, state: TriggerState, started: Iterable<string>): void {
+export function persistClaimed(
+	key: string,
+	state: TriggerState,
+	started: Iterable<string>,
+	now = Date.now(),
+): void {
+	markStarted(key, started);
+	writeRecord(key, state, now);
+}
+
+function markStarted(key: string, started: Iterable<string>): void {
+	const waiting = pending.get(key);
+	for (const id of started) {
+		waiting?.delete(idHash(id));
+		unwritten.add(key);
+	}
+}
+
+function writeRecord(key: string, state: TriggerState, now: number): void {
 	const record = claimed.get(key);
 	if (!record) return;
 	const waiting = pending.get(key);
-	for (const id of started) waiting?.delete(idHash(id));
-	const text = encodeRecord(
+	state.seen = encodeRecord(
 		waiting?.size ? [...record].filter(([hash]) => !waiting.has(hash)) : record,
 	);
-	lastWritten.set(key, text);
-	state.seen = text;
+	state.seenBy = PROCESS_TAG;
+	const received = receivedAt.get(key);
+	const saved = state.lastReceivedAt ? Date.parse(state.lastReceivedAt) : Number.NaN;
+	if (received !== undefined && !(saved >= received))
+		state.lastReceivedAt = new Date(received).toISOString();
+	writtenAt.set(key, now);
+	unwritten.delete(key);
+}
+
+/** Notes that this process received a delivery for a trigger at `now` (its next write saves it). */
+export function noteReceived(key: string, now: number): void {
+	receivedAt.set(key, Math.max(now, receivedAt.get(key) ?? Number.NEGATIVE_INFINITY));
+	unwritten.add(key);
+}
+
+/** A delivery this process has started to answer (see WRITE_AT_LEAST_EVERY_MS); close it with answerClosed. */
+export function answerOpened(key: string, now: number): symbol {
+	const token = Symbol(key);
+	let open = answering.get(key);
+	if (!open) {
+		open = new Map();
+		answering.set(key, open);
+	}
+	open.set(token, now);
+	return token;
+}
+
+/** The delivery's answer is out (or its caller hung up); repeated calls do nothing. */
+export function answerClosed(key: string, token: symbol): void {
+	answering.get(key)?.delete(token);
+}
+
+function othersAnswering(key: string, now: number): boolean {
+	const open = answering.get(key);
+	if (!open) return false;
+	for (const [token, at] of open) if (now - at > ANSWER_STALE_MS) open.delete(token);
+	return open.size > 0;
+}
+
+/**
+ * The run of a delivery (`token`) has started: marks its ids as run and, by the group commit rule
+ * (WRITE_AT_LEAST_EVERY_MS), writes the record into its copy of the static data or leaves the copy
+ * unchanged (n8n then saves nothing) for the delivery still being answered to write. True when it
+ * wrote.
+ */
+export function recordStarted(
+	key: string,
+	state: TriggerState,
+	started: Iterable<string>,
+	token: symbol,
+	now: number,
+): boolean {
+	answerClosed(key, token);
+	markStarted(key, started);
+	if (!unwritten.has(key)) return false;
+	if (
+		othersAnswering(key, now) &&
+		now - (writtenAt.get(key) ?? Number.NEGATIVE_INFINITY) < WRITE_AT_LEAST_EVERY_MS
+	)
+		return false;
+	writeRecord(key, state, now);
+	return true;
 }
 
 /**
@@ -271,10 +372,17 @@ export function releaseClaimed(key: string, ids: Iterable<string>): string[] {
 
 /** Forgets one trigger's in-memory record (deactivation). */
 export function forgetTrigger(key: string): void {
+	forgetMemory(key);
+	recovered.delete(key);
+}
+
+function forgetMemory(key: string): void {
 	claimed.delete(key);
 	pending.delete(key);
-	lastWritten.delete(key);
-	recovered.delete(key);
+	answering.delete(key);
+	writtenAt.delete(key);
+	unwritten.delete(key);
+	receivedAt.delete(key);
 }
 
 /** Triggers whose restart recovery this process has already started (once per process start). */

@@ -49,9 +49,10 @@ export function webhookContext(opts: {
 	typeVersion?: number;
 }) {
 	const captured: Captured = {};
-	// Calls its 'finish' listeners when a test says the answer was sent (emit), as n8n's (express)
-	// response does.
+	// Calls its 'finish' listeners when a test says the answer was sent (emit), then its 'close'
+	// listeners, as n8n's (express) response does; emit('close') alone is a caller that hung up.
 	const listeners: Array<() => void> = [];
+	const closers: Array<() => void> = [];
 	const response = {
 		status(code: number) {
 			captured.status = code;
@@ -63,10 +64,13 @@ export function webhookContext(opts: {
 		},
 		once(event: string, listener: () => void) {
 			if (event === 'finish') listeners.push(listener);
+			if (event === 'close') closers.push(listener);
 			return response;
 		},
 		emit(event: string) {
 			if (event === 'finish') for (const listener of listeners.splice(0)) listener();
+			if (event === 'finish' || event === 'close')
+				for (const listener of closers.splice(0)) listener();
 			return true;
 		},
 	};
