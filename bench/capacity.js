@@ -116,8 +116,13 @@ async function crcLoop(urls, sign, until) {
 	});
 }
 
-/** Signed deliveries at CONCURRENCY for `seconds` with CRC checks beside them; waits for every run. */
-async function measure(sandbox, urls, seconds, label, count) {
+/**
+ * Signed deliveries at CONCURRENCY for `seconds` with CRC checks beside them; waits for every run. With
+ * `pg` (a PostgreSQL deployment), also the write-ahead log the whole cluster wrote from the first
+ * delivery until the last run finished, per acknowledged delivery (execution rows, the trigger's static
+ * data, queue bookkeeping: every database byte a delivery costs, CRC checks included).
+ */
+async function measure(sandbox, urls, seconds, label, count, pg) {
 	const sign = (b) => sandbox.signWebhook(b);
 	// Only this measurement's events count: a webhook process started since the last delivery asks the
 	// service to replay the gap on its first call, and those replayed events run too.
@@ -126,6 +131,7 @@ async function measure(sandbox, urls, seconds, label, count) {
 		((sandbox.sinks && sandbox.sinks[SINK]) || []).filter((s) =>
 			String(F.eventIdOf(s.body)).startsWith(prefix),
 		);
+	const walFrom = pg ? pg.walLsn() : undefined;
 	const end = Date.now() + seconds * 1000;
 	let made = 0;
 	// A fixed number of deliveries (`count`), or as many as `seconds` allow.
@@ -153,7 +159,9 @@ async function measure(sandbox, urls, seconds, label, count) {
 	const ids = sink().map((x) => F.eventIdOf(x.body));
 	const runs = new Set(ids).size;
 	const drained = (progress - started) / 1000;
+	const walBytes = pg ? pg.walBytesSince(walFrom) : undefined;
 	return {
+		walBytesPerDelivery: walBytes === undefined ? undefined : walBytes / Math.max(1, acknowledged),
 		sent: load.sent,
 		acknowledged,
 		acknowledgedPerSecond: acknowledged / load.seconds,
@@ -335,7 +343,14 @@ async function main() {
 							Math.max(2, WARMUP / 10),
 							`warm-${c.label.replace(/\W+/g, '-')}`,
 						);
-					const m = await measure(sandbox, c.urls, SECONDS, c.label.replace(/\W+/g, '-'), c.count);
+					const m = await measure(
+						sandbox,
+						c.urls,
+						SECONDS,
+						c.label.replace(/\W+/g, '-'),
+						c.count,
+						queue ? inst.pg : undefined,
+					);
 					rows.push(Object.assign({ label: c.label }, m));
 					H.log(
 						`${c.label}: ${m.sent} sent, ${m.acknowledgedPerSecond.toFixed(1)} acknowledged/s, ${m.runsPerSecond.toFixed(1)} runs/s, CRC p50 ${m.crc.p50.toFixed(0)} ms p99 ${m.crc.p99.toFixed(0)} ms (${m.crc.n}), ${m.refused} refused, ${m.lost} lost, ${m.twice} ran twice`,
@@ -386,6 +401,7 @@ async function main() {
 				'CRC checks (wrong, over 3 s)',
 				'sent / refused / lost / ran twice',
 				'database errors in the logs',
+				'PostgreSQL WAL bytes per delivery',
 			],
 			rows.map((r) => [
 				r.label,
@@ -396,11 +412,13 @@ async function main() {
 				`${r.crc.n} (${r.crc.wrong}, ${r.crc.late})`,
 				`${r.sent} / ${r.refused} / ${r.lost} / ${r.twice}`,
 				String(r.dbErrors),
+				r.walBytesPerDelivery === undefined ? '(SQLite)' : R.fmt(r.walBytesPerDelivery, 0),
 			]),
 			[
 				'Every process of a row shares the same cores: n8n main, workers, webhook processes, PostgreSQL, Redis, nginx, the sandbox and the clients. Two cores show what one webhook process costs and what a worker adds while a core is free; they cannot show how the figures scale, because every extra process takes its CPU from the others. To scale, run the webhook processes and the workers on more cores or machines.',
 				'The "1 webhook process" rows send to that process directly (its own capacity); the "behind nginx" rows go through the recipe, which routes every copy of one delivery to the same webhook process.',
 				"The workflow is the trigger and one HTTP Request node; the runs column is what a light workflow allows, a heavier one lowers it (in queue mode only the workers' share).",
+				"PostgreSQL WAL bytes per delivery: everything the cluster logged from the row's first delivery until its last run finished (execution rows, the trigger's static data, CRC checks and n8n's own bookkeeping included), divided by the deliveries acknowledged.",
 				"The CRC p99 is at full load: a deployment that runs near its acknowledged/s leaves the service's CRC checks that long; keep it well under 3 s.",
 			],
 		);

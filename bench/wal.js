@@ -92,9 +92,8 @@ function pgNumber(inst, sql) {
 	if (!Number.isFinite(v)) throw new Error(`not a number from: ${sql}`);
 	return v;
 }
-const lsn = (inst) => inst.pg.psql('select pg_current_wal_lsn()').trim();
-const walSince = (inst, from) =>
-	pgNumber(inst, `select pg_wal_lsn_diff(pg_current_wal_lsn(), '${from}')`);
+const lsn = (inst) => inst.pg.walLsn();
+const walSince = (inst, from) => inst.pg.walBytesSince(from);
 const updates = (inst) =>
 	pgNumber(inst, "select n_tup_upd from pg_stat_user_tables where relname = 'workflow_entity'");
 function staticDataSize(inst, workflowId) {

@@ -610,11 +610,20 @@ async function startPostgres({ dir, port }) {
 		throw new Error(`PostgreSQL ${version} answered on ${port}; n8n supports 17 and newer`);
 	if (!psql("select 1 from pg_database where datname = 'n8n'", 'postgres'))
 		psql('create database n8n', 'postgres');
+	const walLsn = () => psql('select pg_current_wal_lsn()');
 	return {
 		port,
 		version,
 		child,
 		psql,
+		/** Where the write-ahead log is now (mark it before a measured step). */
+		walLsn,
+		/** Bytes of write-ahead log the whole cluster wrote since `from` (a walLsn()). */
+		walBytesSince: (from) => {
+			const bytes = Number(psql(`select pg_wal_lsn_diff(pg_current_wal_lsn(), '${from}')`));
+			if (!Number.isFinite(bytes)) throw new Error(`no WAL position difference from ${from}`);
+			return bytes;
+		},
 		env: {
 			DB_TYPE: 'postgresdb',
 			DB_POSTGRESDB_HOST: '127.0.0.1',
