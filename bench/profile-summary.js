@@ -208,7 +208,7 @@ function main() {
 				self,
 				seconds: rounds.reduce((a, r) => a + r.seconds, 0),
 				// The bench's own figure: n8n's whole process (every thread) per run.
-				processMedian: side.cpu_ms_per_run,
+				processMedian: side.cpu_ms_per_run ?? Number.NaN,
 				processMean: rounds.reduce((a, r) => a + r.cpuMsPerRun * r.runs, 0) / runs,
 				processRounds: cpu,
 			};
