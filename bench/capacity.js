@@ -58,11 +58,11 @@ const CRC_DEADLINE_MS = 3000;
 const WF_ID = 'benchCapacity001';
 const SINK = 'bench-capacity';
 
-function workflow(sandbox) {
+function workflow(sandbox, typeVersion) {
 	const trigger = F.node(
 		'Platform Trigger',
 		F.T.trigger,
-		1,
+		typeVersion,
 		{ mode: 'activity', events: ['post.create'], user: sandbox.keys.userId, options: {} },
 		[0, 0],
 		{ webhookId: F.uuidFrom('bench-capacity'), credentials: F.credRef(F.CRED.bearer) },
@@ -269,6 +269,10 @@ async function main() {
 		);
 		if (missing.some((m) => m.includes('PlatformTrigger')))
 			throw new Error('PlatformTrigger is not built: nothing to measure');
+		const triggerVersion = F.benchTriggerVersion(
+			F.describeInstalled(H.ROOT, 'platformTriggerPosts'),
+		);
+		H.log(`Platform Trigger saved at version ${triggerVersion}`);
 		const host = await P.run('prepare n8n host', () => H.prepareHost());
 		sandbox = await createSandbox({ quiet: true }).listen(0);
 
@@ -291,7 +295,7 @@ async function main() {
 				`${queue ? 'production topology (PostgreSQL, 2 webhook processes, nginx)' : 'regular mode'}${modeLabel}: install, import, publish, start`,
 				async () => {
 					await inst.setup({
-						workflows: [workflow(sandbox)],
+						workflows: [workflow(sandbox, triggerVersion)],
 						publish: [WF_ID],
 						extraEnv: mode.env,
 					});

@@ -4,7 +4,8 @@
  * Trigger benchmark, in a real n8n 2.40.7 with the package installed, five workflows side by side in
  * the same n8n, on the same signed payloads, all ending in the same sink node:
  *
- *   - Platform Trigger;
+ *   - Platform Trigger, at its default version (what a new workflow gets; BENCH_TRIGGER_VERSION=1
+ *     measures a workflow saved with the first version, on which n8n evaluates an expression per call);
  *   - n8n's Webhook node on n8n's isolate path (typeVersion 1): what any webhook node other than n8n's
  *     static Webhook costs in n8n;
  *   - the do-it-yourself workflow (Webhook with raw body -> Crypto HMAC -> IF signature -> sink, and a GET
@@ -551,6 +552,7 @@ async function measureMode(P, { mode, host, tgz, work, live }) {
 		engine,
 		env,
 		lazyAcquire: mode.lazy,
+		triggerVersion: workflows[0].nodes[0].typeVersion,
 		n8n: H.N8N_VERSION,
 		node: host.nodeVersion,
 		cores: require('node:os').cpus().length,
@@ -724,7 +726,7 @@ async function measureMode(P, { mode, host, tgz, work, live }) {
 	const h = result.headline;
 	const headlineLine = `Headline: trigger ÷ ${h.label} ${R.fmt(h.ratio, 2)} (median of the rounds' ratios ${h.perRound.map((x) => R.fmt(x, 2)).join(' / ')}); target trigger ÷ ${h.label} ${verdict(h.ratio)}.`;
 	R.table(
-		`Deliveries, ${engine} (n8n ${result.n8n}, ${result.cores} cores, ${REQUESTS} x ${ROUNDS} rounds per side${ROUND_PLAN.roundedUp ? ` (BENCH_ROUNDS=${ROUND_PLAN.requested} rounded up to even)` : ''}, ${CONCURRENCY} in flight; the trigger and ${h.label} back to back in every round, each first in every other round)`,
+		`Deliveries, ${engine} (n8n ${result.n8n}, Platform Trigger version ${result.triggerVersion}, ${result.cores} cores, ${REQUESTS} x ${ROUNDS} rounds per side${ROUND_PLAN.roundedUp ? ` (BENCH_ROUNDS=${ROUND_PLAN.requested} rounded up to even)` : ''}, ${CONCURRENCY} in flight; the trigger and ${h.label} back to back in every round, each first in every other round)`,
 		[
 			'workflow',
 			'runs finished/s: median (each round)',
