@@ -40,13 +40,23 @@ const L = require('../e2e/lib/load');
 const { Instance } = require('../e2e/lib/instance');
 const { createSandbox } = require('../sandbox/server');
 const R = require('./report');
-const { evenRounds, roundOrder, median, pairedRatio } = require('./pairing');
+const { evenRounds, roundOrder, median, pairedRatio, lazyModes } = require('./pairing');
 
 const ROUND_PLAN = evenRounds(process.env.BENCH_ROUNDS || 4);
 const ROUNDS = ROUND_PLAN.rounds;
 const DELIVERIES = Number(process.env.BENCH_WAL_DELIVERIES || 100);
 const CONCURRENCY = Number(process.env.BENCH_WAL_CONCURRENCY || 4);
 const SETTLE_MS = Number(process.env.BENCH_WAL_SETTLE_MS || 2000);
+/**
+ * BENCH_LAZY=off (default) or on: n8n without or with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true. It
+ * matters to the trigger's record: n8n takes an expression isolate before a webhook node sees the
+ * request unless lazy acquire is on, and the record's group commit sees only the deliveries that have
+ * reached the node. One mode per run.
+ */
+const LAZY_MODES = lazyModes(process.env.BENCH_LAZY, 'off');
+if (LAZY_MODES.length !== 1)
+	throw new Error('bench/wal.js measures one mode per run: BENCH_LAZY=off or on');
+const [LAZY] = LAZY_MODES;
 /**
  * PostgreSQL's backends report their table counters when idle, at the latest 10 s after their last
  * transaction: n_tup_upd is read this long after the burst.
@@ -76,6 +86,7 @@ function triggerWorkflow(sandbox, description, ids, round) {
 		description,
 		sandboxUrl: sandbox.url,
 		sink: name,
+		typeVersion: F.benchTriggerVersion(description),
 	});
 	if (ids) {
 		// Seen 10 minutes ago, one id per 10 ms: well inside the record's 26 hours.
@@ -183,7 +194,7 @@ async function main() {
 		const isolate = F.benchIsolateWorkflow(sandbox.url);
 		const workflows = [isolate, ...Object.values(triggers).flatMap((t) => t.map((x) => x.wf))];
 		await P.run('regular mode on PostgreSQL: install, import, publish, start', async () => {
-			await inst.setup({ workflows, publish: workflows.map((w) => w.id) });
+			await inst.setup({ workflows, publish: workflows.map((w) => w.id), extraEnv: LAZY.env });
 			await inst.start();
 		});
 		const hookUrl = (webhookId) =>
@@ -223,6 +234,8 @@ async function main() {
 			n8n: H.N8N_VERSION,
 			postgres: inst.pg.version,
 			mode: 'regular (one n8n process) on PostgreSQL',
+			lazyAcquire: LAZY.lazy,
+			triggerVersion: F.benchTriggerVersion(description),
 			deliveries: DELIVERIES,
 			concurrency: CONCURRENCY,
 			rounds: ROUNDS,
@@ -286,7 +299,7 @@ async function main() {
 				? "n8n's Webhook node v1"
 				: `Platform Trigger, ${key.slice(7)} ids in its record at the start`;
 		R.table(
-			`Database bytes per delivery (n8n ${result.n8n}, ${result.mode} ${result.postgres}, ${DELIVERIES} deliveries x ${ROUNDS} rounds per side, ${CONCURRENCY} in flight; background ${result.background.map((x) => R.fmt(x / 1024, 1)).join(' / ')} KiB/s idle)`,
+			`Database bytes per delivery (n8n ${result.n8n}, ${result.mode} ${result.postgres}, ${LAZY.lazy ? 'with' : 'without'} lazy acquire, Platform Trigger version ${result.triggerVersion}, ${DELIVERIES} deliveries x ${ROUNDS} rounds per side, ${CONCURRENCY} in flight; background ${result.background.map((x) => R.fmt(x / 1024, 1)).join(' / ')} KiB/s idle)`,
 			[
 				'side',
 				'WAL bytes per delivery: median (each round)',

@@ -227,12 +227,16 @@ function webhookStart(path, method = 'POST') {
  * The workflow the trigger tests and benches share: Platform Trigger (subscribed to `userId`'s posts,
  * at `webhookId`) → an HTTP Request node recording each run in the sandbox sink `sink`.
  */
-function triggerToSink(id, name, { userId, webhookId, description, sandboxUrl, sink }) {
+function triggerToSink(
+	id,
+	name,
+	{ userId, webhookId, description, sandboxUrl, sink, typeVersion },
+) {
 	return workflow(
 		id,
 		name,
 		[
-			triggerNode('Platform Trigger', [0, 0], { userId, webhookId, description }),
+			triggerNode('Platform Trigger', [0, 0], { userId, webhookId, description, typeVersion }),
 			sinkNode('Record Run', sandboxUrl, sink, [300, 0]),
 		],
 		chain(['Platform Trigger', 'Record Run']),
