@@ -162,8 +162,8 @@ let lastSweep = Number.NEGATIVE_INFINITY;
 /**
  * Forgets the in-memory record of every trigger whose newest id is older than DEDUPE_MAX_AGE_MS (none
  * of its ids would count any more). Webhook processes run no lifecycle hook, so they never learn that
- * a workflow was deactivated or deleted: without this they would keep its record (up to 2,000 ids and
- * the last string written, ~16 KB) for as long as they live. A trigger that is still active merely
+ * a workflow was deactivated or deleted: without this they would keep its record (up to 2,000 ids,
+ * about 100 KB in memory) for as long as they live. A trigger that is still active merely
  * re-reads its persisted ids at its next delivery. At most once per SWEEP_EVERY_MS.
  */
 export function forgetExpiredTriggers(now: number): void {
