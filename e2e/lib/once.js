@@ -1,8 +1,9 @@
 'use strict';
 /**
  * What the exactly-once tests share: events recorded at the sandbox but sent by the test itself (as
- * copies, in other envelopes, through a chosen proxy), a bounded pool of concurrent sends, and the run
- * counts once every event has run and second runs have had time to arrive.
+ * copies, in other envelopes, through a chosen proxy), a bounded pool of concurrent sends, the run
+ * counts once every event has run and second runs have had time to arrive, and the check that each ran
+ * once.
  */
 
 /** Records `n` events at the sandbox without delivering them (the test sends the copies); [{id, raw}]. */
@@ -53,4 +54,19 @@ async function runsOf(ctx, sink, ids, { settleMs = 5000, timeoutMs = 120000 } = 
 	return ctx.runCounts(sink);
 }
 
-module.exports = { recordEvents, pool, runsOf };
+/**
+ * Asserts that each of `ids` ran exactly once in `counts` (none twice, none lost), naming the first
+ * offenders; returns the figures for the log.
+ */
+function assertOnce(ctx, ids, counts, what) {
+	const twice = ids.filter((id) => counts[id] > 1);
+	const lost = ids.filter((id) => !counts[id]);
+	ctx.assert.equal(
+		twice.length + lost.length,
+		0,
+		`${what}: ${twice.length} of ${ids.length} events ran more than once (${twice.slice(0, 5).join(', ')}), ${lost.length} never ran (${lost.slice(0, 5).join(', ')})`,
+	);
+	return `${ids.length} of ${ids.length} ran once, 0 twice, 0 lost`;
+}
+
+module.exports = { recordEvents, pool, runsOf, assertOnce };

@@ -20,7 +20,7 @@
  */
 const F = require('../lib/fixtures');
 const H = require('../lib/host');
-const { recordEvents, pool, runsOf: runsIn } = require('../lib/once');
+const { recordEvents, pool, runsOf: runsIn, assertOnce } = require('../lib/once');
 
 const WF_ID = 'e2eQueueOnce001';
 const SINK = 'queue-once';
@@ -30,16 +30,6 @@ const WEBHOOK_ID = F.uuidFrom('e2e-queue-once');
 function hookOf(ctx) {
 	return [...ctx.sandbox.db.webhooks.values()].find(
 		(w) => w.valid && w.url.includes(`:${ctx.inst.webhookPort}/webhook/${WEBHOOK_ID}`),
-	);
-}
-
-function assertOnce(ctx, ids, counts, what) {
-	const twice = ids.filter((id) => counts[id] > 1);
-	const lost = ids.filter((id) => !counts[id]);
-	ctx.assert.equal(
-		twice.length + lost.length,
-		0,
-		`${what}: ${twice.length} of ${ids.length} events ran more than once (${twice.slice(0, 5).join(', ')}), ${lost.length} never ran (${lost.slice(0, 5).join(', ')})`,
 	);
 }
 

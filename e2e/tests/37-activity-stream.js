@@ -12,6 +12,7 @@
  */
 const F = require('../lib/fixtures');
 const { activate, deactivate } = require('../lib/rest');
+const { runsOf, assertOnce } = require('../lib/once');
 
 const WF_ID = 'e2eActivityStrm1';
 const SINK = 'activity-stream';
@@ -49,22 +50,9 @@ async function post(ctx, text, count = 1) {
 }
 
 /** Waits until every id has run, then a few seconds for second runs; asserts each ran exactly once. */
-async function assertOnce(ctx, ids, what) {
-	await ctx
-		.waitFor(`${ids.length} events to run (${what})`, () => {
-			const counts = ctx.runCounts(SINK);
-			return ids.every((id) => counts[id]);
-		})
-		.catch(() => undefined); // the assertion below names what is missing
-	await ctx.sleep(4000);
-	const counts = ctx.runCounts(SINK);
-	const twice = ids.filter((id) => counts[id] > 1);
-	const lost = ids.filter((id) => !counts[id]);
-	ctx.assert.equal(
-		twice.length + lost.length,
-		0,
-		`${what}: ${twice.length} of ${ids.length} ran more than once (${twice.join(', ')}), ${lost.length} never ran (${lost.join(', ')})`,
-	);
+async function assertRunOnce(ctx, ids, what) {
+	const counts = await runsOf(ctx, SINK, ids, { settleMs: 4000 });
+	assertOnce(ctx, ids, counts, what);
 	ctx.assert.equal(
 		Object.values(counts).reduce((a, b) => a + b, 0),
 		ids.length,
@@ -98,7 +86,7 @@ module.exports = [
 			assert.equal(sub.webhook_id, undefined, 'a stream subscription names no webhook');
 			assert.deepEqual(sub.filter, { user_id: USER });
 			const ids = await post(ctx, 'over the activity stream', 5);
-			await assertOnce(ctx, ids, '5 events');
+			await assertRunOnce(ctx, ids, '5 events');
 			ctx.streamIds = ids;
 			ctx.streamSubscription = sub.subscription_id;
 		},
@@ -120,7 +108,7 @@ module.exports = [
 				timeoutMs: 60000,
 			});
 			ids.push(...(await post(ctx, 'after the cut', 2)));
-			await assertOnce(ctx, ids, 'a cut mid-stream');
+			await assertRunOnce(ctx, ids, 'a cut mid-stream');
 			// A stalled stream: open, but silent (not even keep-alives).
 			const before = sandbox.activityStream.connects;
 			for (const c of open(ctx)) c.stalled = true;
@@ -131,7 +119,7 @@ module.exports = [
 				{ timeoutMs: 60000 },
 			);
 			ids.push(...(await post(ctx, 'after the stall', 1)));
-			await assertOnce(ctx, ids, 'a stalled stream');
+			await assertRunOnce(ctx, ids, 'a stalled stream');
 			ctx.assert.ok(sandbox.activityStream.connects >= connects + 2, 'two reconnections');
 			ctx.streamIds = ids;
 		},
@@ -155,7 +143,7 @@ module.exports = [
 				{ timeoutMs: 90000 },
 			);
 			ids.push(...(await post(ctx, 'sent after the restart', 1)));
-			await assertOnce(ctx, ids, 'after a restart');
+			await assertRunOnce(ctx, ids, 'after a restart');
 			assert.deepEqual(
 				ours(ctx).map((s) => s.subscription_id),
 				[ctx.streamSubscription],

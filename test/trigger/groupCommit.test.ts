@@ -137,7 +137,7 @@ describe('group commit of the record', () => {
 		]);
 	});
 
-	it('a duplicate read from its own copy finds its ids in memory without merging (and is still a duplicate)', () => {
+	it('a request that read an older copy this process wrote still finds every id it handled since (they are in its memory, the copy is not merged)', () => {
 		const db = database();
 		const p = newProcess();
 		arrive(p, db, ['x'], t0).start(t0 + 1);
