@@ -3,7 +3,11 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { checkExists } from '../../nodes/PlatformTrigger/lifecycle';
 import { answerCrc, receiveDelivery } from '../../nodes/PlatformTrigger/receive';
-import { MAX_AGE_MS, secretsInMemory } from '../../nodes/PlatformTrigger/secretCache';
+import {
+	MAX_AGE_MS,
+	REREAD_EVERY_MS,
+	secretsInMemory,
+} from '../../nodes/PlatformTrigger/secretCache';
 import { BASE, createContext, TEST_SECRETS } from '../helpers/context';
 import { answerOf, sign, webhookContext } from './helpers';
 
@@ -73,6 +77,36 @@ async function deliver(wf: string, options: DeliveryOptions = {}) {
 	return await start(wf, options).done;
 }
 
+/**
+ * One CRC check of the trigger of workflow `wf` while the credential holds `credential`: the answer's
+ * status, its response_token and how often the check read the credential.
+ */
+function startCrc(
+	wf: string,
+	{
+		credential = OLD,
+		at = T0,
+		token = 'abcdefghijklmnopqrstuvwx',
+	}: { credential?: string; at?: number; token?: string } = {},
+) {
+	const built = webhookContext({ query: { crc_token: token }, secret: credential, workflowId: wf });
+	const reads = jest.spyOn(
+		built.context as unknown as { getCredentials: (type: string) => Promise<IDataObject> },
+		'getCredentials',
+	);
+	return answerCrc(built.context, new Date(at), 0).then(() => ({
+		status: built.captured.status,
+		token: (built.captured.body as IDataObject | undefined)?.response_token,
+		reads: reads.mock.calls.length,
+	}));
+}
+
+async function crc(wf: string, options: Parameters<typeof startCrc>[1] = {}) {
+	return await startCrc(wf, options);
+}
+
+const readsOf = (results: Array<{ reads: number }>) => results.reduce((sum, r) => sum + r.reads, 0);
+
 function gate() {
 	let open = () => {};
 	const closed = new Promise<void>((resolve) => (open = resolve));
@@ -94,10 +128,11 @@ describe('Platform Trigger: the consumer secret between deliveries', () => {
 			status: 200,
 			reads: 1,
 		});
-		// Once read anew, the replaced secret verifies nothing more.
+		// Once read anew, the replaced secret verifies nothing more (and, refused less than
+		// REREAD_EVERY_MS after that re-read, costs no read of its own).
 		expect(await deliver('wf-cache-2', { signedWith: OLD, credential: NEW, at: T0 + 20 })).toEqual({
 			status: 401,
-			reads: 1,
+			reads: 0,
 		});
 	});
 
@@ -161,19 +196,27 @@ describe('Platform Trigger: the consumer secret between deliveries', () => {
 		});
 	});
 
-	it('the CRC answer always uses the credential as it is now', async () => {
+	it('the CRC answer uses the kept secret while it is fresh, then the credential as it is now', async () => {
 		await deliver('wf-cache-7');
-		const built = webhookContext({
-			query: { crc_token: 'abcdefghijklmnopqrstuvwx' },
-			secret: NEW,
-			workflowId: 'wf-cache-7',
+		const token = 'abcdefghijklmnopqrstuvwx';
+		// The secret was replaced in the credential 10 ms after it was read: the CRC answer still uses
+		// the kept one (the CRC check cannot verify its answer, and reading the credential for every
+		// check would let anyone who sends checks buy n8n's CPU) ...
+		expect(await crc('wf-cache-7', { credential: NEW, at: T0 + 10, token })).toEqual({
+			status: 200,
+			token: sign(token, OLD),
+			reads: 0,
 		});
-		await answerCrc(built.context, new Date(T0 + 10), 0);
-		expect((built.captured.body as IDataObject).response_token).toBe(
-			sign('abcdefghijklmnopqrstuvwx', NEW),
-		);
+		// ... at most MAX_AGE_MS long.
+		expect(await crc('wf-cache-7', { credential: NEW, at: T0 + MAX_AGE_MS, token })).toEqual({
+			status: 200,
+			token: sign(token, NEW),
+			reads: 1,
+		});
 		// ... and the deliveries after it use that secret.
-		expect(await deliver('wf-cache-7', { signedWith: NEW, credential: NEW, at: T0 + 20 })).toEqual({
+		expect(
+			await deliver('wf-cache-7', { signedWith: NEW, credential: NEW, at: T0 + MAX_AGE_MS + 10 }),
+		).toEqual({
 			status: 200,
 			reads: 0,
 		});
@@ -228,5 +271,96 @@ describe('Platform Trigger: the consumer secret between deliveries', () => {
 				reads: 1,
 			},
 		);
+	});
+});
+
+describe('Platform Trigger: forged calls cannot make it read the credential at will', () => {
+	// Behind a proxy that checks no signature (the Caddy recipe), anyone who learns the webhook URL can
+	// send forged deliveries and CRC checks; each read of the credential costs n8n about 90 ms of CPU.
+	it('100 forged deliveries at once read the credential at most once; a genuine one meanwhile reads nothing', async () => {
+		expect(await deliver('wf-flood-1')).toEqual({ status: 200, reads: 1 });
+		const forged = Array.from({ length: 100 }, (_, i) =>
+			start('wf-flood-1', { signedWith: 'not-the-secret', at: T0 + 10 + (i % 7) }),
+		);
+		const genuine = start('wf-flood-1', { at: T0 + 12 });
+		const results = await Promise.all(forged.map((d) => d.done));
+		expect(results.map((r) => r.status)).toEqual(Array(100).fill(401));
+		expect(readsOf(results)).toBeLessThanOrEqual(1);
+		expect(await genuine.done).toEqual({ status: 200, reads: 0 });
+	});
+
+	it('a forged delivery every 50 ms reads the credential at most once per REREAD_EVERY_MS, and once per MAX_AGE_MS when the kept secret expires', async () => {
+		expect(await deliver('wf-flood-2')).toEqual({ status: 200, reads: 1 });
+		const span = 3 * MAX_AGE_MS;
+		const results = [];
+		for (let at = T0 + 50; at < T0 + span; at += 50)
+			results.push(await deliver('wf-flood-2', { signedWith: 'not-the-secret', at }));
+		expect(results.length).toBeGreaterThan(500);
+		expect(results.every((r) => r.status === 401)).toBe(true);
+		expect(readsOf(results)).toBeLessThanOrEqual(span / REREAD_EVERY_MS + span / MAX_AGE_MS + 1);
+		// Genuine deliveries still pass all along.
+		expect((await deliver('wf-flood-2', { at: T0 + span })).status).toBe(200);
+	});
+
+	it('a secret replaced in the credential during a flood of forgeries is accepted at most REREAD_EVERY_MS after the last re-read', async () => {
+		await deliver('wf-flood-3');
+		// A forgery re-reads the credential (still the old secret) ...
+		expect(await deliver('wf-flood-3', { signedWith: 'not-the-secret', at: T0 + 100 })).toEqual({
+			status: 401,
+			reads: 1,
+		});
+		// ... the secret is replaced; a delivery signed with the new one within the bound is refused
+		// without reading (the cost of the bound) ...
+		expect(await deliver('wf-flood-3', { signedWith: NEW, credential: NEW, at: T0 + 200 })).toEqual(
+			{ status: 401, reads: 0 },
+		);
+		// ... and accepted once the bound has passed, while the old secret is still the kept one.
+		expect(
+			await deliver('wf-flood-3', {
+				signedWith: NEW,
+				credential: NEW,
+				at: T0 + 100 + REREAD_EVERY_MS,
+			}),
+		).toEqual({ status: 200, reads: 1 });
+		expect(REREAD_EVERY_MS).toBeLessThan(MAX_AGE_MS);
+		// From then on the new secret is the kept one.
+		expect(
+			await deliver('wf-flood-3', {
+				signedWith: NEW,
+				credential: NEW,
+				at: T0 + 200 + REREAD_EVERY_MS,
+			}),
+		).toEqual({ status: 200, reads: 0 });
+	});
+
+	it('100 CRC checks read the credential once while the kept secret is fresh, and answer correctly', async () => {
+		const token = 'AbCdEfGhIjKlMnOpQr_123';
+		const first = await Promise.all(
+			Array.from({ length: 100 }, (_, i) => startCrc('wf-flood-4', { at: T0 + (i % 5), token })),
+		);
+		expect(first.every((r) => r.status === 200 && r.token === sign(token, OLD))).toBe(true);
+		expect(readsOf(first)).toBe(1);
+		const later = [];
+		for (let at = T0 + 100; at < T0 + MAX_AGE_MS; at += 100)
+			later.push(await crc('wf-flood-4', { at, token }));
+		expect(later.every((r) => r.status === 200 && r.token === sign(token, OLD))).toBe(true);
+		expect(readsOf(later)).toBe(0);
+		// Deliveries use the secret the CRC checks read.
+		expect(await deliver('wf-flood-4', { at: T0 + 200 })).toEqual({ status: 200, reads: 0 });
+	});
+
+	it('a credential without a consumer secret is not read for every forged delivery and CRC check', async () => {
+		const forged = [];
+		const checks = [];
+		for (let at = T0; at < T0 + MAX_AGE_MS; at += 100) {
+			forged.push(
+				await deliver('wf-flood-5', { signedWith: 'not-the-secret', credential: '', at }),
+			);
+			checks.push(await crc('wf-flood-5', { credential: '', at: at + 50 }));
+		}
+		expect(forged.every((r) => r.status === 401)).toBe(true);
+		// Never a CRC answer without the secret.
+		expect(checks.every((r) => r.status === 500 && r.token === undefined)).toBe(true);
+		expect(readsOf(forged) + readsOf(checks)).toBeLessThanOrEqual(1 + MAX_AGE_MS / REREAD_EVERY_MS);
 	});
 });
