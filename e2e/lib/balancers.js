@@ -7,15 +7,20 @@
  * runs in the foreground with its own files under the caller's folder, on the caller's port: never the
  * system service.
  */
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
-const { spawnSync } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 
 const H = require('./host');
 const NGINX = require('./nginx');
 
-const HAPROXY_RECIPE = path.join(H.ROOT, 'deploy', 'haproxy', 'platform-webhooks.cfg');
-const CADDY_RECIPE = path.join(H.ROOT, 'deploy', 'caddy', 'Caddyfile');
+// E2E_HAPROXY_RECIPE and E2E_CADDY_RECIPE run the tests against another copy of a recipe (an earlier
+// version kept aside, to show what a test catches in it); the shipped files otherwise.
+const HAPROXY_RECIPE =
+	process.env.E2E_HAPROXY_RECIPE || path.join(H.ROOT, 'deploy', 'haproxy', 'platform-webhooks.cfg');
+const CADDY_RECIPE =
+	process.env.E2E_CADDY_RECIPE || path.join(H.ROOT, 'deploy', 'caddy', 'Caddyfile');
 
 /** `file` with its `EDIT(name)` lines replaced by `values` (nginx.js's rules, this file's name in errors). */
 function renderRecipe(file, values) {
@@ -177,6 +182,58 @@ async function startCaddy({ dir, port, upstreams }) {
 	};
 }
 
+const LOCK_SCRIPT = `
+const [client, port, subKey] = process.argv.slice(1);
+const { Client } = require(client);
+const c = new Client({ host: '127.0.0.1', port: Number(port), user: 'n8n', password: 'n8n', database: 'n8n' });
+(async () => {
+	await c.connect();
+	await c.query('begin');
+	await c.query('select pg_advisory_xact_lock(1005, $1)', [Number(subKey)]);
+	console.log('locked');
+	process.stdin.on('end', () => c.query('commit').then(() => c.end()));
+	process.stdin.resume();
+})().catch((e) => { console.error(e.message); process.exit(1); });
+`;
+
+/**
+ * Holds n8n's database migration lock on the instance's PostgreSQL (`pg`, H.startPostgres) until
+ * `release()`, as a process running n8n's migrations holds it (during an upgrade, the first n8n process
+ * to start). Every n8n process runs its migrations at start under this lock, and listens before: a
+ * webhook process started meanwhile answers every call 200 "n8n is starting up" without running
+ * anything, for as long as the lock is held. The lock is n8n 2.40's transaction-level advisory lock
+ * 1005 with the first 4 bytes of sha256("<schema>:<table prefix>") as second key (schema `public`, no
+ * prefix here). Resolves once the lock is held.
+ */
+async function holdMigrationLock(pg, { schema = 'public', tablePrefix = '' } = {}) {
+	const subKey = crypto
+		.createHash('sha256')
+		.update(`${schema}:${tablePrefix}`)
+		.digest()
+		.readInt32BE(0);
+	const child = spawn(
+		process.execPath,
+		['-e', LOCK_SCRIPT, H.ensurePostgres().client, String(pg.port), String(subKey)],
+		{ stdio: ['pipe', 'pipe', 'pipe'] },
+	);
+	const exited = new Promise((resolve) => child.on('exit', resolve));
+	let stderr = '';
+	child.stderr.on('data', (d) => (stderr += d));
+	await new Promise((resolve, reject) => {
+		child.stdout.on('data', (d) => String(d).includes('locked') && resolve());
+		child.on('exit', (code) =>
+			reject(new Error(`the migration lock could not be held (exit ${code}): ${stderr.trim()}`)),
+		);
+	});
+	return {
+		/** Commits the lock's transaction (n8n's waiting migrations go on) and waits for the holder to end. */
+		release: async () => {
+			child.stdin.end();
+			await exited;
+		},
+	};
+}
+
 /** Starts the named balancer ('haproxy' or 'caddy'; nginx lives in e2e/lib/nginx.js). */
 function startBalancer(name, options) {
 	if (name === 'haproxy') return startHaproxy(options);
@@ -184,4 +241,11 @@ function startBalancer(name, options) {
 	throw new Error(`unknown balancer ${JSON.stringify(name)}: haproxy or caddy`);
 }
 
-module.exports = { HAPROXY_RECIPE, CADDY_RECIPE, startHaproxy, startCaddy, startBalancer };
+module.exports = {
+	HAPROXY_RECIPE,
+	CADDY_RECIPE,
+	startHaproxy,
+	startCaddy,
+	startBalancer,
+	holdMigrationLock,
+};

@@ -23,6 +23,18 @@ const SINK = 'balancers';
 const runsOf = (ctx, ids) => runsIn(ctx, SINK, ids, { settleMs: 4000, timeoutMs: 60000 });
 const WEBHOOK_ID = F.uuidFrom('e2e-balancers');
 const BALANCERS = ['haproxy', 'caddy'];
+const RESTART_WF_ID = 'e2eBalancers0002';
+const RESTART_SINK = 'balancers-restart';
+const RESTART_WEBHOOK_ID = F.uuidFrom('e2e-balancers-restart');
+/** How long the restarted process waits for its database migrations (the lock held meanwhile). */
+const MIGRATIONS_MS = 8000;
+/**
+ * Deliveries a second during a restart: one webhook process carries them all (and the service's
+ * retries of what the stopping one refused) for about 20 s on 2 cores shared with the rest of the
+ * topology. At 8 a second its database pool ran dry, n8n then called its database not ready and
+ * answered 503 to everything.
+ */
+const STREAM_PER_SECOND = 4;
 
 /** Asserts every answer was 200 and every id ran once; returns the figures for the log. */
 function assertAcknowledgedOnce(ctx, what, answers, ids, counts) {
@@ -141,6 +153,164 @@ module.exports = [
 					await balancer.stop();
 				}
 			}
+		},
+	},
+	{
+		name: 'balancers: a webhook process restarted behind the HAProxy and Caddy recipes while its database migrations run, under a steady stream of deliveries: none acknowledged without a run, each runs once',
+		needs: ['platformTriggerPosts'],
+		modes: ['queue'],
+		timeoutMs: 420000,
+		workflows: (ctx) => [
+			F.triggerToSink(RESTART_WF_ID, 'e2e balancers restart', {
+				userId: ctx.keys.userId,
+				webhookId: RESTART_WEBHOOK_ID,
+				description: ctx.describe('platformTriggerPosts'),
+				sandboxUrl: ctx.sandboxUrl,
+				sink: RESTART_SINK,
+			}),
+		],
+		publish: () => [RESTART_WF_ID],
+		async run(ctx) {
+			const { assert, sandbox, inst } = ctx;
+			assert.ok(inst.webhooks.length === 2, 'queue mode runs 2 webhook processes');
+			assert.ok(inst.pg, 'the queue topology runs its own PostgreSQL');
+			const hook = await ctx.waitFor(
+				'the trigger to register its webhook',
+				() =>
+					[...sandbox.db.webhooks.values()].find(
+						(w) => w.valid && w.url.includes(`/webhook/${RESTART_WEBHOOK_ID}`),
+					),
+				{ timeoutMs: 90000 },
+			);
+			const upstreams = inst.webhooks.map((w) => `127.0.0.1:${w.port}`);
+			const delays = sandbox.options.deliveryRetryDelaysMs;
+			// The service retries a delivery it saw fail, so that a refused delivery shows as a failed
+			// attempt and a later run; only one acknowledged without a run is lost for good.
+			sandbox.options.deliveryRetryDelaysMs = [2000, 4000, 8000];
+			const checks = [];
+			try {
+				for (const [n, name] of BALANCERS.entries()) {
+					const restarted = n % 2; // one process behind each balancer, each process once
+					const balancer = await B.startBalancer(name, {
+						dir: path.join(inst.dir, `balancer-restart-${name}`),
+						port: await H.freePort(),
+						upstreams,
+						secret: sandbox.keys.consumerSecret,
+					});
+					try {
+						const url = new URL(hook.url);
+						url.host = `127.0.0.1:${balancer.port}`;
+						const via = { id: hook.id, url: url.toString() };
+						const sent = [];
+						const answers = [];
+						let streaming = true;
+						// The service's steady stream through the balancer, each delivery its own event.
+						const stream = (async () => {
+							for (let round = 0; streaming; round++) {
+								const events = await recordEvents(
+									ctx,
+									hook,
+									STREAM_PER_SECOND,
+									`${name} restart ${round}`,
+								);
+								for (const e of events) {
+									sent.push(e.id);
+									answers.push(sandbox.deliver(via, e.raw, { event_uuid: e.id }));
+									await ctx.sleep(1000 / STREAM_PER_SECOND);
+								}
+							}
+						})();
+						const upstream = upstreams[restarted];
+						const callsTo = () => balancer.forwardedCalls().filter((c) => c.upstream === upstream);
+						let phases;
+						try {
+							await ctx.sleep(2000);
+							const t0 = Date.now();
+							await inst.stopWebhook(restarted); // SIGTERM: n8n's graceful shutdown
+							const stopped = Date.now();
+							// An upgrade: the migrations run (here: their lock is held) while the process starts.
+							const lock = await B.holdMigrationLock(inst.pg);
+							let child;
+							let waiting;
+							try {
+								child = await inst.startWebhook(restarted, { wait: false });
+								await H.waitForLog(child, /Acquiring database migration lock/, 120000);
+								waiting = Date.now();
+								await ctx.sleep(MIGRATIONS_MS);
+							} finally {
+								await lock.release();
+							}
+							await H.waitForLog(child, /Webhook listener waiting for requests/, 120000);
+							const ready = Date.now();
+							const callsBeforeReady = callsTo().length;
+							// Long enough for the balancer to put the process back and send it calls.
+							await ctx.sleep(6000);
+							phases = {
+								stopMs: stopped - t0,
+								startingMs: ready - stopped,
+								migrationsMs: ready - waiting,
+								callsBeforeReady,
+								callsAfterReady: callsTo().length - callsBeforeReady,
+							};
+						} finally {
+							streaming = false;
+							await stream;
+							await Promise.all(answers);
+						}
+						const ids = new Set(sent);
+						const attempts = () => sandbox.db.deliveries.filter((d) => ids.has(d.event_uuid));
+						const acknowledged = () =>
+							new Set(
+								attempts()
+									.filter((d) => d.ok)
+									.map((d) => d.event_uuid),
+							);
+						await ctx
+							.waitFor(
+								'every event to be acknowledged',
+								() => sent.every((id) => acknowledged().has(id)),
+								{
+									timeoutMs: 40000,
+								},
+							)
+							.catch(() => undefined);
+						const counts = await runsIn(ctx, RESTART_SINK, sent, {
+							settleMs: 4000,
+							timeoutMs: 30000,
+						});
+						const all = attempts();
+						const failed = all.filter((d) => !d.ok);
+						const by = (f) => failed.filter(f).length;
+						const lost = [...acknowledged()].filter((id) => !counts[id]);
+						H.log(
+							`balancer ${name}, webhook process ${restarted + 1} restarted (stopped in ${phases.stopMs} ms, ready ${phases.startingMs} ms later, ${phases.migrationsMs} ms after it began to wait for its migrations): ${sent.length} events, ${all.length} deliveries, ${lost.length} acknowledged without a run, ${by((d) => d.status === 404)} answered 404, ${by((d) => d.status >= 500)} answered 5xx, ${by((d) => d.error)} without an answer; ${phases.callsBeforeReady} calls to the restarted process in all before it was ready (before the stop included), ${phases.callsAfterReady} after`,
+						);
+						// Checked once both balancers have run, so that one run shows what each does.
+						checks.push(() => {
+							assert.equal(
+								lost.length,
+								0,
+								`${name}: ${lost.length} events acknowledged (2xx) without a run, lost: ${lost.slice(0, 5).join(', ')}`,
+							);
+							assert.ok(
+								sent.every((id) => acknowledged().has(id)),
+								`${name}: every event acknowledged in the end (the service's retries included)`,
+							);
+							assertOnce(ctx, sent, counts, `${name}: ${sent.length} events during a restart`);
+							// The balancer put the process back once it was ready (else this proved nothing).
+							assert.ok(
+								phases.callsAfterReady > 0,
+								`${name} sent the restarted process no call once it was ready`,
+							);
+						});
+					} finally {
+						await balancer.stop();
+					}
+				}
+			} finally {
+				sandbox.options.deliveryRetryDelaysMs = delays;
+			}
+			for (const check of checks) check();
 		},
 	},
 ];
