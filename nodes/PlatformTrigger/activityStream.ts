@@ -4,16 +4,17 @@ import type {
 	ITriggerFunctions,
 	ITriggerResponse,
 } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import { ExecutionCancelledError, sleep } from 'n8n-workflow';
 
 import { asNodeError, errorInfo } from '../shared/errors';
 import { LineReader } from '../shared/httpStream';
-import type { PlatformStream } from '../shared/transport';
+import type { PlatformStream, ReadCredential } from '../shared/transport';
 import {
 	CREDENTIAL_TYPES,
 	openPlatformStream,
 	paginate,
 	platformRequest,
+	readBearerCredential,
 } from '../shared/transport';
 import { triggerProperties } from './description';
 import type { PlatformEvent } from './events';
@@ -27,7 +28,10 @@ import {
 	subscriptionInputs,
 	subscriptionTag,
 } from './lifecycle';
-import { claimNewIds, forgetTrigger, persistClaimed, triggerKey } from './state';
+import type { SavedPosition } from './streamCore';
+import { StreamCore } from './streamCore';
+
+export { catchUpQuery, MAX_BACKFILL_MINUTES } from './streamCore';
 
 /**
  * The activity stream: the Activity events over the app's persistent connection
@@ -38,22 +42,22 @@ import { claimNewIds, forgetTrigger, persistClaimed, triggerKey } from './state'
  *   trigger left (n8n restarted) are adopted, not made twice.
  * - The connection: reconnected with back-off when it drops, is refused, or stays silent longer than
  *   the keep-alive timeout (the service sends a keep-alive line between events).
- * - Catch-up: each (re)connection asks for what was missed since the stream last spoke: backfill_minutes
- *   (1-5) for a gap of up to 5 minutes, start_time for a longer one (after an n8n restart, from the last
- *   event this trigger started a run for).
- * - Exactly once: an event id seen by this activation is dropped in memory (reconnects, catch-up
- *   overlap); every run carries n8n's deduplication key `platform-activity:<workflow>:<node>:<event id>`,
- *   which n8n's database refuses a second time, across restarts and processes.
+ * - Catch-up: each (re)connection asks for what was missed since the position (streamCore.ts):
+ *   backfill_minutes (1-5) for a gap of up to 5 minutes, start_time for a longer one. The position
+ *   stays where a catch-up started until its backlog is complete and every run of it started, so a
+ *   cut or a restart during a catch-up asks for the same backlog again.
+ * - Exactly once: a copy of an event this trigger already handled is dropped (reconnects, catch-up
+ *   overlap). The position and the ids handled near it are in the static data, which n8n saves with
+ *   each run it starts, so a restart's catch-up skips what ran even when n8n keeps no execution rows.
+ *   Every run also carries n8n's deduplication key `platform-activity:<workflow>:<node>:<event id>`.
+ *   A run n8n reports it did not start (emit's donePromise) releases the event: the stream is asked
+ *   for it again, and the position does not pass it meanwhile.
+ * - Editor test runs have subscriptions (tag), memory and position of their own.
  * - Deactivation closes the connection and deletes the subscriptions (see REMOVAL_GRACE_MS).
  */
 
 const BEARER = CREDENTIAL_TYPES.appOnly;
 const STREAM_PATH = '/2/activity/stream';
-const MINUTE = 60_000;
-/** The contract's largest backfill_minutes. */
-export const MAX_BACKFILL_MINUTES = 5;
-/** How far before the last sign of life catch-up starts: covers events the service stamped earlier. */
-const CATCH_UP_MARGIN_MS = 30_000;
 
 /**
  * n8n closes a trigger the same way when the workflow is deactivated and when n8n shuts down. The
@@ -135,23 +139,6 @@ export const activityStreamProperties: INodeProperties[] = [
 	},
 ];
 
-/** What one trigger keeps in its static data (saved by n8n with each run it starts). */
-interface StreamState extends IDataObject {
-	/** When this trigger last started a run for an event: where catch-up starts after a restart. */
-	streamEventAt?: string;
-}
-
-/** The catch-up query for a (re)connection after the stream was last heard at `since`. */
-export function catchUpQuery(since: number | undefined, now: number): IDataObject {
-	if (since === undefined || !Number.isFinite(since) || since > now) return {};
-	const gap = now - since + CATCH_UP_MARGIN_MS;
-	if (gap <= MAX_BACKFILL_MINUTES * MINUTE)
-		return { backfill_minutes: Math.max(1, Math.ceil(gap / MINUTE)) };
-	return {
-		start_time: new Date(since - CATCH_UP_MARGIN_MS).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-	};
-}
-
 /** n8n's deduplication key of one event's run (a unique database column, 255 characters at most). */
 export function deduplicationKey(workflowId: unknown, nodeId: unknown, eventId: string): string {
 	return `platform-activity:${String(workflowId ?? '')}:${String(nodeId ?? '')}:${eventId}`.slice(
@@ -165,19 +152,29 @@ export function backoffDelay(failures: number, base: number, max: number): numbe
 	return Math.min(max, base * 2 ** Math.min(failures, 20));
 }
 
-type IsolateScope = { withIsolate?: <T>(fn: () => Promise<T>) => Promise<T> };
+/** The static data of one trigger: its position (streamCore.ts), and the field versions before it used. */
+interface StreamState extends SavedPosition {
+	/** Before the position: when the trigger last started a run (the trigger's clock). */
+	streamEventAt?: string;
+}
+
+function savedPosition(state: StreamState): SavedPosition {
+	if (state.caughtUpTo === undefined && typeof state.streamEventAt === 'string')
+		return { caughtUpTo: state.streamEventAt };
+	return state;
+}
 
 /**
- * Runs `fn` (credentialed requests) with the workflow's expression isolate held. n8n 2.40's expression
- * engine reads a credential only inside an isolate, and n8n holds one for a trigger only while it calls
- * trigger() and the close function: a reconnection or the delayed deletion happens later, so it takes
- * one the way n8n does for the close function. With n8n's legacy evaluator there is none to take.
+ * The production trigger's decisions in this process, by workflow and node: a workflow saved while
+ * active is closed and activated again here, and the new activation goes on where the old one was
+ * (n8n saves the static data only when the trigger starts a run, so memory can be ahead of it). An
+ * editor test run never uses this: it has a memory of its own for its one run.
  */
-async function withCredentials<T>(ctx: ITriggerFunctions, fn: () => Promise<T>): Promise<T> {
-	const expression = (ctx as unknown as { workflow?: { expression?: IsolateScope } }).workflow
-		?.expression;
-	if (typeof expression?.withIsolate !== 'function') return await fn();
-	return await expression.withIsolate(fn);
+const memory = new Map<string, StreamCore>();
+
+/** What a new n8n process starts with: no memory (tests restart the trigger with it). */
+export function forgetStreamMemory(): void {
+	memory.clear();
 }
 
 /** Pending deletions of closed triggers' subscriptions in this process, by trigger. */
@@ -193,11 +190,15 @@ function same(a: unknown, b: unknown): boolean {
 	return norm(a) === norm(b);
 }
 
-/** Our subscriptions on the service (by tag prefix): [id, subscription]. */
-async function listTagged(ctx: ITriggerFunctions, prefix: string): Promise<IDataObject[]> {
+/** Our subscriptions on the service (by tag prefix). */
+async function listTagged(
+	ctx: ITriggerFunctions,
+	prefix: string,
+	credential?: ReadCredential,
+): Promise<IDataObject[]> {
 	const all = await paginate.call(
 		ctx,
-		{ method: 'GET', path: '/2/activity/subscriptions', credentialType: BEARER },
+		{ method: 'GET', path: '/2/activity/subscriptions', credentialType: BEARER, credential },
 		{ returnAll: true, pageSizeParam: 'max_results', maxPageSize: 100, maxPages: 100 },
 	);
 	return all.filter((s) => String(s.tag ?? '').startsWith(prefix));
@@ -250,13 +251,37 @@ async function ensureSubscriptions(
 	return [...adopted, ...(await createSubscriptions(ctx, missing))];
 }
 
-/** Deletes the subscriptions that still carry `tag` (none another run has adopted since). */
-async function removeOwn(ctx: ITriggerFunctions, tag: string): Promise<void> {
-	const ours = (await listTagged(ctx, tag)).filter((s) => String(s.tag) === tag);
-	await deleteSubscriptions(
-		ctx,
-		ours.map((s) => String(s.subscription_id ?? s.id)),
-	);
+/**
+ * Deletes the subscriptions that still carry `tag` (none another run has adopted since), with the
+ * credential read by the caller: this runs after trigger() returned.
+ */
+async function removeOwn(ctx: ITriggerFunctions, tag: string, credential: ReadCredential) {
+	const ours = (await listTagged(ctx, tag, credential)).filter((s) => String(s.tag) === tag);
+	for (const s of ours)
+		await platformRequest.call(ctx, {
+			method: 'DELETE',
+			path: `/2/activity/subscriptions/${encodeURIComponent(String(s.subscription_id ?? s.id))}`,
+			credentialType: BEARER,
+			credential,
+		});
+}
+
+/** The status of a refusal from the service (undefined for anything else). */
+function statusOf(error: unknown): number | undefined {
+	return errorInfo(error).httpStatus;
+}
+
+type Deferred = NonNullable<Parameters<ITriggerFunctions['emit']>[2]>;
+
+/** A deferred promise for emit's donePromise: n8n settles it when the run ends, or could not start. */
+function donePromise(): Deferred {
+	let resolve!: Deferred['resolve'];
+	let reject!: Deferred['reject'];
+	const promise = new Promise<Awaited<Deferred['promise']>>((res, rej) => {
+		resolve = res;
+		reject = rej;
+	});
+	return { promise, resolve, reject } as Deferred;
 }
 
 export async function startActivityStream(
@@ -266,7 +291,8 @@ export async function startActivityStream(
 	const manual = ctx.getMode() === 'manual';
 	const node = ctx.getNode();
 	const workflowId = ctx.getWorkflow().id;
-	const key = triggerKey(workflowId, node.id);
+	const key = `${String(workflowId ?? '')}:${String(node.id ?? '')}`;
+	const activatedAt = Date.now();
 	const { planned } = refuseEarly(ctx);
 	const options = (ctx.getNodeParameter('options', {}) ?? {}) as IDataObject;
 	const keepAliveTimeoutMs = Number(options.keepAliveTimeout) * 1000 || timings.keepAliveTimeoutMs;
@@ -275,8 +301,12 @@ export async function startActivityStream(
 	// Manual runs subscribe under a tag of their own: they never adopt or delete the active trigger's.
 	const prefix = `${subscriptionTag(ctx)}:${manual ? 't' : 's'}`;
 	const tag = `${prefix}${Date.now().toString(36)}`.slice(0, 200);
-	const pending = pendingRemoval.get(key);
-	if (pending) pending.cancelled = true;
+	// Only the active trigger takes over a pending deletion of its own subscriptions: an editor test
+	// run beside it has other subscriptions (its own tag) and leaves the active trigger's alone.
+	if (!manual) {
+		const pending = pendingRemoval.get(key);
+		if (pending) pending.cancelled = true;
+	}
 	const ids = await ensureSubscriptions(
 		ctx,
 		await subscriptionInputs(ctx, planned, { tag }),
@@ -287,16 +317,77 @@ export async function startActivityStream(
 		`Platform Trigger: ${ids.length} activity subscriptions deliver to the activity stream`,
 	);
 
-	const saved = ctx.getWorkflowStaticData('node') as StreamState;
-	const run: { closed: boolean; stream?: PlatformStream; heardAt?: number } = { closed: false };
+	// An editor test run starts from now with a memory of its own and writes no static data: the
+	// active trigger's position, ids and pending deletion are not its business.
+	const saved = manual ? undefined : (ctx.getWorkflowStaticData('node') as StreamState);
+	let core: StreamCore;
+	if (saved) {
+		core = memory.get(key) ?? new StreamCore(savedPosition(saved), activatedAt);
+		memory.set(key, core);
+	} else {
+		core = new StreamCore(undefined, undefined);
+	}
+	/** The static data as n8n saves it with the next run it starts (and at the end of activation). */
+	const save = () => {
+		if (!saved) return;
+		delete saved.streamEventAt;
+		Object.assign(saved, core.saved());
+	};
+	save();
+
+	const run: { closed: boolean; stream?: PlatformStream } = { closed: false };
 	/** Ends every wait of this trigger (back-off, watchdog) when it closes. */
 	const closing = new AbortController();
 	/** Waits `ms`, or less when the trigger closes meanwhile. */
 	const pause = async (ms: number) => await sleep(ms, closing.signal).catch(() => undefined);
-	const restartedAt = Date.parse(String(saved.streamEventAt ?? ''));
-	if (!manual && Number.isFinite(restartedAt)) run.heardAt = restartedAt;
 
-	const handleLine = (line: string, now: Date) => {
+	// The credential is read with n8n's public getCredentials at activation and again before each
+	// connection (a changed token is picked up), and sent by the transport itself.
+	let credential = await readBearerCredential(ctx);
+
+	/** Runs n8n did not start in a row: the reconnection that fetches their copies again backs off. */
+	let startFailures = 0;
+	let reconnectAsked = false;
+	/** Closes the current connection (after a back-off): the next one's catch-up re-sends the events. */
+	const reconnectForCopies = () => {
+		if (reconnectAsked || run.closed) return;
+		reconnectAsked = true;
+		void (async () => {
+			await pause(backoffDelay(startFailures - 1, timings.backoffMs, maxBackoffMs));
+			reconnectAsked = false;
+			if (!run.closed && core.waitingForCopy) run.stream?.body.destroy?.();
+		})();
+	};
+
+	const settle = (id: string, done: Deferred) => {
+		done.promise.then(
+			() => {
+				// A run that ended, or a copy n8n refused because its key already has a run.
+				startFailures = 0;
+				core.started(id);
+			},
+			(error: unknown) => {
+				// A cancelled run was started (it has its execution); anything else n8n reports here is a
+				// run it did not start (it only logs why).
+				if (error instanceof ExecutionCancelledError) {
+					core.started(id);
+					return;
+				}
+				startFailures++;
+				core.notStarted(id);
+				ctx.logger.warn(
+					`Platform Trigger: n8n did not start the run of activity event ${id}; the stream is asked for it again`,
+				);
+				reconnectForCopies();
+			},
+		);
+	};
+
+	const handleLine = (line: string, now: number) => {
+		if (!line) {
+			core.keepAlive(now);
+			return;
+		}
 		let body: unknown;
 		try {
 			body = JSON.parse(line);
@@ -311,42 +402,45 @@ export async function startActivityStream(
 			ctx.logger.warn(`Platform Trigger: the activity stream reported ${types.join(', ')}`);
 			return;
 		}
-		const events = normalizeDelivery(message, now).filter(
+		const events = normalizeDelivery(message, new Date(now)).filter(
 			(e: PlatformEvent) =>
 				String(e.tag ?? '').startsWith(prefix) &&
 				(selected.includes('*') || selected.includes(e.event_type)),
 		);
-		const fresh = claimNewIds(
-			key,
-			{},
-			events.map((e) => e.event_id),
-			now.getTime(),
-		);
 		for (const event of events) {
-			if (event.event_id && !fresh.delete(event.event_id)) continue;
-			persistClaimed(key, {}, [event.event_id]);
-			if (!manual) saved.streamEventAt = now.toISOString();
+			if (core.event(event.event_id, now) === 'drop') continue;
+			if (!event.event_id || manual) {
+				ctx.emit([[{ json: event }]]);
+				if (event.event_id) core.started(event.event_id);
+				continue;
+			}
+			// Saved with this run by n8n: after a restart the catch-up skips what ran, without relying on
+			// execution rows (which EXECUTIONS_DATA_SAVE_ON_SUCCESS=none deletes).
+			save();
+			const done = donePromise();
+			settle(event.event_id, done);
 			ctx.emit(
 				[[{ json: event }]],
 				undefined,
-				undefined,
-				event.event_id ? deduplicationKey(workflowId, node.id, event.event_id) : undefined,
+				done,
+				deduplicationKey(workflowId, node.id, event.event_id),
 			);
 		}
 	};
 
 	const open = async (): Promise<PlatformStream> => {
-		const qs = catchUpQuery(run.heardAt, Date.now());
-		return await withCredentials(
-			ctx,
-			async () =>
-				await openPlatformStream.call(ctx, {
-					path: STREAM_PATH,
-					qs,
-					credentialType: BEARER,
-					idleTimeoutMs: keepAliveTimeoutMs,
-				}),
-		);
+		credential = await readBearerCredential(ctx);
+		const openedAt = Date.now();
+		const qs = core.query(openedAt);
+		const stream = await openPlatformStream.call(ctx, {
+			path: STREAM_PATH,
+			qs,
+			credentialType: BEARER,
+			idleTimeoutMs: keepAliveTimeoutMs,
+			credential,
+		});
+		core.opened(openedAt, qs);
+		return stream;
 	};
 
 	/** One connection (`opened`, or a new one): resolves when it ends (dropped, stalled or closed). */
@@ -355,12 +449,11 @@ export async function startActivityStream(
 		if (run.closed) {
 			// Closed while the connection was being opened.
 			stream.body.destroy?.();
+			core.closed();
 			return { heard: false };
 		}
 		run.stream = stream;
 		let lastByte = Date.now();
-		// Open (and caught up to here by the query): the next catch-up starts no earlier than now.
-		run.heardAt = lastByte;
 		let heard = false;
 		let ended = false;
 		// The keep-alive watchdog: a silent connection is closed, and the loop reconnects.
@@ -380,9 +473,8 @@ export async function startActivityStream(
 		try {
 			for await (const chunk of stream.body) {
 				lastByte = Date.now();
-				run.heardAt = lastByte;
 				heard = true;
-				for (const line of reader.push(chunk)) if (line) handleLine(line, new Date(lastByte));
+				for (const line of reader.push(chunk)) handleLine(line, lastByte);
 				if (run.closed) break;
 			}
 		} catch (error) {
@@ -394,13 +486,14 @@ export async function startActivityStream(
 			ended = true;
 			stream.body.destroy?.();
 			run.stream = undefined;
+			core.closed();
 		}
 		await watchdog;
 		return { heard };
 	};
 
-	// The first connection is opened before activation ends: n8n holds the expression isolate (which
-	// reading the credential needs) until then, and a refused credential fails the activation at once.
+	// The first connection is opened before activation ends, so that a refused credential fails the
+	// activation at once.
 	let first: PlatformStream | undefined;
 	let firstWait = 0;
 	try {
@@ -408,17 +501,17 @@ export async function startActivityStream(
 		// Closed by the close function even if the loop below has not taken it yet.
 		run.stream = first;
 	} catch (error) {
-		const status = errorInfo(error).httpStatus;
+		const status = statusOf(error);
 		firstWait = status === 429 ? timings.rateLimitBackoffMs : timings.backoffMs;
 		if (status === 401 || status === 403) {
-			await removeOwn(ctx, tag).catch(() => undefined);
-			forgetTrigger(key);
+			await removeOwn(ctx, tag, credential).catch(() => undefined);
 			throw asNodeError(ctx, error);
 		}
 		ctx.logger.warn(
 			`Platform Trigger: the activity stream could not be opened (${(error as Error).message}); retrying`,
 		);
 	}
+	save();
 
 	const loop = (async () => {
 		let failures = first ? 0 : 1;
@@ -433,12 +526,12 @@ export async function startActivityStream(
 			} catch (error) {
 				first = undefined;
 				if (run.closed) break;
-				const status = errorInfo(error).httpStatus;
+				const status = statusOf(error);
 				if (status === 401 || status === 403) {
 					// The credential or the app's access: reconnecting will not help. n8n reports it and
-					// retries the activation on its own schedule.
+					// activates the trigger again on its own schedule (which reads the credential anew).
 					run.closed = true;
-					ctx.emitError(error as Error);
+					ctx.emitError(asNodeError(ctx, error));
 					break;
 				}
 				wait = backoffDelay(failures++, timings.backoffMs, maxBackoffMs);
@@ -458,9 +551,9 @@ export async function startActivityStream(
 		run.stream?.body.destroy?.();
 		// A connection still being opened ends on its own (it is closed as soon as it opens).
 		await Promise.race([loop, sleep(5000)]);
-		forgetTrigger(key);
+		core.closed();
 		if (manual) {
-			await removeOwn(ctx, tag);
+			await removeOwn(ctx, tag, await readBearerCredential(ctx));
 			return;
 		}
 		const removal = { cancelled: false };
@@ -470,7 +563,7 @@ export async function startActivityStream(
 			if (removal.cancelled) return;
 			pendingRemoval.delete(key);
 			try {
-				await withCredentials(ctx, async () => await removeOwn(ctx, tag));
+				await removeOwn(ctx, tag, await readBearerCredential(ctx));
 				ctx.logger.info('Platform Trigger: activity stream subscriptions deleted');
 			} catch (error) {
 				ctx.logger.error(

@@ -97,6 +97,11 @@ export interface PlatformRequest {
 	 * the service's JSON error.
 	 */
 	binaryResponse?: boolean;
+	/**
+	 * An app-only bearer credential already read (readBearerCredential): the request sends its token
+	 * itself through n8n's plain httpRequest instead of n8n's authenticated request.
+	 */
+	credential?: ReadCredential;
 }
 
 export interface PlatformResponse<T = unknown> {
@@ -137,6 +142,47 @@ async function baseUrls(ctx: PlatformContext, credentialType: string): Promise<B
 		adsBaseUrl: trimSlash(credentials.adsBaseUrl),
 		mintedBearer: credentialType === CREDENTIAL_TYPES.appOnly && credentials.origin === 'minted',
 	};
+}
+
+/**
+ * The App-Only Bearer credential read once, for work a trigger does after trigger() returned (its
+ * reconnections, a delayed clean-up): there n8n's authenticated request needs the workflow's
+ * expression isolate, which the public node API does not give, while getCredentials and the plain
+ * httpRequest work. The token is not enumerable, so that printing the object never shows it.
+ */
+export interface ReadCredential {
+	readonly baseUrl: string;
+	readonly adsBaseUrl: string;
+	readonly token: string;
+}
+
+export async function readBearerCredential(ctx: PlatformContext): Promise<ReadCredential> {
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPES.appOnly);
+	const token = credentials.origin === 'minted' ? credentials.mintedToken : credentials.bearerToken;
+	const read = {
+		baseUrl: trimSlash(credentials.baseUrl),
+		adsBaseUrl: trimSlash(credentials.adsBaseUrl),
+	} as ReadCredential;
+	Object.defineProperty(read, 'token', {
+		value: typeof token === 'string' ? token.trim() : '',
+		enumerable: false,
+	});
+	return read;
+}
+
+/** Sends one request: with the read credential's token when there is one, else n8n's authentication. */
+async function send(
+	ctx: PlatformContext,
+	credentialType: string,
+	options: IHttpRequestOptions,
+	credential: ReadCredential | undefined,
+): Promise<unknown> {
+	if (!credential)
+		return await ctx.helpers.httpRequestWithAuthentication.call(ctx, credentialType, options);
+	return await ctx.helpers.httpRequest({
+		...options,
+		headers: { ...(options.headers ?? {}), Authorization: `Bearer ${credential.token}` },
+	});
 }
 
 /**
@@ -238,8 +284,12 @@ export async function platformRequestFull<T = unknown>(
 	request: PlatformRequest,
 ): Promise<PlatformResponse<T>> {
 	const itemIndex = request.itemIndex ?? 0;
-	const credentialType = request.credentialType ?? chosenCredentialType(this, itemIndex);
-	const urls = await baseUrls(this, credentialType);
+	const credentialType = request.credential
+		? CREDENTIAL_TYPES.appOnly
+		: (request.credentialType ?? chosenCredentialType(this, itemIndex));
+	const urls = request.credential
+		? { ...request.credential, mintedBearer: false }
+		: await baseUrls(this, credentialType);
 	const base = request.api === 'ads' ? urls.adsBaseUrl : urls.baseUrl;
 	if (!base) {
 		throw new NodeOperationError(
@@ -298,10 +348,12 @@ export async function platformRequestFull<T = unknown>(
 	for (;;) {
 		let raw: { statusCode: number; headers: unknown; body: unknown };
 		try {
-			raw = (await this.helpers.httpRequestWithAuthentication.call(this, credentialType, {
-				...options,
-				headers: options.headers ? { ...options.headers } : undefined,
-			})) as typeof raw;
+			raw = (await send(
+				this,
+				credentialType,
+				{ ...options, headers: options.headers ? { ...options.headers } : undefined },
+				request.credential,
+			)) as typeof raw;
 		} catch (caught) {
 			// n8n wraps a failure without an answer in its own NodeApiError (the test double and older
 			// versions throw it as it is). Either way it is a failure without an answer: retried when the
@@ -535,9 +587,11 @@ export async function openPlatformStream(
 		qs?: IDataObject;
 		credentialType: PlatformCredentialType;
 		idleTimeoutMs: number;
+		/** The app-only bearer credential already read: its token is sent through httpRequest. */
+		credential?: ReadCredential;
 	},
 ): Promise<PlatformStream> {
-	const urls = await baseUrls(this, request.credentialType);
+	const urls = request.credential ?? (await baseUrls(this, request.credentialType));
 	if (!urls.baseUrl) {
 		throw new NodeOperationError(this.getNode(), 'The credential has no Platform API Base URL', {
 			description: 'Open the credential and fill in the base URL field.',
@@ -555,11 +609,7 @@ export async function openPlatformStream(
 	if (request.qs && Object.keys(request.qs).length) options.qs = request.qs;
 	let raw: RawResponse;
 	try {
-		raw = (await this.helpers.httpRequestWithAuthentication.call(
-			this,
-			request.credentialType,
-			options,
-		)) as RawResponse;
+		raw = (await send(this, request.credentialType, options, request.credential)) as RawResponse;
 	} catch (caught) {
 		const unanswered = unansweredCause(caught);
 		if (!unanswered && (caught instanceof NodeApiError || caught instanceof NodeOperationError))
