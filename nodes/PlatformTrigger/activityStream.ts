@@ -178,7 +178,7 @@ export function forgetStreamMemory(): void {
 }
 
 /** Pending deletions of closed triggers' subscriptions in this process, by trigger. */
-const pendingRemoval = new Map<string, { cancelled: boolean }>();
+const pendingRemoval = new Map<string, { cancelled: boolean; wait: AbortController }>();
 
 function same(a: unknown, b: unknown): boolean {
 	const norm = (v: unknown) =>
@@ -305,7 +305,10 @@ export async function startActivityStream(
 	// run beside it has other subscriptions (its own tag) and leaves the active trigger's alone.
 	if (!manual) {
 		const pending = pendingRemoval.get(key);
-		if (pending) pending.cancelled = true;
+		if (pending) {
+			pending.cancelled = true;
+			pending.wait.abort();
+		}
 	}
 	const ids = await ensureSubscriptions(
 		ctx,
@@ -556,10 +559,10 @@ export async function startActivityStream(
 			await removeOwn(ctx, tag, await readBearerCredential(ctx));
 			return;
 		}
-		const removal = { cancelled: false };
+		const removal = { cancelled: false, wait: new AbortController() };
 		pendingRemoval.set(key, removal);
 		void (async () => {
-			await sleep(timings.removalGraceMs);
+			await sleep(timings.removalGraceMs, removal.wait.signal).catch(() => undefined);
 			if (removal.cancelled) return;
 			pendingRemoval.delete(key);
 			try {
