@@ -4,6 +4,7 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { normalizeDelivery, wireEventType } from './events';
 import {
@@ -13,18 +14,8 @@ import {
 	verifySignature,
 } from './signature';
 import { recoverMissedEvents, selectedEventTypes } from './lifecycle';
-import type { TriggerState } from './state';
-import {
-	answerClosed,
-	answerOpened,
-	claimNewIds,
-	firstRecoveryInProcess,
-	noteReceived,
-	persistClaimed,
-	recordStarted,
-	releaseClaimed,
-	triggerKey,
-} from './state';
+import type { DeliveryMemory, TriggerState } from './state';
+import { processMemory, triggerKey } from './state';
 import { defaultReplayStatus, isStatusEvent, workflowDataFor } from './outputs';
 import { isStreamDelivery, normalizeStreamDelivery } from './stream';
 import { consumerSecretVerifies, readConsumerSecret } from './secretCache';
@@ -35,6 +26,22 @@ export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 export function processStartedAt(): number {
 	return Math.floor(performance.timeOrigin);
 }
+
+/** Time as the delivery protocol sees it: the process's clock, or a simulated one in tests. */
+export interface Clock {
+	now(): number;
+	sleep(ms: number): Promise<void>;
+}
+
+export const processClock: Clock = { now: () => Date.now(), sleep: async (ms) => await sleep(ms) };
+
+/**
+ * A copy of an event whose run another delivery of this process is still starting waits this long at
+ * most for that run to start (the copy is then answered as a duplicate) or to fail (the copy then
+ * runs), well inside the service's 10 s deadline; after that it is answered 503 and the service sends
+ * it again. Answering 200 at once, as before, lost the event when that first run then failed to start.
+ */
+export const COPY_WAIT_MS = 5_000;
 
 function keyOf(ctx: IWebhookFunctions): string {
 	return triggerKey(ctx.getWorkflow().id, ctx.getNode().id);
@@ -51,10 +58,15 @@ function keyOf(ctx: IWebhookFunctions): string {
  * request can take up to its timeout. The replay cannot run after webhook() has returned: n8n releases
  * the call's expression isolate then, and a credentialed request fails ("No bridge acquired").
  */
-function recoveryDue(ctx: IWebhookFunctions, startedAt: number, since: string): boolean {
+function recoveryDue(
+	ctx: IWebhookFunctions,
+	startedAt: number,
+	since: string,
+	memory: DeliveryMemory,
+): boolean {
 	const last = Date.parse(since);
 	const webhookId = (ctx.getWorkflowStaticData('node') as TriggerState).webhookId;
-	return last < startedAt && !!webhookId && firstRecoveryInProcess(keyOf(ctx));
+	return last < startedAt && !!webhookId && memory.firstRecoveryInProcess(keyOf(ctx));
 }
 
 /** Asks the service to replay the gap since `since`. Never rejects; a failure is logged with what to do. */
@@ -89,6 +101,7 @@ export async function answerCrc(
 	ctx: IWebhookFunctions,
 	now = new Date(),
 	startedAt = processStartedAt(),
+	memory: DeliveryMemory = processMemory,
 ): Promise<IWebhookResponseData> {
 	const token = (ctx.getQueryData() as IDataObject).crc_token;
 	if (!isValidCrcToken(token))
@@ -103,7 +116,7 @@ export async function answerCrc(
 	}
 	const answer = respond(ctx, 200, { response_token: crcResponseToken(secret, token) });
 	const since = (ctx.getWorkflowStaticData('node') as TriggerState).lastReceivedAt;
-	if (since && recoveryDue(ctx, startedAt, since)) await replayGap(ctx, now, since);
+	if (since && recoveryDue(ctx, startedAt, since, memory)) await replayGap(ctx, now, since);
 	return answer;
 }
 
@@ -121,6 +134,8 @@ export async function receiveDelivery(
 	ctx: IWebhookFunctions,
 	now = new Date(),
 	startedAt = processStartedAt(),
+	memory: DeliveryMemory = processMemory,
+	clock: Clock = processClock,
 ): Promise<IWebhookResponseData> {
 	const headerName = String(
 		ctx.getNodeParameter('options.signatureHeader', DEFAULT_SIGNATURE_HEADER) ||
@@ -174,32 +189,126 @@ export async function receiveDelivery(
 			return selected.includes('*') || selected.includes(event.event_type);
 		});
 	}
-	// From here to the answer nothing is awaited: the duplicate check and its record are one step.
 	const key = keyOf(ctx);
-	const fresh = claimNewIds(
-		key,
-		saved,
-		events.map((e) => e.event_id),
-		now.getTime(),
-	);
+	const previous = saved.lastReceivedAt;
+	if (previous && recoveryDue(ctx, startedAt, previous, memory)) {
+		// The first delivery after a restart: answered 503 at once, so that the service sends it again,
+		// and nothing of it runs here. Its events lie inside the gap the replay asks for, and a run
+		// started only after an answer (which the service would wait for no longer than 10 s, while the
+		// replay request can take up to its timeout) would be lost if the process stopped or n8n failed
+		// to start it in between: the service would hold a 200 for it.
+		respond(ctx, 503, { error: 'n8n restarted; the missed events are being replayed' });
+		await replayGap(ctx, now, previous);
+		return { noWebhookResponse: true };
+	}
+	const delivery = openDelivery(ctx, key, memory, clock);
+	const ids = events.map((e) => e.event_id);
+	// The duplicate check and its claim are one synchronous step (see DeliveryMemory.claimNewIds).
+	const fresh = memory.claimNewIds(key, saved, ids, now.getTime(), delivery.token);
+	const copies = ids.filter((id) => id && !fresh.has(id));
+	if (copies.some((id) => memory.outcomeOf(key, id, now.getTime()) === 'pending')) {
+		// Another delivery of this process is still starting the run of one of these events: its
+		// outcome decides whether this copy is a duplicate or must run.
+		const settled = await settleCopies(key, saved, copies, memory, clock, delivery.token, now);
+		if (!settled) {
+			memory.releaseClaimed(key, fresh, delivery.token);
+			memory.answerClosed(key, delivery.token);
+			return respond(ctx, 503, { error: 'a copy of these events is still being started' });
+		}
+		for (const id of settled) fresh.add(id);
+	}
 	const emitted = events.filter((event) => fresh.delete(event.event_id) || !event.event_id);
 	const started = emitted.map((event) => event.event_id).filter(Boolean);
-	const previous = saved.lastReceivedAt;
 	// Saved as lastReceivedAt by the record's next write (state.ts), not here: a copy changed here would
 	// make n8n rewrite the whole static data for every delivery.
-	noteReceived(key, now.getTime());
+	memory.noteReceived(key, now.getTime());
 	const workflowData = workflowDataFor(version, replayMode, emitted as unknown as IDataObject[]);
-	const answer = { ok: true, events: emitted.length };
-	if (!previous || !recoveryDue(ctx, startedAt, previous)) {
-		return answerAfterRunStarts(ctx, saved, started, answer, workflowData);
+	return answerAfterRunStarts(
+		ctx,
+		delivery,
+		saved,
+		started,
+		{ ok: true, events: emitted.length },
+		workflowData,
+	);
+}
+
+interface OpenDelivery {
+	token: symbol;
+	/** True once n8n has read the answer: the run started. */
+	read: boolean;
+	/** True once an answer was sent (n8n's or this node's). */
+	finished: boolean;
+	memory: DeliveryMemory;
+	clock: Clock;
+	key: string;
+}
+
+/**
+ * Registers a delivery with the process's memory and maps its response's events onto the protocol's:
+ * 'finish' (an answer went out) and 'close' without it (the caller hung up). Without response events
+ * the delivery cannot say when it is over, so it never holds back a write.
+ */
+function openDelivery(
+	ctx: IWebhookFunctions,
+	key: string,
+	memory: DeliveryMemory,
+	clock: Clock,
+): OpenDelivery {
+	const res = ctx.getResponseObject() as {
+		once?: (event: 'finish' | 'close', listener: () => void) => void;
+	};
+	if (typeof res.once !== 'function')
+		return {
+			token: Symbol('unanswerable'),
+			read: false,
+			finished: false,
+			memory,
+			clock,
+			key,
+		};
+	const delivery: OpenDelivery = {
+		token: memory.answerOpened(key, clock.now()),
+		read: false,
+		finished: false,
+		memory,
+		clock,
+		key,
+	};
+	res.once('finish', () => {
+		delivery.finished = true;
+	});
+	res.once('close', () => {
+		if (delivery.finished || delivery.read) memory.answerClosed(key, delivery.token);
+		else memory.callerHungUp(key, delivery.token, clock.now());
+	});
+	return delivery;
+}
+
+/**
+ * Waits (at most COPY_WAIT_MS) until no copy in `copies` is held by a run n8n is still starting, then
+ * claims those whose first attempt ended without a run. The ids to run, or undefined while some
+ * attempt is still undecided.
+ */
+async function settleCopies(
+	key: string,
+	state: TriggerState,
+	copies: string[],
+	memory: DeliveryMemory,
+	clock: Clock,
+	token: symbol,
+	arrived: Date,
+): Promise<string[] | undefined> {
+	// The delivery's own time, moved on by the clock (the two are one in n8n; tests set the first).
+	const waitStart = clock.now();
+	const at = () => arrived.getTime() + clock.now() - waitStart;
+	const undecided = () => copies.some((id) => memory.outcomeOf(key, id, at()) === 'pending');
+	const timeUp = clock.sleep(COPY_WAIT_MS).then(() => true);
+	while (undecided() && !(await Promise.race([timeUp, memory.changed(key).then(() => false)]))) {
+		// A claim of the trigger changed: look again.
 	}
-	// The first delivery after a restart: answered now, before the replay request it waits for.
-	respond(ctx, 200, answer);
-	await replayGap(ctx, now, previous);
-	// Answered already, so the service will not send these events again: recorded as run. Ids other
-	// deliveries claimed meanwhile go into this request's copy too (it is saved last).
-	persistClaimed(key, saved, started);
-	return workflowData ? { noWebhookResponse: true, workflowData } : { noWebhookResponse: true };
+	if (undecided()) return undefined;
+	return [...memory.claimNewIds(key, state, copies, at(), token)];
 }
 
 /**
@@ -221,39 +330,33 @@ export async function receiveDelivery(
  */
 function answerAfterRunStarts(
 	ctx: IWebhookFunctions,
+	delivery: OpenDelivery,
 	state: TriggerState,
 	started: string[],
 	answer: IDataObject,
 	workflowData: INodeExecutionData[][] | undefined,
 ): IWebhookResponseData {
-	const key = keyOf(ctx);
+	const { memory, clock, key, token } = delivery;
 	const result: IWebhookResponseData = workflowData ? { workflowData } : {};
-	const res = ctx.getResponseObject() as {
-		once?: (event: 'finish' | 'close', listener: () => void) => void;
-	};
-	// Without response events the delivery cannot say when it is over, so it never holds back a write.
-	const token =
-		typeof res.once === 'function' ? answerOpened(key, Date.now()) : Symbol('unanswerable');
-	let read = false;
 	Object.defineProperty(result, 'webhookResponse', {
 		enumerable: true,
 		get: () => {
-			if (!read) recordStarted(key, state, started, token, Date.now());
-			read = true;
+			if (!delivery.read) memory.recordStarted(key, state, started, token, clock.now());
+			delivery.read = true;
 			return answer;
 		},
 	});
-	if (typeof res.once === 'function') {
-		res.once('close', () => answerClosed(key, token));
-		if (started.length)
-			res.once('finish', () => {
-				if (read) return;
-				const released = releaseClaimed(key, started);
-				if (released.length)
-					ctx.logger.warn(
-						`Platform Trigger: n8n answered a delivery without starting its run; its ${released.length} event(s) will run when the service sends them again`,
-					);
-			});
-	}
+	const res = ctx.getResponseObject() as {
+		once?: (event: 'finish', listener: () => void) => void;
+	};
+	if (started.length && typeof res.once === 'function')
+		res.once('finish', () => {
+			if (delivery.read) return;
+			const released = memory.releaseClaimed(key, started, token);
+			if (released.length)
+				ctx.logger.warn(
+					`Platform Trigger: n8n answered a delivery without starting its run; its ${released.length} event(s) will run when the service sends them again`,
+				);
+		});
 	return result;
 }

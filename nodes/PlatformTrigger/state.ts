@@ -94,40 +94,6 @@ function decodeRecord(text: string): Array<[string, number]> {
 	return entries;
 }
 
-/** Event ids (their hashes, with the time first seen) per trigger, for this n8n process; oldest first. */
-const claimed = new Map<string, Map<string, number>>();
-/**
- * Ids (hashes) this process has claimed but whose run has not started yet, per trigger. They stay out
- * of every copy of the static data this process saves: a process killed before their runs start must
- * not leave them recorded, or the service's retry (which the proxy sends to another process) would be
- * dropped as a duplicate and the event lost. This process's own memory still holds them, so a copy that
- * reaches it meanwhile is dropped.
- */
-const pending = new Map<string, Set<string>>();
-/** This process's tag in `seenBy` (see TriggerState). */
-const PROCESS_TAG = randomBytes(6).toString('base64url');
-
-/**
- * Group commit of the record. n8n rewrites the workflow's whole static data whenever a delivery marks
- * it changed (on PostgreSQL about 8 bytes of WAL per recorded id, 16 KB at 2,000 ids), so a delivery
- * writes the record only when its write is the one that makes this process's news durable: when no
- * other delivery of the trigger is still being answered by this process (that one writes later, with
- * this delivery's ids, once its own run has started), or when this process last wrote the record
- * WRITE_AT_LEAST_EVERY_MS ago or more (under a steady load some delivery is always in flight). A lone
- * delivery, and the last of a burst, still write before their answer.
- */
-export const WRITE_AT_LEAST_EVERY_MS = 1000;
-/** A delivery still unanswered after this long no longer holds back the writes (a safety net). */
-const ANSWER_STALE_MS = 60_000;
-/** Per trigger: the deliveries this process is answering (token -> when opened). */
-const answering = new Map<string, Map<symbol, number>>();
-/** Per trigger: when this process last wrote the record into a copy n8n saves. */
-const writtenAt = new Map<string, number>();
-/** Triggers whose record holds something this process has not written yet. */
-const unwritten = new Set<string>();
-/** Per trigger: the latest delivery this process received (ms), saved as lastReceivedAt. */
-const receivedAt = new Map<string, number>();
-
 /**
  * The persisted ids of a trigger's static data as [hash, time] pairs, in any form: the current one,
  * the JSON string of [id, time] pairs and the object of id -> time (their ids hashed here). Unreadable
@@ -155,245 +121,408 @@ export function persistedIds(state: TriggerState): Array<[string, number]> {
 		.map(([id, at]) => [idHash(id), at]);
 }
 
-/** How often claimNewIds looks for triggers whose record has expired (see forgetExpiredTriggers). */
-export const SWEEP_EVERY_MS = 60_000;
-let lastSweep = Number.NEGATIVE_INFINITY;
-
-/**
- * Forgets the in-memory record of every trigger whose newest id is older than DEDUPE_MAX_AGE_MS (none
- * of its ids would count any more). Webhook processes run no lifecycle hook, so they never learn that
- * a workflow was deactivated or deleted: without this they would keep its record (up to 2,000 ids,
- * about 100 KB in memory) for as long as they live. A trigger that is still active merely
- * re-reads its persisted ids at its next delivery. At most once per SWEEP_EVERY_MS.
- */
-export function forgetExpiredTriggers(now: number): void {
-	if (now - lastSweep < SWEEP_EVERY_MS) return;
-	lastSweep = now;
-	for (const [key, ids] of claimed) {
-		let newest = Number.NEGATIVE_INFINITY;
-		for (const at of ids.values()) newest = Math.max(newest, at);
-		if (now - newest > DEDUPE_MAX_AGE_MS) {
-			forgetMemory(key);
-		}
-	}
-}
-
-/** How many triggers this process holds a record of (for tests and diagnostics). */
-export function triggersInMemory(): number {
-	return claimed.size;
-}
-
 /** The key of one trigger node in one workflow. */
 export function triggerKey(workflowId: unknown, nodeId: unknown): string {
 	return `${String(workflowId ?? '')}:${String(nodeId ?? '')}`;
 }
 
-function prune(ids: Map<string, number>, waiting: Set<string> | undefined, now: number): void {
-	// Insertion order is arrival order, so the oldest entries come first.
-	for (const [id, at] of ids) {
-		if (ids.size <= DEDUPE_MAX_IDS && now - at <= DEDUPE_MAX_AGE_MS) break;
-		ids.delete(id);
-		waiting?.delete(id);
-	}
+/** How often claimNewIds looks for triggers whose record has expired (see forgetExpiredTriggers). */
+export const SWEEP_EVERY_MS = 60_000;
+
+/**
+ * Group commit of the record. n8n rewrites the workflow's whole static data whenever a delivery marks
+ * it changed (on PostgreSQL about 8 bytes of WAL per recorded id, 16 KB at 2,000 ids). A delivery that
+ * started runs for new events always writes before its answer: once the service has its 200 it never
+ * sends them again, and only the record keeps a later replay from running them twice. (Leaving that
+ * write to another delivery still being answered is not safe: if n8n then fails to start that one's
+ * run, nothing writes until the next request, and a restart before it replays the acknowledged events
+ * a second time.) A delivery with nothing new of its own (copies, status events) writes what the
+ * process still has unwritten (a merged copy of another process, lastReceivedAt) only when no other
+ * delivery of the trigger is being answered by this process or the last write is
+ * WRITE_AT_LEAST_EVERY_MS old.
+ */
+export const WRITE_AT_LEAST_EVERY_MS = 1000;
+/** A delivery still unanswered after this long no longer holds back the writes (a safety net). */
+const ANSWER_STALE_MS = 60_000;
+/**
+ * A claim whose caller hung up before any answer (the service's 10 s deadline) while n8n was still
+ * starting the run: n8n then either starts the run (and reads the answer) or answers a 500 on the
+ * closed connection, which sends nothing and tells the trigger nothing. A copy arriving this long after
+ * such a claim was made takes it over and runs; a run n8n starts later than this after its delivery
+ * arrived can then run twice (the window production docs name).
+ */
+export const ORPHANED_CLAIM_MS = 60_000;
+
+/** What became of a claimed id whose run had not started when a copy of it arrived. */
+export type ClaimOutcome = 'started' | 'released' | 'pending';
+
+interface Claim {
+	/** The delivery (answerOpened token) that claimed it. */
+	token: symbol;
+	claimedAt: number;
+	/** When the caller of that delivery hung up without an answer, if it did. */
+	hungUpAt?: number;
 }
 
 /**
- * Claims event ids for one trigger: returns the ids that were not seen before and records them in
- * this process's memory, in one synchronous step, so that copies of an event handled at the same
- * moment by this process cannot both pass (JavaScript runs no other request between the check and the
- * record). The persisted ids (a restart, or another process's deliveries) are merged in first; the
- * record is bounded to DEDUPE_MAX_IDS ids younger than 26 hours. The new ids reach the static data only
- * through `persistClaimed`, once their run has started.
+ * What one n8n process knows of the triggers it serves: the duplicate record in memory, the claims of
+ * runs not started yet, the deliveries being answered and the record's group commit. Every decision of
+ * the delivery protocol is a method here, taking the event (a delivery arrived, its run started, its
+ * answer went out, its caller hung up) and the time; receive.ts is the shell that maps n8n's webhook
+ * call onto these events. One instance per process (`processMemory`); tests make more to stand for
+ * other processes and restarts.
  */
-export function claimNewIds(
+export class DeliveryMemory {
+	/** This process's tag in `seenBy` (see TriggerState). */
+	readonly tag = randomBytes(6).toString('base64url');
+	/** Event ids (their hashes, with the time first seen) per trigger; oldest first. */
+	private readonly claimed = new Map<string, Map<string, number>>();
+	/**
+	 * Ids (hashes) this process has claimed but whose run has not started yet, per trigger. They stay
+	 * out of every copy of the static data this process saves: a process killed before their runs
+	 * start must not leave them recorded, or the service's retry (which the proxy sends to another
+	 * process) would be dropped as a duplicate and the event lost. This process's own memory still
+	 * holds them, so a copy that reaches it meanwhile waits for the outcome (see outcomeOf).
+	 */
+	private readonly pending = new Map<string, Map<string, Claim>>();
+	/** Per trigger: the deliveries this process is answering (token -> when opened). */
+	private readonly answering = new Map<string, Map<symbol, number>>();
+	/** Per trigger: when this process last wrote the record into a copy n8n saves. */
+	private readonly writtenAt = new Map<string, number>();
+	/** Triggers whose record holds something this process has not written yet. */
+	private readonly unwritten = new Set<string>();
+	/** Per trigger: the latest delivery this process received (ms), saved as lastReceivedAt. */
+	private readonly receivedAt = new Map<string, number>();
+	/** Triggers whose restart recovery this process has already started (once per process start). */
+	private readonly recovered = new Set<string>();
+	/** Per trigger: copies waiting for a claim's outcome (see changed). */
+	private readonly waiters = new Map<string, Array<() => void>>();
+	private lastSweep = Number.NEGATIVE_INFINITY;
+
+	/**
+	 * Forgets the in-memory record of every trigger whose newest id is older than DEDUPE_MAX_AGE_MS
+	 * (none of its ids would count any more). Webhook processes run no lifecycle hook, so they never
+	 * learn that a workflow was deactivated or deleted: without this they would keep its record (up to
+	 * 2,000 ids, about 100 KB in memory) for as long as they live. A trigger that is still active merely
+	 * re-reads its persisted ids at its next delivery. At most once per SWEEP_EVERY_MS.
+	 */
+	forgetExpiredTriggers(now: number): void {
+		if (now - this.lastSweep < SWEEP_EVERY_MS) return;
+		this.lastSweep = now;
+		for (const [key, ids] of this.claimed) {
+			let newest = Number.NEGATIVE_INFINITY;
+			for (const at of ids.values()) newest = Math.max(newest, at);
+			if (now - newest > DEDUPE_MAX_AGE_MS) this.forgetMemory(key);
+		}
+	}
+
+	/** How many triggers this process holds a record of (for tests and diagnostics). */
+	triggersInMemory(): number {
+		return this.claimed.size;
+	}
+
+	/**
+	 * Claims event ids for one trigger: returns the ids that were not seen before and records them in
+	 * this process's memory, in one synchronous step, so that copies of an event handled at the same
+	 * moment by this process cannot both pass (JavaScript runs no other request between the check and
+	 * the record). The persisted ids (a restart, or another process's deliveries) are merged in first;
+	 * the record is bounded to DEDUPE_MAX_IDS ids younger than 26 hours. The new ids reach the static
+	 * data only once their run has started. `token` names the delivery that claims them (answerOpened).
+	 */
+	claimNewIds(
+		key: string,
+		state: TriggerState,
+		ids: string[],
+		now: number,
+		token: symbol = Symbol('unanswerable'),
+	): Set<string> {
+		this.forgetExpiredTriggers(now);
+		const record = this.recordOf(key);
+		const waiting = this.pendingOf(key);
+		const ours = state.seenBy === this.tag && record.size > 0;
+		const persisted =
+			state.seen === undefined || ours
+				? []
+				: persistedIds(state).filter(
+						([id, at]) => !record.has(id) && now - at <= DEDUPE_MAX_AGE_MS,
+					);
+		// A copy another process (or an earlier start of this one) wrote may lack this process's ids (its
+		// writer read an older copy): the next write re-asserts them.
+		if (state.seen !== undefined && !ours) this.unwritten.add(key);
+		if (persisted.length) {
+			const merged = [...record, ...persisted].sort((a, b) => a[1] - b[1]);
+			record.clear();
+			for (const [id, at] of merged) record.set(id, at);
+		}
+		const fresh = new Set<string>();
+		for (const id of ids) {
+			if (!id) {
+				fresh.add(id);
+				continue;
+			}
+			const hash = idHash(id);
+			const at = record.get(hash);
+			if (at !== undefined && now - at <= DEDUPE_MAX_AGE_MS) {
+				const claim = waiting.get(hash);
+				// A claim whose caller hung up long ago, with no run started since: n8n gave up on it.
+				if (!claim?.hungUpAt || now - claim.claimedAt < ORPHANED_CLAIM_MS) continue;
+			}
+			record.delete(hash);
+			record.set(hash, now);
+			waiting.set(hash, { token, claimedAt: now });
+			fresh.add(id);
+		}
+		this.prune(record, waiting, now);
+		return fresh;
+	}
+
+	/**
+	 * What became of the claim on `id` (not fresh for a delivery): 'started' when its run has started
+	 * (or it was recorded before), 'released' when the delivery that held it ended without a run (a
+	 * copy may now claim it), 'pending' while n8n is still starting that run.
+	 */
+	outcomeOf(key: string, id: string, now: number): ClaimOutcome {
+		const hash = idHash(id);
+		const claim = this.pending.get(key)?.get(hash);
+		if (claim) {
+			return claim.hungUpAt && now - claim.claimedAt >= ORPHANED_CLAIM_MS ? 'released' : 'pending';
+		}
+		const at = this.claimed.get(key)?.get(hash);
+		return at !== undefined && now - at <= DEDUPE_MAX_AGE_MS ? 'started' : 'released';
+	}
+
+	/** Resolves at the next change of a claim of the trigger (a run started, a claim released). */
+	async changed(key: string): Promise<void> {
+		await new Promise<void>((resolve) => {
+			const list = this.waiters.get(key) ?? [];
+			list.push(resolve);
+			this.waiters.set(key, list);
+		});
+	}
+
+	private notify(key: string): void {
+		const list = this.waiters.get(key);
+		if (!list) return;
+		this.waiters.delete(key);
+		for (const resolve of list) resolve();
+	}
+
+	/**
+	 * Marks `started` (ids this process claimed) as run, and writes this process's record of a
+	 * trigger, without the ids whose runs have not started, into a copy of its static data, with
+	 * lastReceivedAt; the write is also what marks the copy changed for n8n. Encoded anew every time
+	 * (2,000 ids: about 16 KB, a fraction of a millisecond).
+	 */
+	persistClaimed(key: string, state: TriggerState, started: Iterable<string>, now: number): void {
+		this.markStarted(key, started);
+		this.writeRecord(key, state, now);
+	}
+
+	/** Notes that this process received a delivery for a trigger at `now` (its next write saves it). */
+	noteReceived(key: string, now: number): void {
+		this.receivedAt.set(key, Math.max(now, this.receivedAt.get(key) ?? Number.NEGATIVE_INFINITY));
+		this.unwritten.add(key);
+	}
+
+	/** A delivery this process has started to answer; close it with answerClosed. */
+	answerOpened(key: string, now: number): symbol {
+		const token = Symbol(key);
+		let open = this.answering.get(key);
+		if (!open) {
+			open = new Map();
+			this.answering.set(key, open);
+		}
+		open.set(token, now);
+		return token;
+	}
+
+	/** The delivery's answer is out (or its caller hung up); repeated calls do nothing. */
+	answerClosed(key: string, token: symbol): void {
+		this.answering.get(key)?.delete(token);
+	}
+
+	/**
+	 * The caller of delivery `token` hung up before its answer: its claims not started yet may be
+	 * orphaned (see ORPHANED_CLAIM_MS).
+	 */
+	callerHungUp(key: string, token: symbol, now: number): void {
+		this.answerClosed(key, token);
+		for (const claim of this.pending.get(key)?.values() ?? [])
+			if (claim.token === token) claim.hungUpAt ??= now;
+	}
+
+	/**
+	 * The run of a delivery (`token`) has started: marks its ids as run and writes the record into its
+	 * copy of the static data, or, when the delivery started nothing new of its own, leaves the copy
+	 * unchanged (n8n then saves nothing) by the group commit rule (WRITE_AT_LEAST_EVERY_MS). True when
+	 * it wrote.
+	 */
+	recordStarted(
+		key: string,
+		state: TriggerState,
+		started: Iterable<string>,
+		token: symbol,
+		now: number,
+	): boolean {
+		this.answerClosed(key, token);
+		const own = this.markStarted(key, started);
+		if (!this.unwritten.has(key)) return false;
+		if (
+			!own &&
+			this.othersAnswering(key, now) &&
+			now - (this.writtenAt.get(key) ?? Number.NEGATIVE_INFINITY) < WRITE_AT_LEAST_EVERY_MS
+		)
+			return false;
+		this.writeRecord(key, state, now);
+		return true;
+	}
+
+	/**
+	 * Gives up the claims of a delivery whose run n8n did not start: n8n answered it (500: the database
+	 * or the queue refused the run) without reading the trigger's answer, so the service sends the
+	 * events again, and that copy, which the proxy routes to this same process, must run rather than be
+	 * dropped as a duplicate. Ids whose run started meanwhile (a copy in another delivery) stay
+	 * claimed, and so do ids another delivery claims now. Returns the ids released.
+	 */
+	releaseClaimed(key: string, ids: Iterable<string>, token?: symbol): string[] {
+		const record = this.claimed.get(key);
+		const waiting = this.pending.get(key);
+		if (!record || !waiting) return [];
+		const released: string[] = [];
+		for (const id of ids) {
+			const hash = idHash(id);
+			const claim = waiting.get(hash);
+			if (!claim || (token && claim.token !== token)) continue;
+			waiting.delete(hash);
+			record.delete(hash);
+			released.push(id);
+		}
+		if (released.length) this.notify(key);
+		return released;
+	}
+
+	/** True the first time it is called for a trigger in this process. */
+	firstRecoveryInProcess(key: string): boolean {
+		if (this.recovered.has(key)) return false;
+		this.recovered.add(key);
+		return true;
+	}
+
+	/** Forgets one trigger's in-memory record (deactivation). */
+	forgetTrigger(key: string): void {
+		this.forgetMemory(key);
+		this.recovered.delete(key);
+	}
+
+	private recordOf(key: string): Map<string, number> {
+		let record = this.claimed.get(key);
+		if (!record) {
+			record = new Map();
+			this.claimed.set(key, record);
+		}
+		return record;
+	}
+
+	private pendingOf(key: string): Map<string, Claim> {
+		let waiting = this.pending.get(key);
+		if (!waiting) {
+			waiting = new Map();
+			this.pending.set(key, waiting);
+		}
+		return waiting;
+	}
+
+	private prune(ids: Map<string, number>, waiting: Map<string, Claim>, now: number): void {
+		// Insertion order is arrival order, so the oldest entries come first.
+		for (const [id, at] of ids) {
+			if (ids.size <= DEDUPE_MAX_IDS && now - at <= DEDUPE_MAX_AGE_MS) break;
+			ids.delete(id);
+			waiting.delete(id);
+		}
+	}
+
+	/** True when any of `started` was this process's claim not yet marked as run. */
+	private markStarted(key: string, started: Iterable<string>): boolean {
+		const waiting = this.pending.get(key);
+		let any = false;
+		for (const id of started) {
+			if (waiting?.delete(idHash(id))) any = true;
+			this.unwritten.add(key);
+		}
+		if (any) this.notify(key);
+		return any;
+	}
+
+	private writeRecord(key: string, state: TriggerState, now: number): void {
+		const record = this.claimed.get(key);
+		if (!record) return;
+		const waiting = this.pending.get(key);
+		state.seen = encodeRecord(
+			waiting?.size ? [...record].filter(([hash]) => !waiting.has(hash)) : record,
+		);
+		state.seenBy = this.tag;
+		const received = this.receivedAt.get(key);
+		const saved = state.lastReceivedAt ? Date.parse(state.lastReceivedAt) : Number.NaN;
+		if (received !== undefined && !(saved >= received))
+			state.lastReceivedAt = new Date(received).toISOString();
+		this.writtenAt.set(key, now);
+		this.unwritten.delete(key);
+	}
+
+	private othersAnswering(key: string, now: number): boolean {
+		const open = this.answering.get(key);
+		if (!open) return false;
+		for (const [token, at] of open) if (now - at > ANSWER_STALE_MS) open.delete(token);
+		return open.size > 0;
+	}
+
+	private forgetMemory(key: string): void {
+		this.claimed.delete(key);
+		this.pending.delete(key);
+		this.answering.delete(key);
+		this.writtenAt.delete(key);
+		this.unwritten.delete(key);
+		this.receivedAt.delete(key);
+	}
+}
+
+/** This n8n process's memory of its triggers. */
+export const processMemory = new DeliveryMemory();
+
+// The process's memory as plain functions, for the callers that know of one process only.
+export const forgetExpiredTriggers = (now: number): void =>
+	processMemory.forgetExpiredTriggers(now);
+export const triggersInMemory = (): number => processMemory.triggersInMemory();
+export const claimNewIds = (
 	key: string,
 	state: TriggerState,
 	ids: string[],
 	now: number,
-): Set<string> {
-	forgetExpiredTriggers(now);
-	let record = claimed.get(key);
-	if (!record) {
-		record = new Map();
-		claimed.set(key, record);
-	}
-	let waiting = pending.get(key);
-	if (!waiting) {
-		waiting = new Set();
-		pending.set(key, waiting);
-	}
-	const ours = state.seenBy === PROCESS_TAG && record.size > 0;
-	const persisted =
-		state.seen === undefined || ours
-			? []
-			: persistedIds(state).filter(([id, at]) => !record.has(id) && now - at <= DEDUPE_MAX_AGE_MS);
-	// A copy another process (or an earlier start of this one) wrote may lack this process's ids (its
-	// writer read an older copy): the next write re-asserts them.
-	if (state.seen !== undefined && !ours) unwritten.add(key);
-	if (persisted.length) {
-		const merged = [...record, ...persisted].sort((a, b) => a[1] - b[1]);
-		record.clear();
-		for (const [id, at] of merged) record.set(id, at);
-	}
-	const fresh = new Set<string>();
-	for (const id of ids) {
-		if (!id) {
-			fresh.add(id);
-			continue;
-		}
-		const hash = idHash(id);
-		const at = record.get(hash);
-		if (at !== undefined && now - at <= DEDUPE_MAX_AGE_MS) continue;
-		record.delete(hash);
-		record.set(hash, now);
-		waiting.add(hash);
-		fresh.add(id);
-	}
-	prune(record, waiting, now);
-	return fresh;
-}
-
-/**
- * Marks `started` (ids this process claimed) as run, and writes this process's record of a trigger,
- * without the ids whose runs have not started, into a copy of its static data, with lastReceivedAt;
- * the write is also what marks the copy changed for n8n. Encoded anew every time (2,000 ids: about
- * 16 KB, a fraction of a millisecond).
- */
-export function persistClaimed(
+): Set<string> => processMemory.claimNewIds(key, state, ids, now);
+export const persistClaimed = (
 	key: string,
 	state: TriggerState,
 	started: Iterable<string>,
 	now = Date.now(),
-): void {
-	markStarted(key, started);
-	writeRecord(key, state, now);
-}
-
-function markStarted(key: string, started: Iterable<string>): void {
-	const waiting = pending.get(key);
-	for (const id of started) {
-		waiting?.delete(idHash(id));
-		unwritten.add(key);
-	}
-}
-
-function writeRecord(key: string, state: TriggerState, now: number): void {
-	const record = claimed.get(key);
-	if (!record) return;
-	const waiting = pending.get(key);
-	state.seen = encodeRecord(
-		waiting?.size ? [...record].filter(([hash]) => !waiting.has(hash)) : record,
-	);
-	state.seenBy = PROCESS_TAG;
-	const received = receivedAt.get(key);
-	const saved = state.lastReceivedAt ? Date.parse(state.lastReceivedAt) : Number.NaN;
-	if (received !== undefined && !(saved >= received))
-		state.lastReceivedAt = new Date(received).toISOString();
-	writtenAt.set(key, now);
-	unwritten.delete(key);
-}
-
-/** Notes that this process received a delivery for a trigger at `now` (its next write saves it). */
-export function noteReceived(key: string, now: number): void {
-	receivedAt.set(key, Math.max(now, receivedAt.get(key) ?? Number.NEGATIVE_INFINITY));
-	unwritten.add(key);
-}
-
-/** A delivery this process has started to answer (see WRITE_AT_LEAST_EVERY_MS); close it with answerClosed. */
-export function answerOpened(key: string, now: number): symbol {
-	const token = Symbol(key);
-	let open = answering.get(key);
-	if (!open) {
-		open = new Map();
-		answering.set(key, open);
-	}
-	open.set(token, now);
-	return token;
-}
-
-/** The delivery's answer is out (or its caller hung up); repeated calls do nothing. */
-export function answerClosed(key: string, token: symbol): void {
-	answering.get(key)?.delete(token);
-}
-
-function othersAnswering(key: string, now: number): boolean {
-	const open = answering.get(key);
-	if (!open) return false;
-	for (const [token, at] of open) if (now - at > ANSWER_STALE_MS) open.delete(token);
-	return open.size > 0;
-}
-
-/**
- * The run of a delivery (`token`) has started: marks its ids as run and, by the group commit rule
- * (WRITE_AT_LEAST_EVERY_MS), writes the record into its copy of the static data or leaves the copy
- * unchanged (n8n then saves nothing) for the delivery still being answered to write. True when it
- * wrote.
- */
-export function recordStarted(
+): void => processMemory.persistClaimed(key, state, started, now);
+export const noteReceived = (key: string, now: number): void =>
+	processMemory.noteReceived(key, now);
+export const answerOpened = (key: string, now: number): symbol =>
+	processMemory.answerOpened(key, now);
+export const answerClosed = (key: string, token: symbol): void =>
+	processMemory.answerClosed(key, token);
+export const recordStarted = (
 	key: string,
 	state: TriggerState,
 	started: Iterable<string>,
 	token: symbol,
 	now: number,
-): boolean {
-	answerClosed(key, token);
-	markStarted(key, started);
-	if (!unwritten.has(key)) return false;
-	if (
-		othersAnswering(key, now) &&
-		now - (writtenAt.get(key) ?? Number.NEGATIVE_INFINITY) < WRITE_AT_LEAST_EVERY_MS
-	)
-		return false;
-	writeRecord(key, state, now);
-	return true;
-}
-
-/**
- * Gives up the claims of a delivery whose run n8n did not start: n8n answered it (500: the database or
- * the queue refused the run) without reading the trigger's answer, so the service sends the events
- * again, and that copy, which the proxy routes to this same process, must run rather than be dropped
- * as a duplicate. Ids whose run started meanwhile (a copy in another delivery) stay claimed. Returns
- * the ids released.
- */
-export function releaseClaimed(key: string, ids: Iterable<string>): string[] {
-	const record = claimed.get(key);
-	const waiting = pending.get(key);
-	if (!record || !waiting) return [];
-	const released: string[] = [];
-	for (const id of ids) {
-		const hash = idHash(id);
-		if (waiting.delete(hash)) {
-			record.delete(hash);
-			released.push(id);
-		}
-	}
-	return released;
-}
-
-/** Forgets one trigger's in-memory record (deactivation). */
-export function forgetTrigger(key: string): void {
-	forgetMemory(key);
-	recovered.delete(key);
-}
-
-function forgetMemory(key: string): void {
-	claimed.delete(key);
-	pending.delete(key);
-	answering.delete(key);
-	writtenAt.delete(key);
-	unwritten.delete(key);
-	receivedAt.delete(key);
-}
-
-/** Triggers whose restart recovery this process has already started (once per process start). */
-const recovered = new Set<string>();
-
-/** True the first time it is called for a trigger in this process. */
-export function firstRecoveryInProcess(key: string): boolean {
-	if (recovered.has(key)) return false;
-	recovered.add(key);
-	return true;
-}
+): boolean => processMemory.recordStarted(key, state, started, token, now);
+export const releaseClaimed = (key: string, ids: Iterable<string>): string[] =>
+	processMemory.releaseClaimed(key, ids);
+export const forgetTrigger = (key: string): void => processMemory.forgetTrigger(key);
+export const firstRecoveryInProcess = (key: string): boolean =>
+	processMemory.firstRecoveryInProcess(key);
 
 export function clearState(state: TriggerState): void {
 	for (const key of Object.keys(state)) delete state[key];

@@ -30,13 +30,10 @@ function delivery(id: string, workflowId: string) {
 }
 
 describe('a delivery whose run n8n did not start', () => {
-	it('is run by the service’s retry to the same process; a copy during the first attempt is still dropped', async () => {
+	it('is run by the service’s retry to the same process', async () => {
 		const first = delivery('evt-failed-1', 'wf-failed-start');
 		const result = await receiveDelivery(first.context, at);
 		expect(ran(result)).toEqual(['evt-failed-1']);
-		// A copy while n8n is still starting the first run: a duplicate.
-		const copy = delivery('evt-failed-1', 'wf-failed-start');
-		expect(ran(await receiveDelivery(copy.context, at))).toEqual([]);
 		// n8n could not start the run: it answers 500 itself and never reads webhookResponse.
 		first.response.emit('finish');
 		expect(
@@ -46,6 +43,20 @@ describe('a delivery whose run n8n did not start', () => {
 		expect(ran(await receiveDelivery(retry.context, new Date(at.getTime() + 5_000)))).toEqual([
 			'evt-failed-1',
 		]);
+	});
+
+	it('a copy arriving while the first attempt is being started waits for it: it runs when that run fails to start, and is a duplicate when it starts', async () => {
+		const first = delivery('evt-failed-2', 'wf-failed-copy');
+		expect(ran(await receiveDelivery(first.context, at))).toEqual(['evt-failed-2']);
+		const copy = delivery('evt-failed-2', 'wf-failed-copy');
+		const copyResult = receiveDelivery(copy.context, at);
+		first.response.emit('finish'); // n8n answered 500 without starting the first run
+		expect(ran(await copyResult)).toEqual(['evt-failed-2']);
+		void (await copyResult).webhookResponse; // the copy's run starts
+		const late = delivery('evt-failed-2', 'wf-failed-copy');
+		const lateResult = await receiveDelivery(late.context, at);
+		expect(ran(lateResult)).toEqual([]);
+		expect(lateResult.webhookResponse).toEqual({ ok: true, events: 0 });
 	});
 
 	it('a delivery whose run started keeps its claim when its answer is sent', async () => {
