@@ -16,7 +16,7 @@
 import fc from 'fast-check';
 
 import type { Schedule, Step } from './explorer/model';
-import { runSchedule } from './explorer/model';
+import { violation } from './explorer/model';
 
 const RUNS = Number(process.env.EXPLORER_RUNS ?? 0) || 2_000;
 const SEED = process.env.EXPLORER_SEED ? Number(process.env.EXPLORER_SEED) : undefined;
@@ -81,21 +81,6 @@ const schedule: fc.Arbitrary<Schedule> = fc.record({
 	retryDelaysMs: fc.array(fc.integer({ min: 200, max: 30_000 }), { minLength: 1, maxLength: 4 }),
 	saveDelaysMs: fc.array(fc.integer({ min: 0, max: 50 }), { minLength: 1, maxLength: 3 }),
 });
-
-/** Why a schedule breaks an invariant, or undefined when it holds. */
-export async function violation(s: Schedule): Promise<string | undefined> {
-	const outcome = await runSchedule(s);
-	const lost = outcome.events.filter((id) => !outcome.runs.get(id));
-	if (lost.length) return `lost: ${lost.join(', ')}\n${outcome.log.join('\n')}`;
-	const forged = [...outcome.runs.keys()].filter((id) => id.startsWith('forged'));
-	if (forged.length) return `forged bodies ran: ${forged.join(', ')}`;
-	if (!s.routing && s.processes > 1) return undefined;
-	const twice = outcome.events.filter(
-		(id) => (outcome.runs.get(id) ?? 0) > 1 && !outcome.excused.has(id),
-	);
-	if (twice.length) return `ran twice: ${twice.join(', ')}\n${outcome.log.join('\n')}`;
-	return undefined;
-}
 
 describe('the delivery protocol, explored', () => {
 	it(`holds its invariants on ${RUNS} random schedules`, async () => {

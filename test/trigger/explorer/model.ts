@@ -590,3 +590,18 @@ export async function runSchedule(schedule: Schedule): Promise<Outcome> {
 function maxSave(schedule: Schedule): number {
 	return Math.max(...schedule.saveDelaysMs);
 }
+
+/** Why a schedule breaks an invariant, or undefined when it holds. */
+export async function violation(s: Schedule): Promise<string | undefined> {
+	const outcome = await runSchedule(s);
+	const lost = outcome.events.filter((id) => !outcome.runs.get(id));
+	if (lost.length) return `lost: ${lost.join(', ')}\n${outcome.log.join('\n')}`;
+	const forged = [...outcome.runs.keys()].filter((id) => id.startsWith('forged'));
+	if (forged.length) return `forged bodies ran: ${forged.join(', ')}`;
+	if (!s.routing && s.processes > 1) return undefined;
+	const twice = outcome.events.filter(
+		(id) => (outcome.runs.get(id) ?? 0) > 1 && !outcome.excused.has(id),
+	);
+	if (twice.length) return `ran twice: ${twice.join(', ')}\n${outcome.log.join('\n')}`;
+	return undefined;
+}
