@@ -8,10 +8,12 @@
  *   - n8n stopped while events are sent: after the restart the trigger adopts its subscriptions and
  *     catches up; the missed events run once, the ones that ran before do not run again (n8n's
  *     deduplication key);
- *   - deactivation closes the connection and deletes the subscriptions.
+ *   - deactivation closes the connection and deletes the subscriptions;
+ *   - an editor test run (a manual execution listening) beside the active workflow takes no event from
+ *     production: every event still runs once there (the test run has its own memory and subscriptions).
  */
 const F = require('../lib/fixtures');
-const { activate, deactivate } = require('../lib/rest');
+const { activate, deactivate, session } = require('../lib/rest');
 const { runsOf, assertOnce } = require('../lib/once');
 
 const WF_ID = 'e2eActivityStrm1';
@@ -61,6 +63,36 @@ async function assertRunOnce(ctx, ids, what) {
 }
 
 const MODES = ['regular', 'queue'];
+
+const WF_BESIDE = 'e2eActivityStrm2';
+const SINK_BESIDE = 'activity-stream-beside';
+/** Another user: only the subscriptions of the workflow beside a test run match its posts. */
+const USER_BESIDE = '1000000038';
+
+/** The stream workflow whose sink records the execution mode ('production' or 'test') of each run. */
+function besideWorkflow(ctx) {
+	const trigger = F.node(
+		'Activity Stream',
+		NODE_TYPE,
+		1,
+		{
+			events: ['post.create'],
+			user: USER_BESIDE,
+			options: { keepAliveTimeout: 5, maxBackoff: 2 },
+		},
+		[0, 0],
+		{ credentials: F.credRef(F.CRED.bearer) },
+	);
+	const sink = F.sinkNode('Record Run', ctx.sandboxUrl, SINK_BESIDE, [300, 0]);
+	sink.parameters.jsonBody =
+		'={{ JSON.stringify(Object.assign({}, $json, { execution_mode: $execution.mode })) }}';
+	return F.workflow(
+		WF_BESIDE,
+		'e2e activity stream beside a test run',
+		[trigger, sink],
+		F.chain(['Activity Stream', 'Record Run']),
+	);
+}
 
 module.exports = [
 	{
@@ -216,6 +248,75 @@ module.exports = [
 			assert.equal(messages[0].text, 'New post: Hello from the stream example');
 			// Its deletion a minute after the close is the deactivation test's (queue mode).
 			await deactivate(ctx, EXAMPLE_ID);
+		},
+	},
+	{
+		name: 'activity stream: an editor test run beside the active workflow, every event runs once in production',
+		needs: ['platformActivityStreamTrigger'],
+		modes: ['regular'],
+		timeoutMs: 240000,
+		workflows: (ctx) => {
+			ctx.sandbox.activityStream.keepAliveMs = 1000;
+			return [besideWorkflow(ctx)];
+		},
+		publish: () => [WF_BESIDE],
+		async run(ctx) {
+			const { assert, sandbox } = ctx;
+			const mine = (kind) => (s) =>
+				String(s.tag || '').startsWith(`n8n:${WF_BESIDE}:`) && String(s.tag).includes(`:${kind}`);
+			const subs = () => [...sandbox.db.subscriptions.values()];
+			ctx.clearSink(SINK_BESIDE);
+			await ctx.waitFor(
+				'the active trigger to subscribe and open the stream',
+				() => subs().some(mine('s')) && open(ctx).length >= 1,
+			);
+			const production = open(ctx);
+			// The editor's "Execute workflow" on the trigger: n8n runs trigger() in manual mode and
+			// listens until the first event.
+			const s = await session(ctx.inst.port);
+			const started = await s.call('POST', `/rest/workflows/${WF_BESIDE}/run`, {
+				triggerToStartFrom: { name: 'Activity Stream' },
+			});
+			await ctx.waitFor(
+				'the test run to subscribe and open its stream',
+				() => subs().some(mine('t')) && open(ctx).length > production.length,
+			);
+			// The active trigger's stream drops and cannot reconnect for a moment: the test run hears the
+			// events first, and the active trigger gets them from its catch-up.
+			sandbox.faults.rules.push({ status: 503, remaining: 2, path: '^/2/activity/stream$' });
+			for (const c of production) c.res.destroy();
+			const sent = await sandbox.emit({
+				event_type: 'post.create',
+				user_id: USER_BESIDE,
+				text: 'beside an editor test run',
+				count: 3,
+			});
+			const ids = sent.map((e) => e.event_uuid);
+			const runs = (mode) => {
+				const counts = {};
+				for (const item of ctx.sink(SINK_BESIDE)) {
+					const body = item.body || {};
+					if (body.execution_mode !== mode) continue;
+					const id = F.eventIdOf(body);
+					counts[id] = (counts[id] || 0) + 1;
+				}
+				return counts;
+			};
+			await ctx.waitFor(
+				'every event to run in production',
+				() => ids.every((id) => runs('production')[id]),
+				{
+					timeoutMs: 90000,
+				},
+			);
+			await ctx.sleep(5000);
+			assertOnce(ctx, ids, runs('production'), 'beside an editor test run');
+			const tested = Object.keys(runs('test'));
+			console.log(
+				`the test run (execution ${JSON.stringify(started)}) ran ${tested.join(', ') || 'nothing'}`,
+			);
+			assert.ok(tested.length <= 1, `the test run ran at most its first event: ${tested}`);
+			await deactivate(ctx, WF_BESIDE);
 		},
 	},
 ];
