@@ -106,7 +106,7 @@ export async function answerCrc(
 	const token = (ctx.getQueryData() as IDataObject).crc_token;
 	if (!isValidCrcToken(token))
 		return respond(ctx, 400, { error: 'crc_token missing or malformed' });
-	// The CRC answer cannot be checked here, so it always uses the credential as it is now.
+	// The CRC answer cannot be checked here: it uses the kept secret while fresh (secretCache.ts).
 	const secret = await readConsumerSecret(ctx, now.getTime());
 	if (!secret) {
 		ctx.logger.error(

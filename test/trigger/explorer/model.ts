@@ -65,7 +65,7 @@ export interface Schedule {
 	 */
 	accountActivity: boolean;
 	steps: Step[];
-	/** Run starts take these, in turn (cycled). */
+	/** Run starts take these, in turn; every later start succeeds at once. */
 	starts: StartFate[];
 	/** The service's retry delays (ms), in turn (cycled). */
 	retryDelaysMs: number[];
@@ -107,9 +107,12 @@ class Loop {
 		this.at(this.now + ms, fn);
 	}
 
+	/** How many timers ran (for the explorer's own cost). */
+	ran = 0;
+
 	/** Runs timers in time order, letting every promise settle between two, until none is left. */
 	async run(limit: number): Promise<void> {
-		for (let steps = 0; steps < limit; steps++) {
+		for (let steps = 0; steps < limit; steps++, this.ran++) {
 			await settle();
 			if (!this.timers.length) return;
 			let next = 0;
@@ -189,8 +192,10 @@ export async function runSchedule(schedule: Schedule): Promise<Outcome> {
 		now: () => t0 + loop.now,
 		sleep: async (ms) => await new Promise<void>((resolve) => loop.after(ms, resolve)),
 	};
-	const log: string[] = [];
-	const say = (line: string) => log.push(`${String(loop.now).padStart(7)} ${line}`);
+	// Lines are kept as their parts and joined only when a schedule fails (most never are read).
+	const lines: Array<[number, () => string]> = [];
+	const say = (line: string | (() => string)) =>
+		lines.push([loop.now, typeof line === 'string' ? () => line : line]);
 	const wall = () => new Date(t0 + loop.now);
 
 	// The database row of the workflow's static data (the trigger's node data), as n8n stores it.
@@ -301,13 +306,13 @@ export async function runSchedule(schedule: Schedule): Promise<Outcome> {
 			for (const l of req.closeListeners.splice(0)) l();
 			req.connected = false;
 			if (code === 200) {
-				if (!d.acked) say(`ack ${d.ids.join(',')} by P${p.index}`);
+				if (!d.acked) say(() => `ack ${d.ids.join(',')} by P${p.index}`);
 				d.acked = true;
 			} else retry(d);
 		};
 		loop.after(DEADLINE_MS, () => {
 			if (req.connected && !req.answered) {
-				say(`hang up ${d.ids.join(',')} at P${p.index}`);
+				say(() => `hang up ${d.ids.join(',')} at P${p.index}`);
 				hangUp();
 				retry(d);
 			}
@@ -348,13 +353,29 @@ export async function runSchedule(schedule: Schedule): Promise<Outcome> {
 	};
 
 	/** n8n's webhook call for one request at process `p`. */
-	const handle = async (p: Process, req: Request, d: Delivery, res: IDataObject): Promise<void> => {
+	/** True when a run start is still to come (the process stays busy until it is decided). */
+	const handle = async (
+		p: Process,
+		req: Request,
+		d: Delivery,
+		res: IDataObject,
+	): Promise<boolean> => {
 		const generation = req.generation;
 		const alive = () => p.up && p.generation === generation;
-		const copy = JSON.parse(row) as TriggerState;
-		const readAt = JSON.stringify(copy);
+		// n8n's static data object marks itself changed on any write; starting a run clears the mark.
+		const mark = { changed: false };
+		const copy = new Proxy(JSON.parse(row) as TriggerState, {
+			set(target, property, value) {
+				mark.changed = true;
+				return Reflect.set(target, property, value);
+			},
+			deleteProperty(target, property) {
+				mark.changed = true;
+				return Reflect.deleteProperty(target, property);
+			},
+		});
 		const ctx = webhookContext(copy, d, res, requestReplay(p));
-		say(`P${p.index} receives ${d.ids.join(',')} attempt ${d.attempts}`);
+		say(() => `P${p.index} receives ${d.ids.join(',')} attempt ${d.attempts}`);
 		const result: IWebhookResponseData = await receiveDelivery(
 			ctx,
 			wall(),
@@ -362,21 +383,22 @@ export async function runSchedule(schedule: Schedule): Promise<Outcome> {
 			p.memory,
 			clock,
 		);
-		if (!alive()) return;
+		if (!alive()) return false;
 		if (req.answered) {
 			// Answered by the trigger itself (a refusal, or the first delivery after a restart).
-			if (JSON.stringify(copy) !== readAt) save(p, generation, copy, () => undefined);
-			if (result.workflowData) startRun(p, req, result, copy, generation, true);
-			return;
+			if (mark.changed) save(p, generation, copy, () => undefined);
+			if (!result.workflowData) return false;
+			startRun(p, req, result, copy, mark, generation, true);
+			return true;
 		}
 		if (result.workflowData) {
-			startRun(p, req, result, copy, generation, false);
-			return;
+			startRun(p, req, result, copy, mark, generation, false);
+			return true;
 		}
-		const body = result.webhookResponse;
-		void body;
-		if (JSON.stringify(copy) !== readAt) save(p, generation, copy, () => req.answer(200));
+		void result.webhookResponse; // n8n reads the answer
+		if (mark.changed) save(p, generation, copy, () => req.answer(200));
 		else req.answer(200);
+		return false;
 	};
 
 	/** n8n starts the run of a webhook call's workflow data: it takes a while, and may fail. */
@@ -385,15 +407,17 @@ export async function runSchedule(schedule: Schedule): Promise<Outcome> {
 		req: Request,
 		result: IWebhookResponseData,
 		copy: TriggerState,
+		mark: { changed: boolean },
 		generation: number,
 		answeredAlready: boolean,
 	) => {
-		const fate = cycle(schedule.starts, startIndex++);
+		// Faults are finite (or nothing could be promised): after the schedule's list, starts succeed.
+		const fate = schedule.starts[startIndex++] ?? { delayMs: 10, fails: false };
 		loop.after(fate.delayMs, () => {
 			if (!p.up || p.generation !== generation) return;
 			p.busy--;
 			if (fate.fails) {
-				say(`run start failed at P${p.index}`);
+				say(() => `run start failed at P${p.index}`);
 				if (!answeredAlready) req.answer(500);
 				return;
 			}
@@ -409,12 +433,12 @@ export async function runSchedule(schedule: Schedule): Promise<Outcome> {
 					arrivedAt: req.arrivedAt,
 					at: loop.now,
 				});
-				say(`run ${id} at P${p.index}`);
+				say(() => `run ${id} at P${p.index}`);
 			}
 			if (answeredAlready) return;
-			const atStart = JSON.stringify(copy);
+			mark.changed = false;
 			void result.webhookResponse; // n8n reads the answer once the run has started
-			if (JSON.stringify(copy) !== atStart) save(p, generation, copy, () => req.answer(200));
+			if (mark.changed) save(p, generation, copy, () => req.answer(200));
 			else req.answer(200);
 		});
 	};
@@ -506,7 +530,7 @@ export async function runSchedule(schedule: Schedule): Promise<Outcome> {
 			helpers: {
 				httpRequestWithAuthentication: async (_type: string, options: IDataObject) => {
 					const body = (options.body ?? {}) as IDataObject;
-					say(`http ${String(options.method)} ${String(options.url)}`);
+					say(() => `http ${String(options.method)} ${String(options.url)}`);
 					if (String(options.url).endsWith('/2/webhooks/replay'))
 						replay(String(body.from_date), String(body.to_date));
 					return { statusCode: 200, headers: {}, body: { data: { job_id: 'job-1' } } };
@@ -525,7 +549,7 @@ export async function runSchedule(schedule: Schedule): Promise<Outcome> {
 					events.push(id);
 					const ids = step.batchWith ? [id, `e${++eventSeq}`] : [id];
 					if (step.batchWith) events.push(ids[1]);
-					say(`service sends ${ids.join(',')}${step.twice ? ' twice' : ''}`);
+					say(() => `service sends ${ids.join(',')}${step.twice ? ' twice' : ''}`);
 					deliver(ids, true);
 					if (step.twice) deliver(ids, false);
 					break;
@@ -539,8 +563,9 @@ export async function runSchedule(schedule: Schedule): Promise<Outcome> {
 					say(`P${p.index} stops gracefully`);
 					p.accepting = false;
 					const down = () => {
+						if (!p.up) return; // killed meanwhile: the kill brings it back
 						if (p.inflight.size || p.busy > 0) {
-							loop.after(100, down);
+							loop.after(1_000, down);
 							return;
 						}
 						p.up = false;
@@ -584,6 +609,7 @@ export async function runSchedule(schedule: Schedule): Promise<Outcome> {
 				b.arrivedAt <= a.at + saveMax
 			)
 				excused.add(a.id);
+	const log = lines.map(([at, line]) => `${String(at).padStart(7)} ${line()}`);
 	return { runs, events, excused, log };
 }
 
