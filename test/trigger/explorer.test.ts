@@ -83,5 +83,5 @@ describe('the delivery protocol, explored', () => {
 			}),
 			{ numRuns: RUNS, seed: SEED, endOnFailure: false },
 		);
-	}, 600_000);
+	}, Math.max(600_000, RUNS * 20));
 });
