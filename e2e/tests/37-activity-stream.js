@@ -254,7 +254,7 @@ module.exports = [
 		name: 'activity stream: an editor test run beside the active workflow, every event runs once in production',
 		needs: ['platformActivityStreamTrigger'],
 		modes: ['regular'],
-		timeoutMs: 240000,
+		timeoutMs: 300000,
 		workflows: (ctx) => {
 			ctx.sandbox.activityStream.keepAliveMs = 1000;
 			return [besideWorkflow(ctx)];
@@ -316,7 +316,27 @@ module.exports = [
 				`the test run (execution ${JSON.stringify(started)}) ran ${tested.join(', ') || 'nothing'}`,
 			);
 			assert.ok(tested.length <= 1, `the test run ran at most its first event: ${tested}`);
+			// Deactivated, the active trigger's subscriptions are deleted a minute later; a test run
+			// started meanwhile has its own and leaves that deletion alone.
 			await deactivate(ctx, WF_BESIDE);
+			await ctx.waitFor('the active trigger to close its stream', () => open(ctx).length === 0, {
+				timeoutMs: 30000,
+			});
+			await s.call('POST', `/rest/workflows/${WF_BESIDE}/run`, {
+				triggerToStartFrom: { name: 'Activity Stream' },
+			});
+			await ctx.waitFor('the second test run to subscribe', () => subs().some(mine('t')));
+			await ctx.waitFor('its stream to open', () => open(ctx).length >= 1);
+			await sandbox.emit({
+				event_type: 'post.create',
+				user_id: USER_BESIDE,
+				text: 'ends the test run',
+			});
+			await ctx.waitFor(
+				"the active trigger's subscriptions deleted despite the test run",
+				() => !subs().some(mine('s')) && !subs().some(mine('t')),
+				{ timeoutMs: 120000 },
+			);
 		},
 	},
 ];
