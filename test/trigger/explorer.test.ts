@@ -18,7 +18,7 @@ import fc from 'fast-check';
 import type { Schedule, Step } from './explorer/model';
 import { violation } from './explorer/model';
 
-const RUNS = Number(process.env.EXPLORER_RUNS ?? 0) || 2_000;
+const RUNS = Number(process.env.EXPLORER_RUNS ?? 0) || 10_000;
 const SEED = process.env.EXPLORER_SEED ? Number(process.env.EXPLORER_SEED) : undefined;
 
 const step: fc.Arbitrary<Step> = fc.oneof(
