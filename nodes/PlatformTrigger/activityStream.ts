@@ -4,7 +4,7 @@ import type {
 	ITriggerFunctions,
 	ITriggerResponse,
 } from 'n8n-workflow';
-import { ExecutionCancelledError, sleep } from 'n8n-workflow';
+import { ExecutionCancelledError, sleep, UserError } from 'n8n-workflow';
 
 import { asNodeError, errorInfo } from '../shared/errors';
 import { LineReader } from '../shared/httpStream';
@@ -271,6 +271,21 @@ function statusOf(error: unknown): number | undefined {
 	return errorInfo(error).httpStatus;
 }
 
+/**
+ * Whether `error` is of n8n-workflow's class `type` (or a subclass): by identity, or by class name when
+ * the package loaded a copy of n8n-workflow of its own (npm installs the peer dependency beside it).
+ */
+function isError(error: unknown, type: abstract new (...args: never[]) => Error): boolean {
+	if (error instanceof type) return true;
+	for (
+		let proto = error ? Object.getPrototypeOf(error) : null;
+		proto;
+		proto = Object.getPrototypeOf(proto)
+	)
+		if ((proto as { constructor?: { name?: string } }).constructor?.name === type.name) return true;
+	return false;
+}
+
 type Deferred = NonNullable<Parameters<ITriggerFunctions['emit']>[2]>;
 
 /** A deferred promise for emit's donePromise: n8n settles it when the run ends, or could not start. */
@@ -362,7 +377,23 @@ export async function startActivityStream(
 		})();
 	};
 
-	const settle = (id: string, done: Deferred) => {
+	/**
+	 * n8n refuses a donePromise for a workflow set to its Engine 2.0 ("cannot run a trigger that waits
+	 * for its execution to finish yet"), before starting anything. Such a workflow's events are then
+	 * handed over without one: the trigger cannot learn that a run failed to start, and n8n's
+	 * deduplication key is what remains.
+	 */
+	let waitsRefused = false;
+	const handOver = (event: PlatformEvent) =>
+		ctx.emit(
+			[[{ json: event }]],
+			undefined,
+			undefined,
+			deduplicationKey(workflowId, node.id, event.event_id),
+		);
+
+	const settle = (event: PlatformEvent, done: Deferred) => {
+		const id = event.event_id;
 		done.promise.then(
 			() => {
 				// A run that ended, or a copy n8n refused because its key already has a run.
@@ -372,7 +403,14 @@ export async function startActivityStream(
 			(error: unknown) => {
 				// A cancelled run was started (it has its execution); anything else n8n reports here is a
 				// run it did not start (it only logs why).
-				if (error instanceof ExecutionCancelledError) {
+				if (isError(error, ExecutionCancelledError)) {
+					core.started(id);
+					return;
+				}
+				if (isError(error, UserError)) {
+					waitsRefused = true;
+					save();
+					handOver(event);
 					core.started(id);
 					return;
 				}
@@ -420,8 +458,13 @@ export async function startActivityStream(
 			// Saved with this run by n8n: after a restart the catch-up skips what ran, without relying on
 			// execution rows (which EXECUTIONS_DATA_SAVE_ON_SUCCESS=none deletes).
 			save();
+			if (waitsRefused) {
+				handOver(event);
+				core.started(event.event_id);
+				continue;
+			}
 			const done = donePromise();
-			settle(event.event_id, done);
+			settle(event, done);
 			ctx.emit(
 				[[{ json: event }]],
 				undefined,

@@ -6,7 +6,7 @@
  * the connection and deletes the subscriptions.
  */
 import type { IDataObject, ITriggerResponse } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import { sleep, UserError } from 'n8n-workflow';
 
 import { createContext, defaultCredentials } from '../helpers/context';
 import {
@@ -589,6 +589,44 @@ describe('the review of the activity stream trigger (each test failed before its
 			expect(second.emitted).toEqual([]);
 		} finally {
 			await restarted.closeFunction!();
+		}
+	});
+
+	it("5: a workflow on n8n's Engine 2.0 (no donePromise there) still runs each event once", async () => {
+		const handed: Array<{ id: string; done: boolean }> = [];
+		const t = trigger({
+			workflowId: 'wf-engine-v2',
+			extra: {
+				emit: (
+					data: Array<Array<{ json: IDataObject }>>,
+					_r: unknown,
+					done: { reject(e: Error): void } | undefined,
+				) => {
+					const id = String(data[0][0].json.event_id);
+					handed.push({ id, done: !!done });
+					// As n8n 2.40 for engineType v2: a trigger that waits for its run is refused, unstarted.
+					if (done)
+						void Promise.resolve().then(() =>
+							done.reject(new UserError('Engine 2.0 cannot run a trigger that waits')),
+						);
+				},
+			},
+		});
+		const response = await startActivityStream(t.context, FAST);
+		try {
+			await until('the stream', () => sb.activityStream.connections.size === 1);
+			const [first] = await post('first', 1);
+			await until('the hand-over without a donePromise', () => handed.length === 2);
+			const [second] = await post('second', 1);
+			await until('the second event', () => handed.length === 3);
+			await wait(300);
+			expect(handed).toEqual([
+				{ id: first, done: true },
+				{ id: first, done: false },
+				{ id: second, done: false },
+			]);
+		} finally {
+			await response.closeFunction!();
 		}
 	});
 });
