@@ -15,7 +15,12 @@ import {
 	resolveUserId,
 	subscriptionIdOf,
 } from '../shared/activity';
-import type { PlatformContext, PlatformCredentialType, PlatformRequest } from '../shared/transport';
+import type {
+	PlatformContext,
+	PlatformCredentialType,
+	PlatformRequest,
+	ReadCredential,
+} from '../shared/transport';
 import { asNodeError, errorInfo } from '../shared/errors';
 import { validateInput } from '../shared/validation';
 import {
@@ -438,7 +443,14 @@ export async function remove(ctx: IHookFunctions): Promise<boolean> {
 export async function recoverMissedEvents(
 	ctx: IHookFunctions | IWebhookFunctions,
 	now = new Date(),
-	known: { since?: string; webhookId?: string; timeoutMs?: number; maxRateLimitWait?: number } = {},
+	known: {
+		since?: string;
+		webhookId?: string;
+		timeoutMs?: number;
+		maxRateLimitWait?: number;
+		/** The bearer credential read already: the request then needs nothing of n8n's webhook call. */
+		credential?: ReadCredential;
+	} = {},
 ): Promise<string | undefined> {
 	const saved = ctx.getWorkflowStaticData('node') as TriggerState;
 	const since = known.since ?? saved.lastReceivedAt;
@@ -453,6 +465,7 @@ export async function recoverMissedEvents(
 			path: '/2/webhooks/replay',
 			body: { webhook_id: webhookId, ...window },
 			credentialType: BEARER,
+			credential: known.credential,
 			timeoutMs: known.timeoutMs,
 			maxRateLimitWait: known.maxRateLimitWait,
 		})

@@ -16,6 +16,8 @@ import {
 import { recoverMissedEvents, selectedEventTypes } from './lifecycle';
 import type { DeliveryMemory, TriggerState } from './state';
 import { processMemory, triggerKey } from './state';
+import type { ReadCredential } from '../shared/transport';
+import { readBearerCredential } from '../shared/transport';
 import { defaultReplayStatus, isStatusEvent, workflowDataFor } from './outputs';
 import { isStreamDelivery, normalizeStreamDelivery } from './stream';
 import { consumerSecretVerifies, readConsumerSecret } from './secretCache';
@@ -69,8 +71,17 @@ function recoveryDue(
 	return last < startedAt && !!webhookId && memory.firstRecoveryInProcess(keyOf(ctx));
 }
 
-/** Asks the service to replay the gap since `since`. Never rejects; a failure is logged with what to do. */
-async function replayGap(ctx: IWebhookFunctions, now: Date, since: string): Promise<void> {
+/**
+ * Asks the service to replay the gap since `since`. Never rejects; a failure is logged with what to
+ * do. With `credential` (read during the call) the request needs nothing of n8n's webhook call, so a
+ * delivery can send it and return without waiting for it.
+ */
+async function replayGap(
+	ctx: IWebhookFunctions,
+	now: Date,
+	since: string,
+	credential?: ReadCredential,
+): Promise<void> {
 	const webhookId = String((ctx.getWorkflowStaticData('node') as TriggerState).webhookId);
 	try {
 		// A rate-limited replay is reported, not waited for: Admin → Replay Webhook can ask later.
@@ -79,6 +90,7 @@ async function replayGap(ctx: IWebhookFunctions, now: Date, since: string): Prom
 			webhookId,
 			timeoutMs: RECOVERY_TIMEOUT_MS,
 			maxRateLimitWait: 0,
+			credential,
 		});
 	} catch (error) {
 		ctx.logger.error(
@@ -192,14 +204,13 @@ export async function receiveDelivery(
 	const key = keyOf(ctx);
 	const previous = saved.lastReceivedAt;
 	if (previous && recoveryDue(ctx, startedAt, previous, memory)) {
-		// The first delivery after a restart: answered 503 at once, so that the service sends it again,
-		// and nothing of it runs here. Its events lie inside the gap the replay asks for, and a run
-		// started only after an answer (which the service would wait for no longer than 10 s, while the
-		// replay request can take up to its timeout) would be lost if the process stopped or n8n failed
-		// to start it in between: the service would hold a 200 for it.
-		respond(ctx, 503, { error: 'n8n restarted; the missed events are being replayed' });
-		await replayGap(ctx, now, previous);
-		return { noWebhookResponse: true };
+		// The first delivery after a restart asks for the replay of the gap and goes on as any other
+		// delivery, without waiting for that request (up to its timeout, longer than the service waits
+		// for an answer). The bearer credential is read now, so the request can finish after n8n has
+		// ended this call; answering before the run instead, as before, lost the event when the
+		// process stopped or n8n failed to start the run in between (the service held a 200 for it).
+		const credential = await readBearerCredential(ctx).catch(() => undefined);
+		void replayGap(ctx, now, previous, credential);
 	}
 	const delivery = openDelivery(ctx, key, memory, clock);
 	const ids = events.map((e) => e.event_id);

@@ -4,7 +4,7 @@ import { sleep } from 'n8n-workflow';
 
 import { answerCrc, processStartedAt, receiveDelivery } from '../../nodes/PlatformTrigger/receive';
 import { BASE } from '../helpers/context';
-import { sign, webhookContext } from './helpers';
+import { answerOf, sign, webhookContext } from './helpers';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -59,10 +59,9 @@ describe('recovery after an n8n restart (no webhook method runs then)', () => {
 		const staticData: IDataObject = { webhookId: '111', lastReceivedAt: '2026-11-22T11:40:10Z' };
 		const first = context(staticData, event('1'), {}, 'wf-restart-1');
 		const out = await receiveDelivery(first.context, NOW, STARTED);
-		// Answered 503 at once and not run here: the service sends it again, and the replay covers it.
-		expect(out.workflowData).toBeUndefined();
-		expect(out.noWebhookResponse).toBe(true);
-		expect(first.captured.status).toBe(503);
+		// Runs as any delivery (n8n answers once the run has started); the replay is asked for beside it.
+		expect(out.workflowData?.[0]).toHaveLength(1);
+		expect(answerOf(out, first.captured)).toEqual({ status: 200, body: { ok: true, events: 1 } });
 		expect(await replay).toEqual({
 			webhook_id: '111',
 			from_date: '202611221140',
@@ -111,11 +110,16 @@ describe('recovery after an n8n restart (no webhook method runs then)', () => {
 			let fail!: (e: Error) => void;
 			const held = new Promise<never>((_, reject) => (fail = reject));
 			const asked: string[] = [];
-			(built.context as unknown as { helpers: IDataObject }).helpers.httpRequestWithAuthentication =
-				async (_t: string, o: { url: string }) => {
-					asked.push(o.url);
-					return await held;
-				};
+			const helpers = (built.context as unknown as { helpers: IDataObject }).helpers;
+			helpers.httpRequestWithAuthentication = async (_t: string, o: { url: string }) => {
+				asked.push(o.url);
+				return await held;
+			};
+			// The delivery sends the replay request with the bearer credential it read itself.
+			helpers.httpRequest = async (o: { url: string }) => {
+				asked.push(o.url);
+				return await held;
+			};
 			let finished = false;
 			const call = (
 				kind === 'crc'
@@ -126,21 +130,28 @@ describe('recovery after an n8n restart (no webhook method runs then)', () => {
 				return r;
 			});
 			await until(() => asked.length > 0, 'the replay request');
-			// The answer went out before the replay request, which is still open (a delivery's is a 503:
-			// the service sends it again).
-			expect(built.captured.status).toBe(kind === 'crc' ? 200 : 503);
 			expect(asked).toEqual([`${BASE}/2/webhooks/replay`]);
-			expect(finished).toBe(false);
+			if (kind === 'crc') {
+				// Answered before the replay request, which is still open.
+				expect(built.captured.status).toBe(200);
+				expect(finished).toBe(false);
+			} else {
+				// The delivery did not wait for it: n8n can start its run and answer.
+				await until(() => finished, 'the delivery to return');
+				const out = await call;
+				expect(out.workflowData?.[0]).toHaveLength(1);
+				expect(answerOf(out, built.captured).status).toBe(200);
+			}
 			fail(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
-			const out = await call;
-			if (kind === 'delivery') expect(out.workflowData).toBeUndefined();
+			await call;
+			await until(() => built.logs.some((l) => l.level === 'error'), 'the error line');
 			expect(built.logs.some((l) => l.level === 'error' && /Replay Webhook/.test(l.message))).toBe(
 				true,
 			);
 		}
 	});
 
-	it('a refused replay is logged with what to do, and the delivery is left to the service to send again', async () => {
+	it('a refused replay is logged with what to do, and the delivery still runs', async () => {
 		nock(BASE).post('/2/webhooks/replay').reply(400, {
 			title: 'Invalid Request',
 			detail: 'from_date is too old',
@@ -148,8 +159,7 @@ describe('recovery after an n8n restart (no webhook method runs then)', () => {
 		});
 		const built = context({ webhookId: '111', lastReceivedAt: '2026-11-22T11:00:00Z' }, event('1'));
 		const out = await receiveDelivery(built.context, NOW, STARTED);
-		expect(built.captured.status).toBe(503);
-		expect(out.workflowData).toBeUndefined();
+		expect(out.workflowData?.[0]).toHaveLength(1);
 		await until(() => built.logs.some((l) => l.level === 'error'), 'an error log line');
 		const line = built.logs.find((l) => l.level === 'error')!.message;
 		expect(line).toMatch(/replay the events missed/);
@@ -172,8 +182,8 @@ describe('recovery after an n8n restart (no webhook method runs then)', () => {
 			event('rl'),
 		);
 		const out = await receiveDelivery(built.context, NOW, STARTED);
-		expect(built.captured.status).toBe(503);
-		expect(out.workflowData).toBeUndefined();
+		expect(out.workflowData?.[0]).toHaveLength(1);
+		await until(() => built.logs.some((l) => l.level === 'error'), 'an error log line');
 		expect(built.logs.some((l) => l.level === 'error' && /Replay Webhook/.test(l.message))).toBe(
 			true,
 		);

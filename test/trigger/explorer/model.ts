@@ -528,14 +528,18 @@ export async function runSchedule(schedule: Schedule): Promise<Outcome> {
 				error: (m: string) => say(`error ${m}`),
 			},
 			helpers: {
-				httpRequestWithAuthentication: async (_type: string, options: IDataObject) => {
-					const body = (options.body ?? {}) as IDataObject;
-					say(() => `http ${String(options.method)} ${String(options.url)}`);
-					if (String(options.url).endsWith('/2/webhooks/replay'))
-						replay(String(body.from_date), String(body.to_date));
-					return { statusCode: 200, headers: {}, body: { data: { job_id: 'job-1' } } };
-				},
+				httpRequest: async (options: IDataObject) => await replayAnswer(options),
+				httpRequestWithAuthentication: async (_type: string, options: IDataObject) =>
+					await replayAnswer(options),
 			},
+		};
+		/** The service's answer to the trigger's one request here, the replay (a job id). */
+		const replayAnswer = async (options: IDataObject) => {
+			const body = (options.body ?? {}) as IDataObject;
+			say(() => `http ${String(options.method)} ${String(options.url)}`);
+			if (String(options.url).endsWith('/2/webhooks/replay'))
+				replay(String(body.from_date), String(body.to_date));
+			return { statusCode: 200, headers: {}, body: { data: { job_id: 'job-1' } } };
 		};
 		return ctx as unknown as IWebhookFunctions;
 	};
