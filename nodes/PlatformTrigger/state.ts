@@ -153,6 +153,16 @@ const ANSWER_STALE_MS = 60_000;
  */
 export const ORPHANED_CLAIM_MS = 60_000;
 
+/** The map of one trigger in a per-trigger map, made empty on first use. */
+function entryOf<K, V>(maps: Map<string, Map<K, V>>, key: string): Map<K, V> {
+	let map = maps.get(key);
+	if (!map) {
+		map = new Map();
+		maps.set(key, map);
+	}
+	return map;
+}
+
 /** What became of a claimed id whose run had not started when a copy of it arrived. */
 export type ClaimOutcome = 'started' | 'released' | 'pending';
 
@@ -327,12 +337,7 @@ export class DeliveryMemory {
 	/** A delivery this process has started to answer; close it with answerClosed. */
 	answerOpened(key: string, now: number): symbol {
 		const token = Symbol(key);
-		let open = this.answering.get(key);
-		if (!open) {
-			open = new Map();
-			this.answering.set(key, open);
-		}
-		open.set(token, now);
+		entryOf(this.answering, key).set(token, now);
 		return token;
 	}
 
@@ -415,21 +420,11 @@ export class DeliveryMemory {
 	}
 
 	private recordOf(key: string): Map<string, number> {
-		let record = this.claimed.get(key);
-		if (!record) {
-			record = new Map();
-			this.claimed.set(key, record);
-		}
-		return record;
+		return entryOf(this.claimed, key);
 	}
 
 	private pendingOf(key: string): Map<string, Claim> {
-		let waiting = this.pending.get(key);
-		if (!waiting) {
-			waiting = new Map();
-			this.pending.set(key, waiting);
-		}
-		return waiting;
+		return entryOf(this.pending, key);
 	}
 
 	private prune(ids: Map<string, number>, waiting: Map<string, Claim>, now: number): void {

@@ -21,41 +21,29 @@ import { violation } from './explorer/model';
 const RUNS = Number(process.env.EXPLORER_RUNS ?? 0) || 10_000;
 const SEED = process.env.EXPLORER_SEED ? Number(process.env.EXPLORER_SEED) : undefined;
 
+const at = fc.integer({ min: 0, max: 120_000 });
+/** A graceful stop or a kill -9 of one process, back after downMs. */
+const outage = (kind: 'stop' | 'kill') =>
+	fc.record({
+		at,
+		kind: fc.constant(kind),
+		process: fc.nat(2),
+		downMs: fc.integer({ min: 0, max: 30_000 }),
+	});
+
 const step: fc.Arbitrary<Step> = fc.oneof(
 	{
 		weight: 6,
 		arbitrary: fc.record({
-			at: fc.integer({ min: 0, max: 120_000 }),
+			at,
 			kind: fc.constant('event' as const),
 			batchWith: fc.boolean(),
 			twice: fc.boolean(),
 		}),
 	},
-	{
-		weight: 1,
-		arbitrary: fc.record({
-			at: fc.integer({ min: 0, max: 120_000 }),
-			kind: fc.constant('forged' as const),
-		}),
-	},
-	{
-		weight: 1,
-		arbitrary: fc.record({
-			at: fc.integer({ min: 0, max: 120_000 }),
-			kind: fc.constant('stop' as const),
-			process: fc.nat(2),
-			downMs: fc.integer({ min: 0, max: 30_000 }),
-		}),
-	},
-	{
-		weight: 1,
-		arbitrary: fc.record({
-			at: fc.integer({ min: 0, max: 120_000 }),
-			kind: fc.constant('kill' as const),
-			process: fc.nat(2),
-			downMs: fc.integer({ min: 0, max: 30_000 }),
-		}),
-	},
+	{ weight: 1, arbitrary: fc.record({ at, kind: fc.constant('forged' as const) }) },
+	{ weight: 1, arbitrary: outage('stop') },
+	{ weight: 1, arbitrary: outage('kill') },
 );
 
 const schedule: fc.Arbitrary<Schedule> = fc.record({
@@ -75,13 +63,17 @@ const schedule: fc.Arbitrary<Schedule> = fc.record({
 });
 
 describe('the delivery protocol, explored', () => {
-	it(`holds its invariants on ${RUNS} random schedules`, async () => {
-		await fc.assert(
-			fc.asyncProperty(schedule, async (s) => {
-				const why = await violation(s);
-				if (why) throw new Error(why);
-			}),
-			{ numRuns: RUNS, seed: SEED, endOnFailure: false },
-		);
-	}, Math.max(600_000, RUNS * 20));
+	it(
+		`holds its invariants on ${RUNS} random schedules`,
+		async () => {
+			await fc.assert(
+				fc.asyncProperty(schedule, async (s) => {
+					const why = await violation(s);
+					if (why) throw new Error(why);
+				}),
+				{ numRuns: RUNS, seed: SEED, endOnFailure: false },
+			);
+		},
+		Math.max(600_000, RUNS * 20),
+	);
 });
