@@ -18,8 +18,10 @@ import fc from 'fast-check';
 import type { Schedule, Step } from './explorer/model';
 import { violation } from './explorer/model';
 
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not shipped: the sweep's size and seed come from the environment */
 const RUNS = Number(process.env.EXPLORER_RUNS ?? 0) || 10_000;
 const SEED = process.env.EXPLORER_SEED ? Number(process.env.EXPLORER_SEED) : undefined;
+/* eslint-enable @n8n/community-nodes/no-restricted-globals */
 
 const at = fc.integer({ min: 0, max: 120_000 });
 /** A graceful stop or a kill -9 of one process, back after downMs. */

@@ -334,16 +334,19 @@ describe('Platform Trigger: forged calls cannot make it read the credential at w
 	});
 
 	it('100 CRC checks read the credential once while the kept secret is fresh, and answer correctly', async () => {
-		const token = 'AbCdEfGhIjKlMnOpQr_123';
+		// eslint-disable-next-line @n8n/community-nodes/no-hardcoded-secrets -- a CRC challenge the service would send, not a secret
+		const crcToken = 'AbCdEfGhIjKlMnOpQr_123';
 		const first = await Promise.all(
-			Array.from({ length: 100 }, (_, i) => startCrc('wf-flood-4', { at: T0 + (i % 5), token })),
+			Array.from({ length: 100 }, (_, i) =>
+				startCrc('wf-flood-4', { at: T0 + (i % 5), token: crcToken }),
+			),
 		);
-		expect(first.every((r) => r.status === 200 && r.token === sign(token, OLD))).toBe(true);
+		expect(first.every((r) => r.status === 200 && r.token === sign(crcToken, OLD))).toBe(true);
 		expect(readsOf(first)).toBe(1);
 		const later = [];
 		for (let at = T0 + 100; at < T0 + MAX_AGE_MS; at += 100)
-			later.push(await crc('wf-flood-4', { at, token }));
-		expect(later.every((r) => r.status === 200 && r.token === sign(token, OLD))).toBe(true);
+			later.push(await crc('wf-flood-4', { at, token: crcToken }));
+		expect(later.every((r) => r.status === 200 && r.token === sign(crcToken, OLD))).toBe(true);
 		expect(readsOf(later)).toBe(0);
 		// Deliveries use the secret the CRC checks read.
 		expect(await deliver('wf-flood-4', { at: T0 + 200 })).toEqual({ status: 200, reads: 0 });

@@ -132,6 +132,7 @@ class Loop {
 /** Lets every pending promise chain run (the trigger awaits only promises that are already settled). */
 async function settle(): Promise<void> {
 	// Node runs every queued promise reaction before the next macrotask.
+	// eslint-disable-next-line @n8n/community-nodes/no-restricted-globals -- test code, not shipped
 	await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
