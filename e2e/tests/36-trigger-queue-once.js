@@ -358,18 +358,27 @@ module.exports = [
 			try {
 				// Every event acknowledged in the end (a retry included, should one have been needed).
 				const attempts = () => sandbox.db.deliveries.filter((d) => ids.has(d.event_uuid));
-				await ctx.waitFor(
-					'every event to be acknowledged',
-					() => {
-						const acknowledged = new Set(
-							attempts()
-								.filter((d) => d.ok)
-								.map((d) => d.event_uuid),
-						);
-						return sent.every((id) => acknowledged.has(id));
-					},
-					{ timeoutMs: 30000 },
-				);
+				const unacknowledged = () => {
+					const acknowledged = new Set(
+						attempts()
+							.filter((d) => d.ok)
+							.map((d) => d.event_uuid),
+					);
+					return sent.filter((id) => !acknowledged.has(id));
+				};
+				await ctx
+					.waitFor('every event to be acknowledged', () => unacknowledged().length === 0, {
+						timeoutMs: 30000,
+					})
+					.catch((error) => {
+						// Which events, and what their attempts were answered: the failure's own evidence.
+						const missing = new Set(unacknowledged());
+						const seen = attempts()
+							.filter((d) => missing.has(d.event_uuid))
+							.map((d) => [d.event_uuid, d.status, d.error, d.ms ?? d.durationMs]);
+						H.log(`not acknowledged: ${missing.size}; their attempts: ${JSON.stringify(seen)}`);
+						throw error;
+					});
 				const all = attempts();
 				const failed = all.filter((d) => !d.ok);
 				const by = (f) => failed.filter(f).length;
