@@ -186,6 +186,8 @@ function createSandbox(options = {}) {
 				userId: known.userId,
 				// A token registered with scopes has only those; the default user token has them all.
 				scopes: known.scopes,
+				// Which of several app tokens: tests tell the connections of two workflows apart by it.
+				label: known.label,
 			};
 		}
 		if (/^OAuth\s/i.test(header)) {

@@ -35,6 +35,15 @@ const CRED = {
 		name: 'Platform Sandbox App Bearer (to revoke)',
 		type: 'platformBearerApi',
 	},
+	/**
+	 * A pasted app token of its own (SECOND_APP_BEARER_TOKEN): the sandbox labels what it opens, so a test
+	 * tells this workflow's stream connections from those of the other active workflows.
+	 */
+	bearerSecond: {
+		id: 'PlatSbxBearer2nd',
+		name: 'Platform Sandbox App Bearer (second token)',
+		type: 'platformBearerApi',
+	},
 	bearerMinted: {
 		id: 'PlatSbxBearerM01',
 		name: 'Platform Sandbox App Bearer (minted)',
@@ -67,6 +76,9 @@ const CRED = {
 /** The token of CRED.bearerRevocable (the test that revokes it makes it an app token of the sandbox first). */
 const REVOCABLE_BEARER_TOKEN = 'e2e-revocable app+token=/4';
 
+/** The token of CRED.bearerSecond (a test that uses it registers it as an app token of the sandbox). */
+const SECOND_APP_BEARER_TOKEN = 'e2e-second app+token=/2';
+
 function credentials(sandboxUrl, keys) {
 	const urls = { baseUrl: sandboxUrl, adsBaseUrl: sandboxUrl };
 	return [
@@ -92,6 +104,16 @@ function credentials(sandboxUrl, keys) {
 				{
 					origin: 'pasted',
 					bearerToken: REVOCABLE_BEARER_TOKEN,
+					consumerSecret: keys.consumerSecret,
+				},
+				urls,
+			),
+		}),
+		Object.assign({}, CRED.bearerSecond, {
+			data: Object.assign(
+				{
+					origin: 'pasted',
+					bearerToken: SECOND_APP_BEARER_TOKEN,
 					consumerSecret: keys.consumerSecret,
 				},
 				urls,
@@ -643,6 +665,7 @@ module.exports = {
 	T,
 	CRED,
 	REVOCABLE_BEARER_TOKEN,
+	SECOND_APP_BEARER_TOKEN,
 	credentials,
 	benchCredentials,
 	credRef,

@@ -68,6 +68,7 @@ const WF_BESIDE = 'e2eActivityStrm2';
 const SINK_BESIDE = 'activity-stream-beside';
 /** Another user: only the subscriptions of the workflow beside a test run match its posts. */
 const USER_BESIDE = '1000000038';
+const BESIDE_LABEL = 'beside a test run';
 
 /** The stream workflow whose sink records the execution mode ('production' or 'test') of each run. */
 function besideWorkflow(ctx) {
@@ -81,7 +82,7 @@ function besideWorkflow(ctx) {
 			options: { keepAliveTimeout: 5, maxBackoff: 2 },
 		},
 		[0, 0],
-		{ credentials: F.credRef(F.CRED.bearer) },
+		{ credentials: F.credRef(F.CRED.bearerSecond) },
 	);
 	const sink = F.sinkNode('Record Run', ctx.sandboxUrl, SINK_BESIDE, [300, 0]);
 	sink.parameters.jsonBody =
@@ -257,6 +258,9 @@ module.exports = [
 		timeoutMs: 300000,
 		workflows: (ctx) => {
 			ctx.sandbox.activityStream.keepAliveMs = 1000;
+			// Its own app token: the sandbox labels this workflow's stream connections with it, apart from
+			// those of the other active stream workflows.
+			ctx.sandbox.bearers[F.SECOND_APP_BEARER_TOKEN] = { kind: 'app', label: BESIDE_LABEL };
 			return [besideWorkflow(ctx)];
 		},
 		publish: () => [WF_BESIDE],
@@ -265,12 +269,13 @@ module.exports = [
 			const mine = (kind) => (s) =>
 				String(s.tag || '').startsWith(`n8n:${WF_BESIDE}:`) && String(s.tag).includes(`:${kind}`);
 			const subs = () => [...sandbox.db.subscriptions.values()];
+			const streams = () => open(ctx).filter((c) => c.label === BESIDE_LABEL);
 			ctx.clearSink(SINK_BESIDE);
 			await ctx.waitFor(
 				'the active trigger to subscribe and open the stream',
-				() => subs().some(mine('s')) && open(ctx).length >= 1,
+				() => subs().some(mine('s')) && streams().length >= 1,
 			);
-			const production = open(ctx);
+			const production = streams();
 			// The editor's "Execute workflow" on the trigger: n8n runs trigger() in manual mode and
 			// listens until the first event.
 			const s = await session(ctx.inst.port);
@@ -279,7 +284,7 @@ module.exports = [
 			});
 			await ctx.waitFor(
 				'the test run to subscribe and open its stream',
-				() => subs().some(mine('t')) && open(ctx).length > production.length,
+				() => subs().some(mine('t')) && streams().some((c) => !production.includes(c)),
 			);
 			// The active trigger's stream drops and cannot reconnect for a moment: the test run hears the
 			// events first, and the active trigger gets them from its catch-up.
@@ -319,14 +324,14 @@ module.exports = [
 			// Deactivated, the active trigger's subscriptions are deleted a minute later; a test run
 			// started meanwhile has its own and leaves that deletion alone.
 			await deactivate(ctx, WF_BESIDE);
-			await ctx.waitFor('the active trigger to close its stream', () => open(ctx).length === 0, {
+			await ctx.waitFor('the active trigger to close its stream', () => streams().length === 0, {
 				timeoutMs: 30000,
 			});
 			await s.call('POST', `/rest/workflows/${WF_BESIDE}/run`, {
 				triggerToStartFrom: { name: 'Activity Stream' },
 			});
 			await ctx.waitFor('the second test run to subscribe', () => subs().some(mine('t')));
-			await ctx.waitFor('its stream to open', () => open(ctx).length >= 1);
+			await ctx.waitFor('its stream to open', () => streams().length >= 1);
 			await sandbox.emit({
 				event_type: 'post.create',
 				user_id: USER_BESIDE,

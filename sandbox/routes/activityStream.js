@@ -13,7 +13,7 @@
  * the service's replay window); `end_time` ends the answer once the events up to it are sent.
  *
  * Control routes (tests cut, stall and resume the stream):
- *   GET  /_sandbox/activity-stream           {connections: [{id, query, stalled, sent, opened_at}], connects,
+ *   GET  /_sandbox/activity-stream           {connections: [{id, query, label, stalled, sent, opened_at}], connects,
  *                                             events, keepAliveMs}
  *   POST /_sandbox/activity-stream/options   {keepAliveMs}
  *   POST /_sandbox/activity-stream/cut       closes every open connection (a dropped stream)
@@ -95,7 +95,7 @@ function install(sb) {
 		return t;
 	}
 
-	sb.route('GET', '/2/activity/stream', 'app', ({ q, res, req }) => {
+	sb.route('GET', '/2/activity/stream', 'app', ({ q, res, req, auth }) => {
 		const now = Date.now();
 		let from;
 		if (q.backfill_minutes !== undefined) from = now - Number(q.backfill_minutes) * MINUTE;
@@ -116,6 +116,7 @@ function install(sb) {
 			id: state.connects,
 			res,
 			query: q,
+			label: auth && auth.label,
 			stalled: false,
 			sent: 0,
 			opened_at: new Date(now).toISOString(),
@@ -155,6 +156,7 @@ function install(sb) {
 			connections: [...state.connections].map((c) => ({
 				id: c.id,
 				query: c.query,
+				label: c.label,
 				stalled: c.stalled,
 				sent: c.sent,
 				opened_at: c.opened_at,
