@@ -79,7 +79,7 @@ export interface PollState extends IDataObject {
 	 * Where a poll cut short by n8n's poll time stopped reading (modes without since_id): the next poll
 	 * reads on past it before a run of remembered ids stops it, so the older items left unread are emitted.
 	 */
-	resumeAfter?: string;
+	resumeAfter?: string[];
 	/**
 	 * The oldest item a poll capped by Max Items per Poll emitted (modes without since_id): the older
 	 * ones were skipped, so a later read stops there instead of emitting them late.
@@ -309,12 +309,17 @@ interface ReadOptions {
 	untilId?: string;
 	/** Ids remembered (modes without since_id): not emitted again. */
 	known?: Set<string>;
-	/** Read on past this id before a run of remembered ids may stop the read. */
-	resumeAfter?: string;
+	/**
+	 * Read on past all these ids (the last ones a poll cut short read) before a run of remembered ids
+	 * may stop the read. Several, because one of them may have come back to the top of the list.
+	 */
+	resumeAfter?: string[];
 	/** A remembered id the read stops at: older items were skipped by the cap. */
 	stopAt?: string;
 	/** When the poll started (Date.now()): n8n's poll time counts from there. */
 	started?: number;
+	/** Read to the limit whatever n8n's poll time. */
+	untimed?: boolean;
 }
 
 async function read(
@@ -333,7 +338,8 @@ async function read(
 	if (opts.sinceId) base.since_id = opts.sinceId;
 	if (opts.untilId) base.until_id = opts.untilId;
 	const size = (wanted: number) => Math.min(mode.page.max, Math.max(mode.page.min, wanted));
-	const budget = typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : undefined;
+	const budget =
+		typeof ctx.getPollBudgetMs === 'function' && !opts.untimed ? ctx.getPollBudgetMs() : undefined;
 	const started = opts.started ?? Date.now();
 	const { known } = opts;
 	// An answer without an order (Spaces) is compared whole: every id not remembered is new. A window of
@@ -343,7 +349,8 @@ async function read(
 	const includes: IDataObject = {};
 	const seen: string[] = [];
 	const read = new Set<string>();
-	let resumed = opts.resumeAfter === undefined;
+	const resumeAt = new Set(opts.resumeAfter ?? []);
+	let resumed = resumeAt.size === 0;
 	let run = 0;
 	let token: string | undefined;
 	let cut: Read['cut'];
@@ -363,7 +370,7 @@ async function read(
 			// Pages that shifted while they were read repeat an entry: it counts once.
 			if (read.has(entryId)) continue;
 			read.add(entryId);
-			if (entryId === opts.resumeAfter) {
+			if (resumeAt.delete(entryId) && resumeAt.size === 0) {
 				resumed = true;
 				run = 0;
 			}
@@ -509,7 +516,7 @@ async function knownIdsPoll(
 	});
 	if (result.cut === 'time') {
 		// Where this read stopped, unless an earlier cut short poll's place is still ahead.
-		if (result.resumed) state.resumeAfter = result.seen[result.seen.length - 1];
+		if (result.resumed) state.resumeAfter = result.seen.slice(-STOP_RUN);
 	} else delete state.resumeAfter;
 	const seen = new Set(result.seen);
 	state.known = [...result.seen, ...remembered.filter((k) => !seen.has(k))].slice(0, KNOWN_IDS);
@@ -538,10 +545,19 @@ function oldestOf(entries: IDataObject[]): string | undefined {
 	return oldest;
 }
 
+/** Replaces the static data's position with the one a successful poll moved. */
+function keep(stored: PollState, state: PollState): void {
+	for (const name of Object.keys(stored)) if (!(name in state)) delete stored[name];
+	Object.assign(stored, state);
+}
+
 export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = readSettings(this);
 	const send = sender(this, settings);
-	const state = this.getWorkflowStaticData('node') as PollState;
+	const stored = this.getWorkflowStaticData('node') as PollState;
+	// The poll works on a copy, kept only when the poll succeeds: a 429 or an error half-way through a
+	// poll leaves the position as the last successful poll left it.
+	const state = JSON.parse(JSON.stringify(stored)) as PollState;
 	const manual = this.getMode() === 'manual';
 	try {
 		const id = await subjectId(this, settings, state, send);
@@ -567,9 +583,12 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 			state.key = key;
 		if (state.key !== key) {
 			// First poll for this mode, account, user and query: only record where the data stands now.
-			// Modes without since_id remember the whole window that later polls compare against.
+			// Modes without since_id remember the whole window that later polls compare against (two
+			// pages at most, read whatever n8n's poll time: a window cut short would let older items pass
+			// for new ones).
 			const first = await read(this, settings, send, id, {
 				limit: mode.sinceId ? mode.page.min : KNOWN_IDS,
+				untimed: true,
 			});
 			state.key = key;
 			delete state.resumeAfter;
@@ -583,10 +602,13 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 			} else {
 				delete state.newestId;
 				state.known = first.entries.map((e) => String(e.id)).slice(0, KNOWN_IDS);
+				// A longer list: what is older than the window is not new either.
+				if (first.cut && !mode.unpaged) state.skippedBelow = state.known[state.known.length - 1];
 			}
 			this.logger.info(
 				`${logPrefix(this)}: first poll recorded the position (${state.newestId ?? `${state.known?.length ?? 0} ids`}); new items start the workflow from the next poll on`,
 			);
+			keep(stored, state);
 			return null;
 		}
 		const started = Date.now();
@@ -598,6 +620,7 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 				`${logPrefix(this)}: more than ${settings.maxItems} new items since the last poll; the newest ${found.entries.length} are emitted and older ones skipped (raise "Max Items per Poll" or poll more often)`,
 			);
 		}
+		keep(stored, state);
 		return emit(settings, found.entries, found.includes, id, me);
 	} catch (error) {
 		const limited = rateLimitOfError(error);
