@@ -24,8 +24,8 @@ import { fieldQuery, MODES, modeSpec } from './modes';
 
 /**
  * One poll: read what is newer than the position kept in the workflow's static data, emit it oldest
- * first, move the position. The first poll after activation (or after the watched user, query or
- * mode changed) only records the position. A manual test run shows the latest few items and leaves
+ * first, move the position over what was emitted. The first poll after activation (or after the
+ * watched user, query, mode or account changed) only records the position. A manual test run shows the latest few items and leaves
  * the position alone. A rate limit skips the poll and keeps the position: the next poll catches up.
  */
 
