@@ -515,8 +515,14 @@ async function knownIdsPoll(
 		started,
 	});
 	if (result.cut === 'time') {
-		// Where this read stopped, unless an earlier cut short poll's place is still ahead.
-		if (result.resumed) state.resumeAfter = result.seen.slice(-STOP_RUN);
+		// Where this read stopped; while an earlier cut short poll's place is still ahead, that place
+		// too (its ids may have come back on top, where this read already saw them).
+		const last = result.seen.slice(-STOP_RUN);
+		const earlier = result.resumed ? [] : (state.resumeAfter ?? []);
+		state.resumeAfter = [...earlier, ...last.filter((k) => !earlier.includes(k))].slice(
+			0,
+			3 * STOP_RUN,
+		);
 	} else delete state.resumeAfter;
 	const seen = new Set(result.seen);
 	state.known = [...result.seen, ...remembered.filter((k) => !seen.has(k))].slice(0, KNOWN_IDS);

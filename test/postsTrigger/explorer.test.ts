@@ -164,6 +164,78 @@ const FOUND: Array<{ name: string; schedule: Schedule }> = [
 			],
 		},
 	},
+	{
+		// The only id a cut short poll had read (12) stayed its resume place while later cut short polls
+		// read further new bookmarks; 12 removed and added again then came back on top, the read took the
+		// place as passed at once and a run of remembered bookmarks ended it before 14 to 20.
+		name: 'bookmarks: polls cut short again and again, and the place they stopped at comes back on top',
+		schedule: {
+			mode: 'bookmarks',
+			savedOnFailure: false,
+			initial: 11,
+			steps: [
+				{
+					changes: [
+						{ kind: 'add', count: 1 },
+						{ kind: 'remove', pick: 0 },
+						{ kind: 'remove', pick: 0 },
+					],
+					pageLimit: 1,
+					shuffle: 0,
+				},
+				{ changes: [], pageLimit: 1, budgetPages: 1, shuffle: 0 },
+				{
+					changes: [
+						{ kind: 'add', count: 4 },
+						{ kind: 'remove', pick: 0 },
+						{ kind: 'add', count: 1 },
+					],
+					pageLimit: 1,
+					failure: { at: 0, status: 429, times: 1 },
+					shuffle: 0,
+				},
+				{
+					changes: [
+						{ kind: 'add', count: 4 },
+						{ kind: 'add', count: 2 },
+						{ kind: 'add', count: 1 },
+					],
+					pageLimit: 1,
+					budgetPages: 1,
+					shuffle: 0,
+				},
+				{
+					changes: [
+						{ kind: 'switchAccount' },
+						{ kind: 'switchAccount' },
+						{ kind: 'remove', pick: 9 },
+					],
+					pageLimit: 2,
+					budgetPages: 2,
+					shuffle: 0,
+				},
+				{
+					changes: [
+						{ kind: 'readd', pick: 0 },
+						{ kind: 'add', count: 1 },
+						{ kind: 'add', count: 3 },
+					],
+					pageLimit: 1,
+					budgetPages: 1,
+					shuffle: 0,
+				},
+				{ changes: [{ kind: 'add', count: 1 }], pageLimit: 2, budgetPages: 2, shuffle: 0 },
+				{
+					changes: [
+						{ kind: 'readd', pick: 32 },
+						{ kind: 'remove', pick: 19 },
+					],
+					pageLimit: 1,
+					shuffle: 0,
+				},
+			],
+		},
+	},
 ];
 
 describe('the Poll Trigger position, explored', () => {

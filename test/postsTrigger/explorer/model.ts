@@ -362,6 +362,7 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 		Date.now = fakeNow;
 		saved = JSON.stringify(staticData);
 		staticData = JSON.parse(saved) as IDataObject;
+		log.push(`state ${JSON.stringify({ ...staticData, known: undefined })}`);
 		const ids = (result?.[0] ?? []).map((i) => String(i.json.event_id));
 		const now = served(step.shuffle);
 		const me = ACCOUNTS[account];
