@@ -335,6 +335,8 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 			{
 				event: s.mode,
 				authentication: explored.credentialType,
+				// Above anything a schedule adds: the cap's documented skipping is not what is explored.
+				maxItems: 1000,
 				...explored.parameters,
 			},
 			staticData,
