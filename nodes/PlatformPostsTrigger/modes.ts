@@ -8,7 +8,8 @@ import { TIMELINES } from '../shared/timelines';
 /**
  * What each mode of the Poll Trigger reads. Every endpoint answers newest first. Where it takes
  * `since_id` (a user's posts, mentions, recent search) the service returns only newer items; the
- * others (liked posts, bookmarks, followers, direct messages) are read until an id seen before.
+ * others (liked posts, bookmarks, followers, direct messages) are read until a run of ids seen before;
+ * Spaces by creator come in no order and are compared whole.
  */
 
 export type PollMode =

@@ -24,8 +24,8 @@ import { fieldQuery, MODES, modeSpec } from './modes';
 
 /**
  * One poll: read what is newer than the position kept in the workflow's static data, emit it oldest
- * first, move the position. The first poll after activation (or after the watched user, query or
- * mode changed) only records the position. A manual test run shows the latest few items and leaves
+ * first, move the position over what was emitted. The first poll after activation (or after the
+ * watched user, query, mode or account changed) only records the position. A manual test run shows the latest few items and leaves
  * the position alone. A rate limit skips the poll and keeps the position: the next poll catches up.
  */
 
@@ -34,6 +34,11 @@ export const MANUAL_ITEMS = 5;
 export const KNOWN_IDS = 200;
 /** Size of the first page where the position is an id seen before (most polls find it at once). */
 const FIRST_PAGE = 10;
+/**
+ * Remembered ids read in a row after which a poll stops reading: what follows is older. An item removed
+ * and added again comes back at the top among new ones, so one remembered id alone does not stop the read.
+ */
+const STOP_RUN = FIRST_PAGE;
 /** Pages a poll may read, whatever the service answers (a guard against a loop). */
 const MAX_PAGES = 50;
 
@@ -70,6 +75,21 @@ export interface PollState extends IDataObject {
 	newestId?: string;
 	/** Newest ids read, newest first (modes without since_id). */
 	known?: string[];
+	/**
+	 * Where a poll cut short by n8n's poll time stopped reading (modes without since_id): the next poll
+	 * reads on past it before a run of remembered ids stops it, so the older items left unread are emitted.
+	 */
+	resumeAfter?: string[];
+	/**
+	 * The oldest item a poll capped by Max Items per Poll emitted (modes without since_id): the older
+	 * ones were skipped, so a later read stops there instead of emitting them late.
+	 */
+	skippedBelow?: string;
+	/**
+	 * The ids a poll cut short by n8n's poll time left unread (modes with since_id): newer than sinceId,
+	 * older than untilId. The next polls read them first.
+	 */
+	gap?: { sinceId?: string; untilId: string };
 	/** Cached id of the watched user or of the authenticated user. */
 	subject?: { ref: string; id: string };
 	/** Cached id of the authenticated user, where a mode needs it besides its subject. */
@@ -192,14 +212,39 @@ function sender(ctx: IPollFunctions, settings: Settings): SendRequest {
 		});
 }
 
-function positionKey(settings: Settings): string {
+/**
+ * What the position belongs to. A mode that watches the authenticated user's own data (mentions,
+ * bookmarks, direct messages) names the account: a credential switched to another account starts that
+ * account's own position instead of reading it from the other account's.
+ */
+function positionKey(settings: Settings, subject: string | undefined): string {
 	const who =
 		settings.mode.subject === 'me'
-			? settings.credentialType
+			? `${settings.credentialType}:${subject ?? ''}`
 			: settings.user
 				? `${settings.user.by}:${settings.user.value.toLowerCase()}`
 				: (settings.target ?? '');
 	return JSON.stringify([settings.mode.value, who, settings.query ?? '', settings.exclude]);
+}
+
+/** The key kept before positions named the account (only the credential type): taken over once. */
+function earlierKey(settings: Settings): string | undefined {
+	if (settings.mode.subject !== 'me') return undefined;
+	return JSON.stringify([
+		settings.mode.value,
+		settings.credentialType,
+		settings.query ?? '',
+		settings.exclude,
+	]);
+}
+
+/**
+ * What a cached id of the authenticated user belongs to: the credential (its type and, where n8n names
+ * it, its id), so that choosing another credential looks the account up again.
+ */
+function meRef(ctx: IPollFunctions, settings: Settings): string {
+	const credential = ctx.getNode().credentials?.[settings.credentialType];
+	return `me:${settings.credentialType}:${credential?.id ?? ''}`;
 }
 
 async function subjectId(
@@ -214,9 +259,7 @@ async function subjectId(
 		return settings.target;
 	if (user?.by === 'id') return user.value;
 	const ref =
-		mode.subject === 'me'
-			? `me:${settings.credentialType}`
-			: `username:${user!.value.toLowerCase()}`;
+		mode.subject === 'me' ? meRef(ctx, settings) : `username:${user!.value.toLowerCase()}`;
 	if (state.subject?.ref === ref && state.subject.id) return state.subject.id;
 	const id =
 		mode.subject === 'me'
@@ -234,7 +277,7 @@ async function meId(
 	send: SendRequest,
 ): Promise<string | undefined> {
 	if (!settings.mode.needsMe) return undefined;
-	const ref = `me:${settings.credentialType}`;
+	const ref = meRef(ctx, settings);
 	if (state.me?.ref === ref && state.me.id) return state.me.id;
 	const id = await fetchAuthenticatedUserId(ctx.getNode(), send);
 	state.me = { ref, id };
@@ -248,10 +291,35 @@ export function newerThan(a: string, b: string): boolean {
 }
 
 interface Read {
+	/** The new entries, in the service's order (newest first where it has one). */
 	entries: IDataObject[];
 	includes: IDataObject;
-	/** More items remained unread (the cap or the time budget stopped the poll). */
-	cutShort: boolean;
+	/** Why more items remained unread: the per-poll cap or n8n's poll time. */
+	cut?: 'cap' | 'time';
+	/** Ids read that were emitted or remembered, in the service's order. */
+	seen: string[];
+	/** The resume point was read past (or there was none). */
+	resumed: boolean;
+}
+
+interface ReadOptions {
+	limit: number;
+	firstPage?: number;
+	sinceId?: string;
+	untilId?: string;
+	/** Ids remembered (modes without since_id): not emitted again. */
+	known?: Set<string>;
+	/**
+	 * Read on past all these ids (the last ones a poll cut short read) before a run of remembered ids
+	 * may stop the read. Several, because one of them may have come back to the top of the list.
+	 */
+	resumeAfter?: string[];
+	/** A remembered id the read stops at: older items were skipped by the cap. */
+	stopAt?: string;
+	/** When the poll started (Date.now()): n8n's poll time counts from there. */
+	started?: number;
+	/** Read to the limit whatever n8n's poll time. */
+	untimed?: boolean;
 }
 
 async function read(
@@ -259,7 +327,7 @@ async function read(
 	settings: Settings,
 	send: SendRequest,
 	id: string | undefined,
-	opts: { limit: number; firstPage?: number; sinceId?: string; known?: Set<string> },
+	opts: ReadOptions,
 ): Promise<Read> {
 	const { mode } = settings;
 	const base: IDataObject = fieldQuery(mode.kind, settings.fields);
@@ -268,13 +336,24 @@ async function read(
 		Object.assign(base, { query: settings.query, sort_order: 'recency' });
 	if (settings.exclude.length) base.exclude = settings.exclude.join(',');
 	if (opts.sinceId) base.since_id = opts.sinceId;
+	if (opts.untilId) base.until_id = opts.untilId;
 	const size = (wanted: number) => Math.min(mode.page.max, Math.max(mode.page.min, wanted));
-	const budget = typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : undefined;
-	const started = Date.now();
+	const budget =
+		typeof ctx.getPollBudgetMs === 'function' && !opts.untimed ? ctx.getPollBudgetMs() : undefined;
+	const started = opts.started ?? Date.now();
+	const { known } = opts;
+	// An answer without an order (Spaces) is compared whole: every id not remembered is new. A window of
+	// fewer than STOP_RUN ids means a short list: it is read to its end.
+	const stopRun = known && !mode.unpaged && known.size >= STOP_RUN ? STOP_RUN : Infinity;
 	const entries: IDataObject[] = [];
 	const includes: IDataObject = {};
+	const seen: string[] = [];
+	const read = new Set<string>();
+	const resumeAt = new Set(opts.resumeAfter ?? []);
+	let resumed = resumeAt.size === 0;
+	let run = 0;
 	let token: string | undefined;
-	let cutShort = false;
+	let cut: Read['cut'];
 	for (let page = 0; page < MAX_PAGES; page++) {
 		const wanted =
 			page === 0 && opts.firstPage
@@ -288,34 +367,50 @@ async function read(
 		let reached = false;
 		for (const entry of data) {
 			const entryId = String(entry.id ?? '');
-			if (opts.known?.has(entryId)) {
-				reached = true;
-				break;
+			// Pages that shifted while they were read repeat an entry: it counts once.
+			if (read.has(entryId)) continue;
+			read.add(entryId);
+			if (resumeAt.delete(entryId) && resumeAt.size === 0) {
+				resumed = true;
+				run = 0;
 			}
+			if (known?.has(entryId)) {
+				seen.push(entryId);
+				run++;
+				// Stop after a run of remembered ids; not before the place where a poll cut short stopped
+				// reading, since unread items may follow it.
+				if (resumed && (run >= stopRun || entryId === opts.stopAt)) {
+					reached = true;
+					break;
+				}
+				continue;
+			}
+			run = 0;
 			// The service returns only newer posts for since_id; an older one is never emitted again.
 			if (opts.sinceId && !newerThan(entryId, opts.sinceId)) continue;
 			if (entries.length >= opts.limit) {
-				cutShort = true;
+				cut = 'cap';
 				break;
 			}
 			entries.push(entry);
+			seen.push(entryId);
 		}
 		const next = (body.meta as IDataObject | undefined)?.next_token;
-		if (reached || cutShort || !next || data.length === 0) break;
+		if (reached || cut || !next || data.length === 0) break;
 		if (entries.length >= opts.limit) {
-			cutShort = true;
+			cut = 'cap';
 			break;
 		}
 		if (budget !== undefined && Date.now() - started > budget / 2) {
 			ctx.logger.warn(
-				`${logPrefix(ctx)}: stopped reading after ${page + 1} pages to finish within n8n's poll time`,
+				`${logPrefix(ctx)}: stopped reading after ${page + 1} pages to finish within n8n's poll time; the next poll reads on from there`,
 			);
-			cutShort = true;
+			cut = 'time';
 			break;
 		}
 		token = String(next);
 	}
-	return { entries, includes, cutShort };
+	return { entries, includes, cut, seen, resumed };
 }
 
 function emit(
@@ -349,10 +444,126 @@ function newestOf(entries: IDataObject[], current: string | undefined): string |
 	return newest;
 }
 
+/**
+ * Modes with since_id: the ids left unread by a poll cut short by n8n's poll time (the gap) first, then
+ * what is newer than the position. The position moves only over what is emitted.
+ */
+async function sinceIdPoll(
+	ctx: IPollFunctions,
+	settings: Settings,
+	send: SendRequest,
+	id: string | undefined,
+	state: PollState,
+	started: number,
+): Promise<Pick<Read, 'entries' | 'includes' | 'cut'>> {
+	const includes: IDataObject = {};
+	let older: IDataObject[] = [];
+	if (state.gap) {
+		const gap = await read(ctx, settings, send, id, {
+			limit: settings.maxItems,
+			sinceId: state.gap.sinceId,
+			untilId: state.gap.untilId,
+			started,
+		});
+		addIncludes(includes, gap.includes);
+		older = gap.entries;
+		if (gap.cut === 'time') {
+			const oldest = oldestOf(gap.entries);
+			if (oldest) state.gap = { ...state.gap, untilId: oldest };
+			// The time is spent: what is newer waits for the next poll, where it is read after the gap.
+			return { entries: older, includes, cut: gap.cut };
+		}
+		delete state.gap;
+		if (gap.cut === 'cap') return { entries: older, includes, cut: gap.cut };
+	}
+	const limit = settings.maxItems - older.length;
+	if (limit <= 0) return { entries: older, includes };
+	const result = await read(ctx, settings, send, id, {
+		limit,
+		sinceId: state.newestId,
+		started,
+	});
+	addIncludes(includes, result.includes);
+	if (result.cut === 'time' && result.entries.length) {
+		state.gap = { untilId: oldestOf(result.entries)! };
+		if (state.newestId) state.gap.sinceId = state.newestId;
+	}
+	if (result.entries.length) state.newestId = newestOf(result.entries, state.newestId);
+	return { entries: [...result.entries, ...older], includes, cut: result.cut };
+}
+
+/**
+ * Modes without since_id: every id read that is not remembered is new, read past remembered ones that
+ * came back to the top (removed and added again) until a run of them. The window is then rebuilt in
+ * the service's order from what was read, so it stays the newest part of the list.
+ */
+async function knownIdsPoll(
+	ctx: IPollFunctions,
+	settings: Settings,
+	send: SendRequest,
+	id: string | undefined,
+	state: PollState,
+	started: number,
+): Promise<Pick<Read, 'entries' | 'includes' | 'cut'>> {
+	const remembered = state.known ?? [];
+	const result = await read(ctx, settings, send, id, {
+		limit: settings.maxItems,
+		firstPage: settings.mode.unpaged ? undefined : FIRST_PAGE,
+		known: new Set(remembered),
+		resumeAfter: state.resumeAfter,
+		stopAt: state.skippedBelow,
+		started,
+	});
+	if (result.cut === 'time') {
+		// Where this read stopped; while an earlier cut short poll's place is still ahead, that place
+		// too (its ids may have come back on top, where this read already saw them).
+		const last = result.seen.slice(-STOP_RUN);
+		const earlier = result.resumed ? [] : (state.resumeAfter ?? []);
+		state.resumeAfter = [...earlier, ...last.filter((k) => !earlier.includes(k))].slice(
+			0,
+			3 * STOP_RUN,
+		);
+	} else delete state.resumeAfter;
+	const seen = new Set(result.seen);
+	state.known = [...result.seen, ...remembered.filter((k) => !seen.has(k))].slice(0, KNOWN_IDS);
+	if (result.cut === 'cap') state.skippedBelow = result.seen[result.seen.length - 1];
+	else if (state.skippedBelow && !state.known.includes(state.skippedBelow))
+		delete state.skippedBelow;
+	// The service gives Spaces in no order: they are emitted in the order they were created.
+	const entries = settings.mode.unpaged ? byCreation(result.entries) : result.entries;
+	return { entries, includes: result.includes, cut: result.cut };
+}
+
+/** Newest first by created_at (ids of Spaces carry no time); entries without it keep their place. */
+function byCreation(entries: IDataObject[]): IDataObject[] {
+	return entries
+		.map((entry, index) => ({ entry, index, at: String(entry.created_at ?? '') }))
+		.sort((a, b) => (a.at && b.at && a.at !== b.at ? (a.at < b.at ? 1 : -1) : a.index - b.index))
+		.map((e) => e.entry);
+}
+
+function oldestOf(entries: IDataObject[]): string | undefined {
+	let oldest: string | undefined;
+	for (const entry of entries) {
+		const id = String(entry.id ?? '');
+		if (/^\d+$/.test(id) && (!oldest || newerThan(oldest, id))) oldest = id;
+	}
+	return oldest;
+}
+
+/** Replaces the static data's position with the one a successful poll moved. */
+function keep(stored: PollState, state: PollState): void {
+	for (const name of Object.keys(stored)) if (!(name in state)) delete stored[name];
+	Object.assign(stored, state);
+}
+
 export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = readSettings(this);
 	const send = sender(this, settings);
-	const state = this.getWorkflowStaticData('node') as PollState;
+	const stored = this.getWorkflowStaticData('node') as PollState;
+	// The poll works on a copy, kept only when the poll succeeds: a 429 or an error half-way through a
+	// poll leaves the position as the last successful poll left it.
+	const state = JSON.parse(JSON.stringify(stored)) as PollState;
 	const manual = this.getMode() === 'manual';
 	try {
 		const id = await subjectId(this, settings, state, send);
@@ -372,14 +583,23 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 			}
 			return emit(settings, latest.entries, latest.includes, id, me);
 		}
-		const key = positionKey(settings);
+		const key = positionKey(settings, id);
 		const { mode } = settings;
+		if (state.key !== key && state.key !== undefined && state.key === earlierKey(settings))
+			state.key = key;
 		if (state.key !== key) {
-			// First poll for this mode, user and query: only record where the data stands now.
+			// First poll for this mode, account, user and query: only record where the data stands now.
+			// Modes without since_id remember the whole window that later polls compare against (two
+			// pages at most, read whatever n8n's poll time: a window cut short would let older items pass
+			// for new ones).
 			const first = await read(this, settings, send, id, {
-				limit: mode.sinceId ? mode.page.min : FIRST_PAGE,
+				limit: mode.sinceId ? mode.page.min : KNOWN_IDS,
+				untimed: true,
 			});
 			state.key = key;
+			delete state.resumeAfter;
+			delete state.skippedBelow;
+			delete state.gap;
 			if (mode.sinceId) {
 				delete state.known;
 				const newest = newestOf(first.entries, undefined);
@@ -388,33 +608,26 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 			} else {
 				delete state.newestId;
 				state.known = first.entries.map((e) => String(e.id)).slice(0, KNOWN_IDS);
+				// A longer list: what is older than the window is not new either.
+				if (first.cut && !mode.unpaged) state.skippedBelow = state.known[state.known.length - 1];
 			}
 			this.logger.info(
 				`${logPrefix(this)}: first poll recorded the position (${state.newestId ?? `${state.known?.length ?? 0} ids`}); new items start the workflow from the next poll on`,
 			);
+			keep(stored, state);
 			return null;
 		}
-		const known = mode.sinceId ? undefined : new Set(state.known ?? []);
-		const result = await read(this, settings, send, id, {
-			limit: settings.maxItems,
-			firstPage: mode.sinceId ? undefined : FIRST_PAGE,
-			sinceId: mode.sinceId ? state.newestId : undefined,
-			known,
-		});
-		if (result.cutShort) {
+		const started = Date.now();
+		const found = mode.sinceId
+			? await sinceIdPoll(this, settings, send, id, state, started)
+			: await knownIdsPoll(this, settings, send, id, state, started);
+		if (found.cut === 'cap') {
 			this.logger.warn(
-				`${logPrefix(this)}: more than ${settings.maxItems} new items since the last poll; the newest ${result.entries.length} are emitted and older ones skipped (raise "Max Items per Poll" or poll more often)`,
+				`${logPrefix(this)}: more than ${settings.maxItems} new items since the last poll; the newest ${found.entries.length} are emitted and older ones skipped (raise "Max Items per Poll" or poll more often)`,
 			);
 		}
-		if (result.entries.length) {
-			if (mode.sinceId) state.newestId = newestOf(result.entries, state.newestId);
-			else
-				state.known = [...result.entries.map((e) => String(e.id)), ...(state.known ?? [])].slice(
-					0,
-					KNOWN_IDS,
-				);
-		}
-		return emit(settings, result.entries, result.includes, id, me);
+		keep(stored, state);
+		return emit(settings, found.entries, found.includes, id, me);
 	} catch (error) {
 		const limited = rateLimitOfError(error);
 		if (limited && !manual) {

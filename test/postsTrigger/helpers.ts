@@ -21,6 +21,11 @@ export interface Served {
 	queries: Array<Record<string, string>>;
 	/** Answer the next request with 429 and this reset time (Unix seconds). */
 	rateLimitOnce?: number;
+	/**
+	 * 'id' (the default): newest id first, as posts are. 'added': the last entry of `entries` first, as
+	 * followers, likes, bookmarks and list members are (an item removed and added again comes back on top).
+	 */
+	order?: 'id' | 'added';
 }
 
 let counter = BigInt('1800000000000000000');
@@ -57,21 +62,26 @@ export function serve(read: FakeRead, served: Served) {
 					},
 				];
 			}
-			if (q.since_id !== undefined && !read.sinceId) {
+			if ((q.since_id !== undefined || q.until_id !== undefined) && !read.sinceId) {
 				return [
 					400,
 					{
 						title: 'Invalid Request',
-						detail: 'since_id not taken here',
+						detail: 'since_id and until_id not taken here',
 						type: 'https://api.test.local/2/problems/invalid-request',
 					},
 				];
 			}
-			let list = [...served.entries].sort((a, b) =>
-				BigInt(String(a.id)) < BigInt(String(b.id)) ? 1 : -1,
-			);
+			let list =
+				served.order === 'added'
+					? [...served.entries].reverse()
+					: [...served.entries].sort((a, b) =>
+							BigInt(String(a.id)) < BigInt(String(b.id)) ? 1 : -1,
+						);
 			if (q.since_id !== undefined)
 				list = list.filter((e) => BigInt(String(e.id)) > BigInt(q.since_id));
+			if (q.until_id !== undefined)
+				list = list.filter((e) => BigInt(String(e.id)) < BigInt(q.until_id));
 			const start = q[read.tokenParam] ? Number(q[read.tokenParam]) : 0;
 			const size = Math.min(max, served.pageLimit);
 			const page = list.slice(start, start + size);
@@ -90,6 +100,7 @@ export function pollContext(
 	parameters: IDataObject,
 	staticData: IDataObject,
 	mode: 'trigger' | 'manual' = 'trigger',
+	extra: IDataObject = {},
 ) {
 	return createContext({
 		parameters: {
@@ -101,6 +112,6 @@ export function pollContext(
 			...parameters,
 		},
 		staticData,
-		extra: { getMode: () => mode },
+		extra: { getMode: () => mode, ...extra },
 	});
 }
