@@ -46,7 +46,10 @@ function createSandbox(options = {}) {
 			/** Accept http:// and ports in webhook URLs (the real service wants public HTTPS without a port). */
 			allowInsecureWebhookUrls: options.allowInsecureWebhookUrls !== false,
 			webhookLimit: options.webhookLimit || 5,
-			/** Answer the older response shapes (bare objects, attempted:true, data.subscription). */
+			/**
+			 * Answer other shapes the nodes also read, outside the contract (a bare webhook list,
+			 * attempted:true, a bare deletion, the subscription at `data`): each breaks the contract.
+			 */
 			legacyShapes: !!options.legacyShapes,
 			/** Emit post.create to subscribed webhooks when POST /2/tweets creates a post. */
 			emitOnCreate: !!options.emitOnCreate,
