@@ -109,7 +109,8 @@ async function selftest() {
 		crcMode = 'right';
 		r = await call('POST', '/2/webhooks', { body: { url: hookUrl } });
 		assert.equal(r.status, 200, JSON.stringify(r.body));
-		const hook = r.body.data;
+		// The contract's answer: the webhook itself, without a data envelope.
+		const hook = r.body;
 		assert.equal(hook.valid, true);
 		assert.equal(
 			(await call('POST', '/2/webhooks', { body: { url: hookUrl } })).status,
@@ -270,7 +271,7 @@ async function selftest() {
 			},
 		});
 		assert.equal(r.status, 200, JSON.stringify(r.body));
-		sb.db.subscriptions.delete(r.body.data.subscription_id);
+		sb.db.subscriptions.delete(r.body.data.subscription.subscription_id);
 
 		// Account Activity: user context subscribes and checks; the app bearer lists and removes.
 		const aa = `/2/account_activity/webhooks/${hook.id}/subscriptions`;
@@ -604,7 +605,7 @@ async function selftest() {
 		crcMode = 'right';
 		r = await call('POST', '/2/webhooks', { body: { url: `${hookUrl}/heal` } });
 		assert.equal(r.status, 200, JSON.stringify(r.body));
-		const healId = r.body.data.id;
+		const healId = r.body.id;
 		r = await call('POST', `/_sandbox/webhooks/${healId}/invalidate`, { auth: 'none' });
 		assert.equal(r.status, 409, 'a webhook that answers its CRC check is not invalidated');
 		assert.equal(sb.db.webhooks.get(healId).valid, true);

@@ -157,10 +157,14 @@ async function main() {
 			if (opt('since')) q.set('since', opt('since'));
 			if (opt('path')) q.set('path', opt('path'));
 			const { requests } = await call('GET', `/_sandbox/requests?${q}`);
-			for (const r of requests)
+			for (const r of requests) {
 				console.log(
 					`#${r.seq} ${r.at} ${r.method} ${r.path}${Object.keys(r.query).length ? '?' + new URLSearchParams(r.query) : ''} -> ${r.status} ${r.auth ? `[${r.auth.kind}${r.auth.valid ? '' : ' INVALID: ' + (r.auth.reason || '')}]` : ''}${r.body !== undefined ? ' ' + JSON.stringify(r.body).slice(0, 200) : ''}`,
 				);
+				// What in the sandbox's answer breaks the service's contract (sandbox/server.js).
+				for (const v of r.answerViolations || [])
+					console.log(`    the answer breaks the contract: ${v.message}`);
+			}
 			return;
 		}
 		case 'fault':

@@ -46,7 +46,10 @@ function createSandbox(options = {}) {
 			/** Accept http:// and ports in webhook URLs (the real service wants public HTTPS without a port). */
 			allowInsecureWebhookUrls: options.allowInsecureWebhookUrls !== false,
 			webhookLimit: options.webhookLimit || 5,
-			/** Answer the older response shapes (bare objects, attempted:true, data.subscription). */
+			/**
+			 * Answer other shapes the nodes also read, outside the contract (a bare webhook list,
+			 * attempted:true, a bare deletion, the subscription at `data`): each breaks the contract.
+			 */
 			legacyShapes: !!options.legacyShapes,
 			/** Emit post.create to subscribed webhooks when POST /2/tweets creates a post. */
 			emitOnCreate: !!options.emitOnCreate,
@@ -68,6 +71,15 @@ function createSandbox(options = {}) {
 			 * own comparisons.
 			 */
 			contract: options.contract !== false,
+			/**
+			 * Hold every JSON answer to a `/2/` request against the contract's answer schemas (the
+			 * violations go on the request's record as `answerViolations`); 'warn' also prints a line
+			 * per violating answer, which a sandbox that is not quiet does by default; false: off.
+			 */
+			answers:
+				options.answers === false
+					? false
+					: options.answers || (options.quiet === false ? 'warn' : 'record'),
 		},
 		/** Injected faults: latency for every request; status answers for the next N matching requests. */
 		faults: { latencyMs: 0, rules: [] },
@@ -441,6 +453,8 @@ function createSandbox(options = {}) {
 		}
 		record.status = status;
 		record.ms = Date.now() - started;
+		if (sb.options.answers && url.pathname.startsWith('/2/') && !res.headersSent)
+			checkAnswer(record, status, responseBody, headers);
 		// Anything but a read may have changed what a restart must keep (see lib/persist.js).
 		if (req.method !== 'GET' && sb.onChange) sb.onChange();
 		if (!url.pathname.startsWith('/_sandbox')) {
@@ -453,6 +467,31 @@ function createSandbox(options = {}) {
 			);
 		}
 		send(res, status, responseBody, headers);
+	}
+
+	/** Holds one answer to the contract; what breaks it goes on the record (and the log, when warned). */
+	function checkAnswer(record, status, body, headers) {
+		if (body === undefined || body === null || typeof body !== 'object' || Buffer.isBuffer(body))
+			return;
+		const typeHeader = Object.keys(headers).find((k) => k.toLowerCase() === 'content-type');
+		const contentType = typeHeader ? headers[typeHeader] : 'application/json';
+		if (!/json/i.test(contentType)) return;
+		const { violations } = contract.checkAnswer({
+			method: record.method,
+			path: record.path,
+			status,
+			contentType,
+			body,
+		});
+		if (!violations.length) return;
+		record.answerViolations = violations;
+		if (sb.options.answers === 'warn')
+			console.warn(
+				`[sandbox] warning: the answer to ${record.method} ${record.path} (${status}) breaks the contract: ${violations
+					.slice(0, 3)
+					.map((v) => v.message)
+					.join('; ')}${violations.length > 3 ? `; and ${violations.length - 3} more` : ''}`,
+			);
 	}
 
 	function summarizeMultipart(fields) {

@@ -4,9 +4,10 @@
  * Extracts the rules the sandbox enforces for the platform API (`/2/...`) from the service's published
  * OpenAPI document into a compact table, `sandbox/contract/rules.json`: for every operation its method
  * and path, the credential kinds its `security` accepts and the OAuth 2.0 scopes it needs, its path and
- * query parameters (with their schemas: enums, patterns, bounds, comma-separated lists) and its request
- * body schemas by content type. Schemas are kept only where a request can reach them, without prose
- * (descriptions, examples), and `$ref`s stay references into the table's own `schemas`.
+ * query parameters (with their schemas: enums, patterns, bounds, comma-separated lists), its request
+ * body schemas by content type, and its answers' schemas by status and JSON content type (what the
+ * sandbox holds its own answers to). Schemas are kept only where a request or an answer reaches them,
+ * without prose (descriptions, examples), and `$ref`s stay references into the table's own `schemas`.
  *
  *   node scripts/contract.js [--from FILE_OR_URL] [--out FILE]   writes the table
  *   node scripts/contract.js --check [--from FILE_OR_URL]         exit 1 when the committed table differs
@@ -51,6 +52,8 @@ const KEEP = new Set([
 	'allOf',
 	'nullable',
 ]);
+/** The answers' content types the table keeps: the JSON ones (a stream or a file is not checked). */
+const JSON_TYPE = /^application\/([a-z.+-]+\+)?json$/;
 /** The document's security schemes, in the credential kinds the package speaks of. */
 const KIND = { BearerToken: 'app', OAuth2UserToken: 'oauth2', UserToken: 'oauth1' };
 
@@ -127,12 +130,20 @@ function extract(doc, sourceText) {
 					body.content[type] = media.schema ? compact(media.schema, reached) : {};
 				entry.body = body;
 			}
+			const responses = {};
+			for (const [status, answer] of Object.entries(op.responses || {})) {
+				const content = {};
+				for (const [type, media] of Object.entries(answer.content || {}))
+					if (JSON_TYPE.test(type) && media.schema) content[type] = compact(media.schema, reached);
+				if (Object.keys(content).length) responses[status] = content;
+			}
+			if (Object.keys(responses).length) entry.responses = responses;
 			const id = op.operationId || `${entry.method} ${template}`;
 			if (operations[id]) throw new Error(`duplicate operationId ${id}`);
 			operations[id] = entry;
 		}
 	}
-	// Close over the schemas the requests reach (a referenced schema may reference others).
+	// Close over the schemas the requests and answers reach (a referenced schema may reference others).
 	const schemas = {};
 	const queue = [...reached];
 	while (queue.length) {

@@ -511,6 +511,11 @@ export function asNodeError(
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	const name = (error as { name?: string })?.name;
 	if (name === 'NodeApiError' || name === 'NodeOperationError') return error as NodeApiError;
+	// A programming error (reading a field of an answer that is not there) keeps the original as the
+	// error's cause, with the same message: the property tests of answers tell it from the node's
+	// own refusals by that cause's type.
+	if (error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError)
+		return new NodeOperationError(ctx.getNode(), error, { itemIndex });
 	return new NodeOperationError(ctx.getNode(), String((error as Error)?.message ?? error), {
 		itemIndex,
 	});

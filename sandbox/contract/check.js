@@ -13,6 +13,11 @@
  * A violation: { rule, status, message, parameter?, value? }. Rules: 'path' (404), 'method' (405),
  * 'security' (403), 'scope' (403), 'query-unknown', 'query-required', 'query-value', 'path-param',
  * 'content-type', 'body-required', 'body-schema' (all 400).
+ *
+ * An answer: { method, path, status, contentType, body (the parsed JSON value) }. Its violations:
+ * { rule, message } with the rules 'answer-status' (a success status the operation does not declare),
+ * 'answer-content-type' (a content type the status does not declare) and 'answer-schema' (the body
+ * against the declared schema; an error status is held to the operation's `default` answer).
  */
 
 const baseRules = require('./rules.json');
@@ -324,7 +329,43 @@ function createChecker(rules = baseRules) {
 		return { operation: found.id, violations };
 	}
 
-	return { table, match, check };
+	/** Every violation of one JSON answer to a `/2/` request (an empty list: it conforms). */
+	function checkAnswer(answer) {
+		const violations = [];
+		const found = match(answer.method, answer.path);
+		if (!found.op) return { operation: undefined, violations };
+		const responses = found.op.responses || {};
+		const status = String(answer.status);
+		let declared = responses[status];
+		if (!declared && answer.status >= 400) declared = responses.default;
+		if (!declared) {
+			// An operation whose contract declares no JSON answer (a file, a stream) is not held.
+			if (Object.keys(responses).length)
+				violations.push({
+					rule: 'answer-status',
+					message: `status ${status} is not one the contract declares (${Object.keys(responses).join(', ')})`,
+				});
+			return { operation: found.id, violations };
+		}
+		const type = String(answer.contentType || 'application/json')
+			.split(';')[0]
+			.trim()
+			.toLowerCase();
+		const schema = declared[type];
+		if (!schema) {
+			violations.push({
+				rule: 'answer-content-type',
+				message: `a ${type} answer is not declared for status ${status}: ${Object.keys(declared).join(' or ')}`,
+			});
+			return { operation: found.id, violations };
+		}
+		const errors = [];
+		validate(answer.body, schema, 'body', false, errors);
+		for (const e of errors) violations.push({ rule: 'answer-schema', message: e });
+		return { operation: found.id, violations };
+	}
+
+	return { table, match, check, checkAnswer };
 }
 
 /** The body as the schema sees it: multipart fields become their text (or the bytes' stand-in). */

@@ -332,7 +332,8 @@ function install(sb) {
 			if (!bytes || !bytes.length)
 				throw invalidRequest('media must hold the segment (base64 or a file)', { media: [] });
 			upload.segments.set(index, bytes);
-			return { body: { data: { expires_at: Math.floor(Date.now() / 1000) + 86400 } } };
+			// The contract's append answer (shared with media uploads) requires a `meta`.
+			return { body: { data: { expires_at: Math.floor(Date.now() / 1000) + 86400 }, meta: {} } };
 		},
 	);
 

@@ -83,6 +83,8 @@ function install(sb) {
 		store().set(id, m);
 		return m;
 	}
+	// The contract's upload answers: `data` (id, media key, size, expiry, processing_info) and a
+	// `meta` it requires without naming any field of it. The image's type and size are not in it.
 	const view = (m, extra = {}) =>
 		Object.assign(
 			{
@@ -151,7 +153,12 @@ function install(sb) {
 			total_bytes: b.total_bytes,
 			media_category: b.media_category && String(b.media_category).toLowerCase(),
 		});
-		return { body: { data: { id: m.id, media_key: m.media_key, expires_after_secs: 86400 } } };
+		return {
+			body: {
+				data: { id: m.id, media_key: m.media_key, expires_after_secs: 86400 },
+				meta: {},
+			},
+		};
 	});
 
 	// What processing will decide about the received bytes: too long for the category, or marked to fail.
@@ -210,7 +217,10 @@ function install(sb) {
 				media: [],
 			});
 		m.segments.set(i, bytes);
-		return { status: 200, body: { data: { expires_at: Math.floor(Date.now() / 1000) + 86400 } } };
+		return {
+			status: 200,
+			body: { data: { expires_at: Math.floor(Date.now() / 1000) + 86400 }, meta: {} },
+		};
 	});
 
 	sb.route('POST', '/2/media/upload/:id/finalize', 'user', ({ params }) => {
@@ -235,13 +245,16 @@ function install(sb) {
 		if (m.type === 'photo' || m.type === 'subtitles') {
 			m.state = 'succeeded';
 			return {
-				body: { data: view(m, { image: { image_type: m.media_type, w: m.width, h: m.height } }) },
+				body: { data: view(m), meta: {} },
 			};
 		}
 		m.state = 'pending';
 		m.polls = 0;
 		return {
-			body: { data: view(m, { processing_info: { state: 'pending', check_after_secs: 1 } }) },
+			body: {
+				data: view(m, { processing_info: { state: 'pending', check_after_secs: 1 } }),
+				meta: {},
+			},
 		};
 	});
 
@@ -263,7 +276,7 @@ function install(sb) {
 		if (m.state === 'in_progress')
 			Object.assign(info, { check_after_secs: 1, progress_percent: 50 });
 		if (m.state === 'failed') info.error = m.failure;
-		return { body: { data: view(m, { processing_info: info }) } };
+		return { body: { data: view(m, { processing_info: info }), meta: {} } };
 	});
 
 	// One-shot upload (multipart), and the base64 JSON variant.
@@ -299,13 +312,16 @@ function install(sb) {
 		if (m.type === 'photo' || m.type === 'subtitles') {
 			m.state = 'succeeded';
 			return {
-				body: { data: view(m, { image: { image_type: m.media_type, w: m.width, h: m.height } }) },
+				body: { data: view(m), meta: {} },
 			};
 		}
 		m.state = 'pending';
 		m.polls = 0;
 		return {
-			body: { data: view(m, { processing_info: { state: 'pending', check_after_secs: 1 } }) },
+			body: {
+				data: view(m, { processing_info: { state: 'pending', check_after_secs: 1 } }),
+				meta: {},
+			},
 		};
 	});
 

@@ -113,6 +113,7 @@ function install(sb) {
 				like_count: 0,
 				quote_count: 0,
 				impression_count: 0,
+				bookmark_count: 0,
 			},
 			edit_history_tweet_ids: [id],
 		};
@@ -296,6 +297,7 @@ function install(sb) {
 				like_count: 0,
 				quote_count: 0,
 				impression_count: 0,
+				bookmark_count: 0,
 			},
 			edit_history_tweet_ids: previous ? [...previous.edit_history_tweet_ids, id] : [id],
 			request: b,
@@ -629,7 +631,7 @@ function install(sb) {
 			category: 'Technology',
 			keywords: ['sandbox', 'api'],
 			contexts: {},
-			last_updated_at_ms: Date.now(),
+			last_updated_at_ms: new Date().toISOString(),
 			cluster_posts_results: [],
 		},
 		{
@@ -640,14 +642,19 @@ function install(sb) {
 			category: 'Business',
 			keywords: ['automation', 'n8n'],
 			contexts: {},
-			last_updated_at_ms: Date.now(),
+			last_updated_at_ms: new Date().toISOString(),
 			cluster_posts_results: [],
 		},
 	];
+	// A story as the contract's News has it: its id is `rest_id`, and the `updated_at` field asked
+	// for comes back as `last_updated_at_ms` (a date-time).
 	const newsView = (n, q) => {
-		const out = { id: n.id };
+		const out = { rest_id: n.id };
 		const fields = fieldsOf(q, 'news.fields');
-		for (const f of fields.length ? fields : ['name']) if (n[f] !== undefined) out[f] = n[f];
+		for (const f of fields.length ? fields : ['name']) {
+			const name = f === 'updated_at' ? 'last_updated_at_ms' : f;
+			if (n[name] !== undefined) out[name] = n[name];
+		}
 		return out;
 	};
 	sb.route('GET', '/2/news/search', 'any', ({ q }) => {
@@ -692,7 +699,15 @@ function install(sb) {
 		const { page, next } = sb.pageOf(db().notes, Number(q.max_results || 10), q.pagination_token);
 		const meta = { result_count: page.length };
 		if (next) meta.next_token = next;
-		return { body: { data: page, meta } };
+		// The contract's Note: id, post_id and the required `note_info`; the note.fields asked for
+		// (info, status, test_result) beside them. Without any note, `data` is left out.
+		const fields = fieldsOf(q, 'note.fields');
+		const view = (n) => {
+			const out = { id: n.id, post_id: n.post_id, note_info: n.info };
+			for (const f of fields) if (f !== 'id' && n[f] !== undefined) out[f] = n[f];
+			return out;
+		};
+		return { body: page.length ? { data: page.map(view), meta } : { meta } };
 	});
 	sb.route('POST', '/2/notes', 'user', ({ body, auth }) => {
 		const b = body || {};
@@ -744,8 +759,9 @@ function install(sb) {
 	sb.route('POST', '/2/notes/evaluate', 'user', evaluate);
 
 	// ---- Streaming connections ----
+	// The sandbox keeps no streaming connections: the contract's answer leaves `data` out.
 	sb.route('GET', '/2/connections', 'app', () => ({
-		body: { data: [], meta: { result_count: 0 } },
+		body: { meta: { result_count: 0 } },
 	}));
 	const kill = () => ({ body: { data: { successful_kills: 0, failed_kills: 0, results: [] } } });
 	sb.route('DELETE', '/2/connections/all', 'app', kill);

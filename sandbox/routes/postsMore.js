@@ -193,6 +193,7 @@ function install(sb) {
 			like_count: 0,
 			quote_count: 0,
 			impression_count: 0,
+			bookmark_count: 0,
 		};
 
 	// ---- What posts.js's likes, reposts and bookmarks change here ----
@@ -228,6 +229,7 @@ function install(sb) {
 						like_count: 0,
 						quote_count: 0,
 						impression_count: 0,
+						bookmark_count: 0,
 					},
 					edit_history_tweet_ids: [id],
 				});
@@ -240,6 +242,18 @@ function install(sb) {
 				byUser.delete(userId);
 				t.public_metrics.retweet_count--;
 			}
+		}
+		if (field === 'bookmarked' && t) {
+			if (!s.bookmarkers) s.bookmarkers = new Map();
+			if (!s.bookmarkers.has(t.id)) s.bookmarkers.set(t.id, new Set());
+			const set = s.bookmarkers.get(t.id);
+			const metrics = t.public_metrics;
+			if (metrics && value && !set.has(userId))
+				metrics.bookmark_count = (metrics.bookmark_count || 0) + 1;
+			if (metrics && !value && set.has(userId))
+				metrics.bookmark_count = Math.max(0, (metrics.bookmark_count || 0) - 1);
+			if (value) set.add(userId);
+			else set.delete(userId);
 		}
 		if (field === 'bookmarked') {
 			// Bookmarks made through the API land in the user's first folder.

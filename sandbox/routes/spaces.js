@@ -329,9 +329,13 @@ function install(sb) {
 		}
 		return { body };
 	});
-	sb.route('GET', '/2/spaces/:id', 'any', ({ params, q }) => ({
-		body: spacesBody([getSpace(params.id)], q),
-	}));
+	// One Space by id: `data` is the Space itself, as the contract's answer has it (the list reads
+	// answer an array).
+	sb.route('GET', '/2/spaces/:id', 'any', ({ params, q }) => {
+		const body = spacesBody([getSpace(params.id)], q);
+		body.data = body.data[0];
+		return { body };
+	});
 
 	// ---- Trends ----
 	sb.route('GET', '/2/trends/by/woeid/:woeid', 'app', ({ params, q }) => {

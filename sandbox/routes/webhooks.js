@@ -660,14 +660,17 @@ function install(sb) {
 		const check = await sb.crc(webhook, { reason: 'create' });
 		if (!check.ok) throw invalidRequest(`CrcValidationFailed: ${check.why}`, { url: [url] });
 		sb.db.webhooks.set(webhook.id, webhook);
-		return { status: 200, body: wrap(view(webhook)) };
+		// The contract's answer is the webhook itself, without a `data` envelope.
+		return { status: 200, body: view(webhook) };
 	});
 
 	sb.route('GET', '/2/webhooks', 'app', () => {
 		const list = [...sb.db.webhooks.values()].map(view);
-		return {
-			body: sb.options.legacyShapes ? list : { data: list, meta: { result_count: list.length } },
-		};
+		// Without any webhook the contract's answer leaves `data` out (it holds at least one).
+		const body = list.length
+			? { data: list, meta: { result_count: list.length } }
+			: { meta: { result_count: 0 } };
+		return { body: sb.options.legacyShapes ? list : body };
 	});
 
 	const findWebhook = (id) => {
@@ -811,11 +814,18 @@ function install(sb) {
 			updated_at: now,
 		};
 		sb.db.subscriptions.set(sub.subscription_id, sub);
+		// The contract's answer: the subscription under `data.subscription`, beside how many
+		// subscriptions the app now has (the sandbox serves one app).
 		return {
 			status: 200,
 			body: sb.options.legacyShapes
-				? { data: { subscription: subView(sub) } }
-				: { data: subView(sub) },
+				? { data: subView(sub) }
+				: {
+						data: {
+							subscription: subView(sub),
+							total_subscriptions_for_instance_id: sb.db.subscriptions.size,
+						},
+					},
 		};
 	});
 
@@ -992,7 +1002,8 @@ function install(sb) {
 			const out = { meta };
 			if (data.length) out.data = data;
 			if (errors.length) out.errors = errors;
-			return { status: 201, body: out };
+			// 200, the one success status the contract declares for adding rules.
+			return { status: 200, body: out };
 		}
 		if (b.delete) {
 			const ids = b.delete.ids || [];

@@ -5,7 +5,9 @@
  * sandbox, every request held against the contract's rule table (plus the documented additions in
  * sandbox/contract/prose.js, the one place that lists them). A request that breaks a rule fails this
  * test, naming the operation, the request and the rule. An operation may instead refuse a credential
- * kind before sending anything, naming the kind it needs.
+ * kind before sending anything, naming the kind it needs. Every JSON answer the sandbox gives is held
+ * to the contract's answer schema for its status the same way (the sandbox checks its own answers):
+ * an answer that breaks it fails this test, naming the route, the status and the field.
  */
 import type { IDataObject, INodeParameters, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
@@ -169,6 +171,8 @@ describe.each(PLANS)('$label: every request conforms to the contract', (plan) =>
 	for (const version of versionsOf(plan.node.description))
 		it(`version ${version}`, async () => {
 			const failures: string[] = [];
+			// The same broken answer comes back in many variants: each is named once.
+			const answerFailures = new Set<string>();
 			for (const c of plan.cases(version)) {
 				const base = resolveParameters(plan.node.description, version, c.chosen, ids);
 				for (const v of variants(plan.node.description, version, base, ids, plan.fixed)) {
@@ -186,9 +190,15 @@ describe.each(PLANS)('$label: every request conforms to the contract', (plan) =>
 							failures.push(
 								`${plan.label} v${version} ${result.label} as ${result.authentication}: ${r.method} ${r.path} breaks ${violation.rule}: ${violation.message}`,
 							);
+					for (const a of result.answers)
+						for (const violation of a.violations)
+							answerFailures.add(
+								`the answer to ${a.route} (${a.status}) breaks ${violation.rule}: ${violation.message}`,
+							);
 				}
 			}
 			expect(failures).toEqual([]);
+			expect([...answerFailures].sort()).toEqual([]);
 		}, 600_000);
 });
 
@@ -215,10 +225,12 @@ describe('what the conformance run covered', () => {
 		}
 		const requests = results.reduce((n, r) => n + r.requests.length, 0);
 		const operations = new Set(results.flatMap((r) => r.requests.map((q) => q.operation)));
+		const answers = results.flatMap((r) => r.answers);
+		const broken = answers.filter((a) => a.violations.length);
 		const kinds = new Set(results.map((r) => AUTH_KIND[r.authentication] ?? r.authentication));
 		// The figures a closing note quotes.
 		report(
-			`conformance: ${byOperation.size} node operations, ${results.length} runs, ${requests} requests checked, ${operations.size} contract operations reached, credential kinds ${[...kinds].join('/')}, ${results.filter((r) => r.refusedBeforeRequest).length} runs refused before any request`,
+			`conformance: ${byOperation.size} node operations, ${results.length} runs, ${requests} requests checked, ${operations.size} contract operations reached, ${answers.length} JSON answers checked (${broken.length} breaking the contract, from ${new Set(broken.map((a) => a.route)).size} routes), credential kinds ${[...kinds].join('/')}, ${results.filter((r) => r.refusedBeforeRequest).length} runs refused before any request`,
 			results,
 		);
 		expect(silent).toEqual([]);

@@ -37,6 +37,17 @@ export interface Sandbox {
 	bearers: Record<string, IDataObject>;
 	tokens: Record<string, IDataObject>;
 	db: { streamRules: Map<string, unknown> };
+	/** What the sandbox answered, with what in each answer breaks the contract (sandbox/server.js). */
+	records: Array<{
+		seq: number;
+		method: string;
+		path: string;
+		route?: string;
+		status: number;
+		response?: unknown;
+		answerViolations?: Array<{ rule: string; message: string }>;
+	}>;
+	seq: number;
 	listen(port?: number): Promise<Sandbox>;
 	close(): Promise<void>;
 	publishPost(input: IDataObject): IDataObject;
@@ -65,6 +76,14 @@ export const AUTH_KIND: Record<string, string> = {
 	platformOAuth1ConnectApi: 'oauth1',
 };
 
+export interface CheckedAnswer {
+	method: string;
+	/** The sandbox's route pattern (e.g. GET /2/spaces/:id), else the path. */
+	route: string;
+	status: number;
+	violations: Array<{ rule: string; message: string }>;
+}
+
 export interface CheckedRequest {
 	method: string;
 	path: string;
@@ -78,6 +97,8 @@ export interface CaseResult {
 	requests: CheckedRequest[];
 	/** Requests outside the contract's `/2/` scope (the token endpoints, the advertising interface). */
 	outside: string[];
+	/** The sandbox's JSON answers to `/2/` requests, each with what in it breaks the contract. */
+	answers: CheckedAnswer[];
 	/** The node refused before sending anything (e.g. a credential kind the operation does not take). */
 	refusedBeforeRequest?: string;
 	error?: string;
@@ -509,7 +530,9 @@ export async function runCase(
 		authentication: String(parameters.authentication ?? ''),
 		requests: [],
 		outside: [],
+		answers: [],
 	};
+	const since = sb.seq;
 	try {
 		await invoke(built.context);
 	} catch (error) {
@@ -526,6 +549,14 @@ export async function runCase(
 		const { operation, violations } = checker.check(asCheckable(sb, request));
 		result.requests.push({ method: request.method, path: url.pathname, operation, violations });
 	}
+	for (const record of sb.records)
+		if (record.seq > since && record.path.startsWith('/2/') && record.response !== undefined)
+			result.answers.push({
+				method: record.method,
+				route: record.route ?? `${record.method} ${record.path}`,
+				status: record.status,
+				violations: record.answerViolations ?? [],
+			});
 	return result;
 }
 
