@@ -135,7 +135,7 @@ export async function registerWebhook(
 	return unwrapData<Webhook>(body);
 }
 
-/** The subscription of a create / update answer: at `data`, or at `data.subscription` on older servers. */
+/** The subscription of a create / update answer: at `data.subscription` (the contract's shape), or at `data`. */
 export function subscriptionOf(body: unknown): IDataObject {
 	const data = (unwrapData<IDataObject>(body) ?? {}) as IDataObject;
 	return ((data.subscription as IDataObject | undefined) ?? data) as IDataObject;

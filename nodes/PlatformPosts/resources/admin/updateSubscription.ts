@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ItemOperation, OperationContext } from '../../../shared/router';
-import { unwrapData } from '../../../shared/transport';
+import { subscriptionOf } from '../../../shared/activity';
 import { adminRequest, BEARER_NOTE, idProperty, readId } from './common';
 
 const OP = 'updateSubscription';
@@ -58,7 +58,6 @@ export const updateSubscription: ItemOperation = {
 			path: `/2/activity/subscriptions/${id}`,
 			body,
 		});
-		const data = unwrapData<IDataObject>(response) ?? {};
-		return ((data.subscription as IDataObject | undefined) ?? data) as IDataObject;
+		return subscriptionOf(response);
 	},
 };
