@@ -1,17 +1,45 @@
 /**
- * Whatever the service answers within its published contract, the node reads it without crashing:
- * for a few operations, answers generated from the contract's answer schema for the status (the
- * rule table's `responses`, with the documented additions of sandbox/contract/prose.js), served to
- * the node operation in place of the service. The operation either gives items or fails with the
- * node's own errors (NodeApiError, NodeOperationError), never a TypeError from reading a shape it
- * did not expect (which the node reports as a NodeOperationError whose cause is that TypeError).
+ * Whatever the service answers within its published contract, the nodes read it without crashing:
+ * every operation of Platform Posts (each resource and operation, under the first credential kind
+ * it sends requests with) and every mode of the Poll Trigger (a first poll, then a later one from
+ * the position the first kept) runs on answers generated from the contract's answer schema for the
+ * status (the rule table's `responses`, with the documented additions of sandbox/contract/prose.js).
+ * A fake transport serves them in place of the service for every request the operation sends. The
+ * operation either gives items or fails with the node's own errors (NodeApiError,
+ * NodeOperationError) naming the cause, never a TypeError from reading a shape it did not expect
+ * (which the node reports as a NodeOperationError whose cause is that TypeError). ANSWERS_RUNS
+ * (default 50) sets the answers per operation.
  */
 import fc from 'fast-check';
-import nock from 'nock';
-import { NodeApiError, NodeOperationError, type IDataObject } from 'n8n-workflow';
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type IHttpRequestOptions,
+	type INodeParameters,
+	type INodeType,
+} from 'n8n-workflow';
 
-import { BASE } from '../helpers/context';
-import { rl, run } from '../posts/helpers';
+import { PlatformPosts } from '../../nodes/PlatformPosts/PlatformPosts.node';
+import { PlatformPostsTrigger } from '../../nodes/PlatformPostsTrigger/PlatformPostsTrigger.node';
+import { createContext } from '../helpers/context';
+import { pollContext } from '../postsTrigger/helpers';
+import { itemsFor, optionValues, resolveParameters, type SampleIds, variants } from './harness';
+import { answersRuns } from './support';
+
+/**
+ * n8n-workflow's sleep returns at once where the node waits what an answer names (a media upload's
+ * check_after_secs, up to minutes): the answers, not the waits, are under test. A stream read's
+ * deadline (a sleep with an abort signal) still runs, the served stream ends long before it.
+ */
+jest.mock('n8n-workflow', () => {
+	const actual = jest.requireActual<typeof import('n8n-workflow')>('n8n-workflow');
+	return {
+		...actual,
+		sleep: async (ms: number, signal?: AbortSignal) =>
+			signal ? await actual.sleep(ms, signal) : undefined,
+	};
+});
 
 /* eslint-disable @typescript-eslint/no-require-imports -- the checker is plain CommonJS */
 const { createChecker } = require('../../sandbox/contract/check') as {
@@ -164,136 +192,326 @@ function arbitraryOf(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
 	}
 }
 
-/** The contract's success answer of the operation a request names. */
-function successSchema(method: string, path: string): Schema {
+/** The contract's success answer (status and JSON schema) of the operation a request names. */
+function successOf(
+	method: string,
+	path: string,
+): { id?: string; status?: number; schema?: Schema } {
 	const found = checker.match(method, path);
 	const responses = found.op?.responses ?? {};
 	const status = Object.keys(responses).find((s) => /^2/.test(s));
-	if (!status) throw new Error(`the contract declares no success answer for ${method} ${path}`);
-	return responses[status]['application/json'];
+	return {
+		id: found.id,
+		status: status ? Number(status) : undefined,
+		schema: status ? responses[status]['application/json'] : undefined,
+	};
 }
 
-interface Case {
+/** One arbitrary per contract operation, built once: fc.gen replays a run from the same factory. */
+const factories = new Map<string, () => fc.Arbitrary<unknown>>();
+function factoryFor(id: string, schema: Schema): () => fc.Arbitrary<unknown> {
+	let factory = factories.get(id);
+	if (!factory) {
+		const arbitrary = arbitraryOf(schema);
+		factory = () => arbitrary;
+		factories.set(id, factory);
+	}
+	return factory;
+}
+
+const RUNS = answersRuns();
+
+/** Sample ids for the fields a saved workflow fills (the answers are generated, so any fit). */
+const IDS: SampleIds = {
+	userId: '2244994945',
+	username: 'sample_user',
+	postId: '1460323737035677698',
+	webhookId: '1790000000000000001',
+	subscriptionId: '1790000000000000002',
+	mediaId: '1790000000000000003',
+	mediaKey: '3_1790000000000000003',
+	newsId: '1790000000000000004',
+	conversationId: '2244994945-1000000002',
+	spaceId: '1DXxyRYNejbKM',
+	communityId: '1600000000000000001',
+	complianceJobId: '1700000000000000001',
+	dmEventId: '1790000000000000005',
+	mediaHashKey: 'rByqeHiVlD',
+	bookmarkFolderId: '1800000000000000001',
+	listId: '1900000000000000001',
+	webhookUrl: 'https://example.com/hooks/platform',
+};
+
+interface Served {
+	/** The requests answered, as `METHOD path`. */
+	requests: string[];
+}
+
+/**
+ * Replaces the context's transport (n8n's httpRequest and httpRequestWithAuthentication) with one
+ * that answers each request with a value generated for its own contract operation: no sockets, so
+ * thousands of runs fit the budget. A request outside the contract (the media upload interface, a
+ * token endpoint) gets an empty object, one the contract declares without a JSON answer an empty body.
+ */
+function serveGenerated(
+	context: unknown,
+	answer: (method: string, path: string) => { status: number; body: unknown },
+): Served {
+	const served: Served = { requests: [] };
+	const helpers = (context as { helpers: IDataObject }).helpers;
+	const respond = async (opts: IHttpRequestOptions) => {
+		const url = new URL(/^https?:/i.test(opts.url) ? opts.url : `${opts.baseURL ?? ''}${opts.url}`);
+		const method = (opts.method ?? 'GET').toUpperCase();
+		served.requests.push(`${method} ${url.pathname}`);
+		let { status, body } = answer(method, url.pathname);
+		if (opts.encoding === 'stream') {
+			// A stream carries one answer per line, with a blank keep-alive line between them.
+			const lines = [body, answer(method, url.pathname).body].map(
+				(b) => `${JSON.stringify(b)}\r\n\r\n`,
+			);
+			body = {
+				async *[Symbol.asyncIterator]() {
+					for (const line of lines) yield Buffer.from(line);
+				},
+				destroy: () => undefined,
+			};
+		} else if (opts.encoding === 'arraybuffer' && !Buffer.isBuffer(body))
+			// A file's bytes (a chat media download): whatever came, as bytes.
+			body = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+		return opts.returnFullResponse ? { statusCode: status, headers: {}, body } : body;
+	};
+	helpers.httpRequest = respond;
+	helpers.httpRequestWithAuthentication = async (_type: string, opts: IHttpRequestOptions) =>
+		await respond(opts);
+	return served;
+}
+
+function generatedAnswers(gen: fc.GeneratorValue) {
+	return (method: string, path: string) => {
+		const { id, status, schema } = successOf(method, path);
+		if (!id) return { status: 200, body: {} };
+		if (!schema) return { status: status ?? 200, body: '' };
+		return { status: status ?? 200, body: gen(factoryFor(id, schema)) };
+	};
+}
+
+/** An outcome the property allows: items, or the node's own error naming what went wrong. */
+function expectReadable(error: unknown, output: unknown) {
+	if (error !== undefined) {
+		if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) throw error;
+		// The node's errors keep a programming error (a TypeError) as their cause.
+		const cause = (error as { cause?: unknown }).cause;
+		if (
+			cause instanceof TypeError ||
+			cause instanceof RangeError ||
+			cause instanceof ReferenceError
+		)
+			throw cause;
+		expect(error.message.length).toBeGreaterThan(0);
+		return;
+	}
+	if (output === null) return;
+	expect(Array.isArray(output)).toBe(true);
+	for (const branch of output as unknown[][])
+		for (const item of branch) expect(typeof (item as { json: unknown }).json).toBe('object');
+}
+
+const posts = new PlatformPosts();
+const pollTrigger = new PlatformPostsTrigger();
+
+function latestVersion(node: INodeType): number {
+	const v = node.description.version;
+	return Array.isArray(v) ? Math.max(...v) : v;
+}
+
+interface Operation {
 	label: string;
-	method: 'GET' | 'POST';
-	parameters: IDataObject;
-	authentication?: string;
+	/** The parameters a saved workflow holds, one per credential kind the operation offers. */
+	choices: INodeParameters[];
 }
 
-const CASES: Case[] = [
-	{
-		label: 'Space → Get (GET /2/spaces/:id)',
-		method: 'GET',
-		parameters: { resource: 'space', operation: 'get', spaceId: rl('1DXxyRYNejbKM') },
-	},
-	{
-		label: 'News → Search (GET /2/news/search)',
-		method: 'GET',
-		parameters: { resource: 'news', operation: 'search', query: 'automation', limit: 10 },
-	},
-	{
-		label: 'Post → Get (GET /2/tweets/:id)',
-		method: 'GET',
-		parameters: {
-			resource: 'post',
-			operation: 'get',
-			postIds: '1460323737035677698',
-			expansions: ['author_id'],
-		},
-	},
-	{
-		label: 'Community Note → Get Many Written (GET /2/notes/search/notes_written)',
-		method: 'GET',
-		parameters: {
-			resource: 'communityNote',
-			operation: 'getManyWritten',
-			testMode: true,
-			returnAll: false,
-			limit: 5,
-		},
-	},
-	{
-		label: 'Admin → Create Webhook (POST /2/webhooks)',
-		method: 'POST',
-		parameters: {
-			resource: 'admin',
-			operation: 'createWebhook',
-			url: 'https://n8n.example/webhook/abc/webhook',
-		},
-		authentication: 'platformBearerApi',
-	},
-];
+/** Every resource and operation of Platform Posts, with the credential kinds that offer each. */
+function postsOperations(): Operation[] {
+	const { description } = posts;
+	const version = latestVersion(posts);
+	const byLabel = new Map<string, Operation>();
+	for (const authentication of optionValues(description, version, 'authentication', {}))
+		for (const resource of optionValues(description, version, 'resource', { authentication }))
+			for (const operation of optionValues(description, version, 'operation', {
+				authentication,
+				resource,
+			})) {
+				const label = `${resource} → ${operation}`;
+				const entry = byLabel.get(label) ?? { label, choices: [] };
+				entry.choices.push(
+					resolveParameters(description, version, { authentication, resource, operation }, IDS),
+				);
+				byLabel.set(label, entry);
+			}
+	return [...byLabel.values()];
+}
 
-beforeAll(() => nock.disableNetConnect());
-afterEach(() => nock.cleanAll());
-afterAll(() => nock.enableNetConnect());
+/** Every mode of the Poll Trigger, with the credential kinds that offer each. */
+function pollModes(): Operation[] {
+	const { description } = pollTrigger;
+	const version = latestVersion(pollTrigger);
+	const byLabel = new Map<string, Operation>();
+	for (const authentication of optionValues(description, version, 'authentication', {}))
+		for (const event of optionValues(description, version, 'event', { authentication })) {
+			const entry = byLabel.get(event) ?? { label: event, choices: [] };
+			entry.choices.push(resolveParameters(description, version, { authentication, event }, IDS));
+			byLabel.set(event, entry);
+		}
+	return [...byLabel.values()];
+}
 
-describe('the nodes read every answer the contract allows', () => {
-	it.each(CASES)(
+async function runPosts(parameters: INodeParameters, answer: ReturnType<typeof generatedAnswers>) {
+	const built = createContext({
+		parameters: parameters as IDataObject,
+		items: itemsFor(parameters),
+		typeVersion: latestVersion(posts),
+	});
+	const served = serveGenerated(built.context, answer);
+	let error: unknown;
+	let output: unknown;
+	try {
+		output = await posts.execute.call(built.context);
+	} catch (e) {
+		error = e;
+	}
+	return { served, error, output };
+}
+
+/** A first poll, then a later one from the position the first kept (the same static data). */
+async function runPoll(parameters: INodeParameters, answer: ReturnType<typeof generatedAnswers>) {
+	const staticData: IDataObject = {};
+	const outcomes: Array<{ error?: unknown; output?: unknown }> = [];
+	const requests: string[] = [];
+	for (let round = 0; round < 2; round++) {
+		const built = pollContext(parameters as IDataObject, staticData);
+		const served = serveGenerated(built.context, answer);
+		const outcome: { error?: unknown; output?: unknown } = {};
+		try {
+			outcome.output = await pollTrigger.poll!.call(built.context);
+		} catch (e) {
+			outcome.error = e;
+		}
+		outcomes.push(outcome);
+		requests.push(...served.requests);
+		// A first poll that failed keeps no position: there is no later poll to run.
+		if (outcome.error !== undefined) break;
+	}
+	return { requests, outcomes };
+}
+
+/**
+ * The parameters of the first credential kind under which the operation sends a request (others may
+ * refuse before sending, naming the kind they need): the answers are what the property is about.
+ */
+async function sendingChoice(
+	node: INodeType,
+	operation: Operation,
+	fixed: string[],
+	sends: (parameters: INodeParameters) => Promise<boolean>,
+): Promise<INodeParameters | undefined> {
+	// The defaults first; where they send nothing (an update with no field to change), the first
+	// variant of the harness's that does.
+	for (const round of ['defaults', 'variants'])
+		for (const base of operation.choices) {
+			const candidates =
+				round === 'defaults'
+					? [base]
+					: variants(node.description, latestVersion(node), base, IDS, fixed)
+							.slice(1)
+							.map((v) => v.parameters);
+			for (const parameters of candidates) if (await sends(parameters)) return parameters;
+		}
+	return undefined;
+}
+
+const emptyAnswers = (method: string, path: string) => {
+	const { status } = successOf(method, path);
+	return { status: status ?? 200, body: {} };
+};
+
+const POSTS_OPERATIONS = postsOperations();
+const POLL_MODES = pollModes();
+
+/** A whole file of a few thousand runs on a loaded 2-core machine: far past jest's default 5 s. */
+const TIMEOUT = 120_000;
+
+describe('Platform Posts reads every answer the contract allows', () => {
+	it('enumerates every resource and operation', () => {
+		expect(POSTS_OPERATIONS.length).toBeGreaterThan(100);
+	});
+
+	it.each(POSTS_OPERATIONS)(
 		'$label',
-		async ({ method, parameters, authentication }) => {
+		async (operation) => {
+			const parameters = await sendingChoice(
+				posts,
+				operation,
+				['authentication', 'resource', 'operation'],
+				async (p) => (await runPosts(p, emptyAnswers)).served.requests.length > 0,
+			);
+			expect(parameters).toBeDefined();
 			await fc.assert(
 				fc.asyncProperty(fc.gen(), async (gen) => {
-					nock.cleanAll();
-					const answered: unknown[] = [];
-					// Each request is answered with a value generated for its own operation.
-					nock(BASE)
-						.persist()
-						.intercept(/^\/2\//, method)
-						.query(true)
-						.reply(200, (uri) => {
-							const path = new URL(uri, BASE).pathname;
-							const body = gen(() => arbitraryOf(successSchema(method, path)));
-							answered.push(body);
-							return body as nock.Body;
-						});
-					let error: unknown;
-					let output: Array<{ json: IDataObject }> = [];
-					try {
-						({ output } = await run(parameters, undefined, { authentication }));
-					} catch (e) {
-						error = e;
-					}
-					// Something was answered: the property is about reading answers.
-					expect(answered.length).toBeGreaterThan(0);
-					if (error !== undefined) {
-						expect(error instanceof NodeApiError || error instanceof NodeOperationError).toBe(true);
-						// The node's errors keep a programming error (a TypeError) as their cause.
-						const cause = (error as { cause?: unknown }).cause;
-						expect(
-							cause instanceof TypeError ||
-								cause instanceof RangeError ||
-								cause instanceof ReferenceError,
-						).toBe(false);
-					} else {
-						expect(Array.isArray(output)).toBe(true);
-						for (const item of output) expect(typeof item.json).toBe('object');
-					}
+					const { served, error, output } = await runPosts(parameters!, generatedAnswers(gen));
+					expect(served.requests.length).toBeGreaterThan(0);
+					expectReadable(error, output);
 				}),
-				{ numRuns: 40, endOnFailure: true },
+				{ numRuns: RUNS, endOnFailure: true },
 			);
 		},
-		120_000,
+		TIMEOUT,
 	);
+});
 
+describe('the Poll Trigger reads every answer the contract allows, on a first and a later poll', () => {
+	it('enumerates its 13 modes', () => {
+		expect(POLL_MODES).toHaveLength(13);
+	});
+
+	it.each(POLL_MODES)(
+		'$label',
+		async (mode) => {
+			const parameters = await sendingChoice(
+				pollTrigger,
+				mode,
+				['authentication', 'event'],
+				async (p) => (await runPoll(p, emptyAnswers)).requests.length > 0,
+			);
+			expect(parameters).toBeDefined();
+			await fc.assert(
+				fc.asyncProperty(fc.gen(), async (gen) => {
+					const { requests, outcomes } = await runPoll(parameters!, generatedAnswers(gen));
+					expect(requests.length).toBeGreaterThan(0);
+					for (const { error, output } of outcomes) expectReadable(error, output);
+				}),
+				{ numRuns: RUNS, endOnFailure: true },
+			);
+		},
+		TIMEOUT,
+	);
+});
+
+describe('the generator makes answers the checker accepts (the property is about the contract’s answers)', () => {
 	it.each([
 		['GET', '/2/spaces/1DXxyRYNejbKM'],
 		['GET', '/2/news/search'],
 		['GET', '/2/tweets/1460323737035677698'],
 		['GET', '/2/notes/search/notes_written'],
 		['POST', '/2/webhooks'],
-	])(
-		'the generator makes answers the checker accepts for %s %s (the property is about the contract’s answers)',
-		(method, path) => {
-			fc.assert(
-				fc.property(arbitraryOf(successSchema(method, path)), (body) => {
-					expect(
-						checker.checkAnswer({ method, path, status: 200, body: body as IDataObject })
-							.violations,
-					).toEqual([]);
-				}),
-				{ numRuns: 50 },
-			);
-		},
-	);
+	])('%s %s', (method, path) => {
+		const { schema } = successOf(method, path);
+		fc.assert(
+			fc.property(arbitraryOf(schema!), (body) => {
+				expect(
+					checker.checkAnswer({ method, path, status: 200, body: body as IDataObject }).violations,
+				).toEqual([]);
+			}),
+			{ numRuns: 50 },
+		);
+	});
 });

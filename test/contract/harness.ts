@@ -481,7 +481,7 @@ function asCheckable(sb: Sandbox, request: RecordedRequest & { raw?: Buffer }): 
 const SRT = Buffer.from('1\n00:00:00,000 --> 00:00:01,000\nHello\n');
 
 /** The input items of a case: an image, or a subtitle file where subtitles are uploaded. */
-function itemsFor(parameters: INodeParameters): INodeExecutionData[] {
+export function itemsFor(parameters: INodeParameters): INodeExecutionData[] {
 	if (parameters.purpose !== 'subtitles' && parameters.operation !== 'addSubtitles')
 		return SAMPLE_ITEMS;
 	return [

@@ -4,3 +4,4 @@ export function startCrcResponder(
 export function report(summary: string, results: unknown): void;
 export function committedRules(): string;
 export function localDocument(): string | undefined;
+export function answersRuns(): number;

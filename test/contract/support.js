@@ -43,4 +43,10 @@ function localDocument() {
 	return fs.existsSync(location) ? fs.readFileSync(location, 'utf8') : undefined;
 }
 
-module.exports = { startCrcResponder, report, committedRules, localDocument };
+/** Answers generated per operation by the answers property test: ANSWERS_RUNS, 50 unless set. */
+function answersRuns() {
+	const runs = Number(process.env.ANSWERS_RUNS);
+	return Number.isInteger(runs) && runs > 0 ? runs : 50;
+}
+
+module.exports = { startCrcResponder, report, committedRules, localDocument, answersRuns };
