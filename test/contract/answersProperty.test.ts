@@ -277,7 +277,9 @@ function serveGenerated(
 		const url = new URL(/^https?:/i.test(opts.url) ? opts.url : `${opts.baseURL ?? ''}${opts.url}`);
 		const method = (opts.method ?? 'GET').toUpperCase();
 		served.requests.push(`${method} ${url.pathname}`);
-		let { status, body } = answer(method, url.pathname);
+		const first = answer(method, url.pathname);
+		const status = first.status;
+		let body = first.body;
 		if (opts.encoding === 'stream') {
 			// A stream carries one answer per line, with a blank keep-alive line between them.
 			const lines = [body, answer(method, url.pathname).body].map(
