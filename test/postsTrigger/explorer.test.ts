@@ -15,6 +15,8 @@
  */
 import fc from 'fast-check';
 
+import { explore, explorerRuns } from '../helpers/explore';
+
 import type { Change, ExploredMode, PollStep, Schedule } from './explorer/model';
 import { EXPLORED, readdable, violation } from './explorer/model';
 
@@ -24,10 +26,7 @@ jest.mock('n8n-workflow', () => ({
 	sleep: async () => await Promise.resolve(),
 }));
 
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not shipped: the sweep's size and seed come from the environment */
-const RUNS = Number(process.env.EXPLORER_RUNS ?? 0) || 1_500;
-const SEED = process.env.EXPLORER_SEED ? Number(process.env.EXPLORER_SEED) : undefined;
-/* eslint-enable @n8n/community-nodes/no-restricted-globals */
+const RUNS = explorerRuns(1_500);
 
 const MODES = Object.keys(EXPLORED) as ExploredMode[];
 
@@ -242,13 +241,7 @@ describe('the Poll Trigger position, explored', () => {
 	it(
 		`holds its invariants on ${RUNS} random schedules over the 13 modes`,
 		async () => {
-			await fc.assert(
-				fc.asyncProperty(schedule, async (s) => {
-					const why = await violation(s);
-					if (why) throw new Error(why);
-				}),
-				{ numRuns: RUNS, seed: SEED, endOnFailure: false },
-			);
+			await explore(schedule, violation, RUNS);
 		},
 		Math.max(120_000, RUNS * 50),
 	);

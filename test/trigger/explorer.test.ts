@@ -15,13 +15,12 @@
  */
 import fc from 'fast-check';
 
+import { explore, explorerRuns } from '../helpers/explore';
+
 import type { Schedule, Step } from './explorer/model';
 import { violation } from './explorer/model';
 
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not shipped: the sweep's size and seed come from the environment */
-const RUNS = Number(process.env.EXPLORER_RUNS ?? 0) || 10_000;
-const SEED = process.env.EXPLORER_SEED ? Number(process.env.EXPLORER_SEED) : undefined;
-/* eslint-enable @n8n/community-nodes/no-restricted-globals */
+const RUNS = explorerRuns(10_000);
 
 const at = fc.integer({ min: 0, max: 120_000 });
 /** A graceful stop or a kill -9 of one process, back after downMs. */
@@ -68,13 +67,7 @@ describe('the delivery protocol, explored', () => {
 	it(
 		`holds its invariants on ${RUNS} random schedules`,
 		async () => {
-			await fc.assert(
-				fc.asyncProperty(schedule, async (s) => {
-					const why = await violation(s);
-					if (why) throw new Error(why);
-				}),
-				{ numRuns: RUNS, seed: SEED, endOnFailure: false },
-			);
+			await explore(schedule, violation, RUNS);
 		},
 		Math.max(600_000, RUNS * 20),
 	);

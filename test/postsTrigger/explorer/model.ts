@@ -9,24 +9,12 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { poll } from '../../../nodes/PlatformPostsTrigger/poll';
-import { modeSpec } from '../../../nodes/PlatformPostsTrigger/modes';
+import { modeSpec, type PollMode } from '../../../nodes/PlatformPostsTrigger/modes';
 import { CREDENTIAL_TYPES } from '../../../nodes/shared/transport';
 import { pollContext } from '../helpers';
 
-export type ExploredMode =
-	| 'userPosts'
-	| 'mentions'
-	| 'search'
-	| 'followers'
-	| 'likedPosts'
-	| 'bookmarks'
-	| 'directMessages'
-	| 'listPosts'
-	| 'listMembers'
-	| 'listFollowers'
-	| 'conversationMessages'
-	| 'quotePosts'
-	| 'userSpaces';
+/** Every mode is explored. */
+export type ExploredMode = PollMode;
 
 export type Change =
 	| { kind: 'add'; count: number }
