@@ -28,6 +28,7 @@ const METHODS = ['get', 'post', 'put', 'delete', 'patch'];
 /** Schema keywords that constrain a request; everything else (descriptions, examples) is dropped. */
 const KEEP = new Set([
 	'type',
+	'discriminator',
 	'enum',
 	'const',
 	'format',
@@ -83,6 +84,18 @@ function compact(schema, reached) {
 			out.additionalProperties = typeof value === 'object' ? compact(value, reached) : value;
 		else if (key === 'items' || key === 'oneOf' || key === 'anyOf' || key === 'allOf')
 			out[key] = compact(value, reached);
+		else if (key === 'discriminator')
+			// Which schema a value of the property selects (the Problem's `type` URLs): by schema name.
+			out.discriminator = {
+				propertyName: value.propertyName,
+				mapping: Object.fromEntries(
+					Object.entries(value.mapping || {}).map(([tag, ref]) => {
+						const { name } = refName(ref);
+						reached.add(name);
+						return [tag, name];
+					}),
+				),
+			};
 		else out[key] = value;
 	}
 	return out;

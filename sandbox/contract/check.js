@@ -105,6 +105,7 @@ function createChecker(rules = baseRules) {
 	function validate(value, schema, where, text, errors) {
 		const s = resolve(schema);
 		if (s.allOf) for (const part of s.allOf) validate(value, part, where, text, errors);
+		if (s.discriminator) discriminate(value, s.discriminator, where, text, errors);
 		for (const key of ['oneOf', 'anyOf']) {
 			if (!s[key]) continue;
 			// oneOf is held as anyOf: a text value such as "0" fits both the number and the string
@@ -195,6 +196,31 @@ function createChecker(rules = baseRules) {
 		}
 		if (s.enum && !s.enum.some((e) => e === v || (text && String(e) === String(value))))
 			errors.push(`${where}: ${JSON.stringify(value)} is not one of [${s.enum.join(', ')}]`);
+	}
+
+	/** Values being held to the schema their discriminator selects (that schema includes the base). */
+	const selecting = new Set();
+	/**
+	 * A discriminator (the Problem's `type`): the value names one of the contract's schemas, and is held
+	 * to it; a value the contract does not list is refused.
+	 */
+	function discriminate(value, discriminator, where, text, errors) {
+		if (!value || typeof value !== 'object' || Array.isArray(value) || selecting.has(value)) return;
+		const tag = value[discriminator.propertyName];
+		if (typeof tag !== 'string') return;
+		const target = discriminator.mapping[tag];
+		if (!target) {
+			errors.push(
+				`${where}.${discriminator.propertyName}: ${JSON.stringify(tag)} is not one of the contract's ${Object.keys(discriminator.mapping).length} values`,
+			);
+			return;
+		}
+		selecting.add(value);
+		try {
+			validate(value, { $ref: target }, where, text, errors);
+		} finally {
+			selecting.delete(value);
+		}
 	}
 
 	const patterns = new Map();

@@ -4,7 +4,20 @@
  * the advertising interface's CAPS error bodies (the service's published error shapes). Node's http module only.
  */
 
-const PROBLEM_BASE = 'https://api.sandbox.local/2/problems/';
+const RULES = require('../contract/rules.json');
+
+/**
+ * The base of the service's Problem `type` URLs, as the contract lists them (its Problem
+ * discriminator): the sandbox's error answers name the same types, so a client that compares them
+ * sees what the service sends.
+ */
+const PROBLEM_BASE = (() => {
+	const marker = '/2/problems/';
+	const listed = Object.keys(RULES.schemas.Problem.discriminator.mapping).find((t) =>
+		t.includes(marker),
+	);
+	return listed.slice(0, listed.indexOf(marker) + marker.length);
+})();
 
 class HttpError extends Error {
 	constructor(status, body, headers) {
@@ -36,19 +49,26 @@ function invalidRequest(message, parameters, status = 400) {
 	);
 }
 
+/** The resource types the contract's resource-not-found Problem names. */
+const NOT_FOUND_TYPES = RULES.schemas.ResourceNotFoundProblem.allOf
+	.map((part) => part.properties && part.properties.resource_type)
+	.find(Boolean).enum;
+
+/**
+ * A resource that is not there. The contract's resource-not-found Problem names five resource types;
+ * for another (a subscription, a direct message, a note ...) the answer is the generic Problem with the
+ * same title and detail, which the contract allows for any status.
+ */
 function notFound(resourceType, parameter, value) {
-	return problem(
-		404,
-		'resource-not-found',
-		'Not Found Error',
-		`Could not find ${resourceType} with ${parameter}: [${value}].`,
-		{
-			resource_type: resourceType,
-			parameter,
-			value: String(value),
-			resource_id: String(value),
-		},
-	);
+	const detail = `Could not find ${resourceType} with ${parameter}: [${value}].`;
+	if (!NOT_FOUND_TYPES.includes(resourceType))
+		return problem(404, 'about:blank', 'Not Found Error', detail);
+	return problem(404, 'resource-not-found', 'Not Found Error', detail, {
+		resource_type: resourceType,
+		parameter,
+		value: String(value),
+		resource_id: String(value),
+	});
 }
 
 function legacyError(status, code, message) {

@@ -13,7 +13,7 @@
  * Installed before the posts routes: its GET /2/users/:id/<lists suffix> answer from the list store
  * instead of the generic owned-reads route there.
  */
-const { problem, invalidRequest, notFound } = require('../lib/http');
+const { problem, invalidRequest, notFound, PROBLEM_BASE } = require('../lib/http');
 
 /** The list the sandbox starts with, owned by the sandbox user (the conformance test's sample id). */
 const SEEDED_LIST_ID = '1780000000000000001';
@@ -190,7 +190,7 @@ function install(sb) {
 							resource_type: 'list',
 							parameter: 'id',
 							resource_id: params.id,
-							type: 'https://api.sandbox.local/2/problems/resource-not-found',
+							type: PROBLEM_BASE + 'resource-not-found',
 						},
 					],
 				},

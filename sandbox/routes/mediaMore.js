@@ -4,7 +4,7 @@
  * (media.js) store and the images of emitted posts.
  */
 const crypto = require('node:crypto');
-const { invalidRequest, notFound, problem } = require('../lib/http');
+const { invalidRequest, notFound, problem, PROBLEM_BASE } = require('../lib/http');
 
 const MEDIA_KEY = /^[0-9]+_[0-9]+$/;
 const HOUR_MS = 3600 * 1000;
@@ -95,7 +95,7 @@ function install(sb) {
 		resource_type: 'media',
 		parameter,
 		resource_id: key,
-		type: 'https://api.sandbox.local/2/problems/resource-not-found',
+		type: PROBLEM_BASE + 'resource-not-found',
 	});
 
 	// Before /2/media/:media_key, which would take "analytics" for a key.

@@ -1,7 +1,14 @@
 'use strict';
 /** Posts, users, search and counts, owned reads, engagement, news, notes, connections, OAuth (direct messages: dm.js). */
 const crypto = require('node:crypto');
-const { HttpError, problem, invalidRequest, notFound, legacyError } = require('../lib/http');
+const {
+	HttpError,
+	problem,
+	invalidRequest,
+	notFound,
+	legacyError,
+	PROBLEM_BASE,
+} = require('../lib/http');
 
 const REPLY_SETTINGS = ['following', 'mentionedUsers', 'subscribers', 'verified'];
 
@@ -365,7 +372,7 @@ function install(sb) {
 				resource_type: 'tweet',
 				parameter: 'ids',
 				resource_id: id,
-				type: 'https://api.sandbox.local/2/problems/resource-not-found',
+				type: PROBLEM_BASE + 'resource-not-found',
 			}));
 		if (!found.length) delete body.data;
 		return { body };
@@ -495,7 +502,7 @@ function install(sb) {
 					resource_type: 'user',
 					parameter: key,
 					resource_id: v,
-					type: 'https://api.sandbox.local/2/problems/resource-not-found',
+					type: PROBLEM_BASE + 'resource-not-found',
 				});
 		}
 		const body = {};

@@ -8,7 +8,7 @@
  * `/2/tweets/analytics` and `/2/users/search`. Likes, reposts and bookmarks are sent to posts.js's
  * routes, which tell this file (sb.onEngagement) so that the reads here see them.
  */
-const { problem, invalidRequest, notFound } = require('../lib/http');
+const { problem, invalidRequest, notFound, PROBLEM_BASE } = require('../lib/http');
 
 /** The sandbox user's bookmark folders, as a fresh store seeds them. */
 const SEED_FOLDERS = [
@@ -319,8 +319,8 @@ function install(sb) {
 					resource_id: id,
 					type:
 						t && !t.deleted
-							? 'https://api.sandbox.local/2/problems/not-authorized-for-resource'
-							: 'https://api.sandbox.local/2/problems/resource-not-found',
+							? PROBLEM_BASE + 'not-authorized-for-resource'
+							: PROBLEM_BASE + 'resource-not-found',
 				});
 		}
 		return { own, errors };

@@ -20,7 +20,7 @@
  *   sb.addLabelEvent({post_id?, author_id?, kind?: 'notice'|'unviewable', application?: 'apply'|'remove'})
  *   POST /_sandbox/labels  the same, over HTTP: a label applied now, sent to every open connection
  */
-const { invalidRequest, notFound, problem } = require('../lib/http');
+const { invalidRequest, notFound, problem, PROBLEM_BASE } = require('../lib/http');
 
 const MINUTE = 60 * 1000;
 const DAY = 24 * 60 * MINUTE;
@@ -232,7 +232,7 @@ function install(sb) {
 		resource_type: 'space',
 		parameter,
 		resource_id: id,
-		type: 'https://api.sandbox.local/2/problems/resource-not-found',
+		type: PROBLEM_BASE + 'resource-not-found',
 	});
 	const getSpace = (id) => {
 		const s = store().spaces.get(id);

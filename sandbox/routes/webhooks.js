@@ -7,7 +7,7 @@ const http = require('node:http');
 const https = require('node:https');
 const crypto = require('node:crypto');
 
-const { HttpError, problem, invalidRequest, notFound } = require('../lib/http');
+const { HttpError, problem, invalidRequest, notFound, PROBLEM_BASE } = require('../lib/http');
 
 /**
  * The event types a subscription takes, from the rule table: the service's contract names (profile
@@ -890,7 +890,7 @@ function install(sb) {
 			if (users.has(userId))
 				throw problem(
 					409,
-					'duplicate',
+					'conflict',
 					'Conflict',
 					'DuplicateSubscriptionFailed: this account is already subscribed to the webhook',
 				);
@@ -974,7 +974,7 @@ function install(sb) {
 					errors.push({
 						value: r && r.value,
 						title: 'Invalid Rule',
-						type: 'https://api.sandbox.local/2/problems/invalid-rules',
+						type: PROBLEM_BASE + 'invalid-rules',
 					});
 					continue;
 				}
@@ -984,7 +984,7 @@ function install(sb) {
 						value: r.value,
 						id: existing.id,
 						title: 'DuplicateRule',
-						type: 'https://api.sandbox.local/2/problems/duplicate-rules',
+						type: PROBLEM_BASE + 'duplicate-rules',
 					});
 					continue;
 				}

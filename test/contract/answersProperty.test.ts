@@ -70,6 +70,8 @@ interface Schema {
 	anyOf?: Schema[];
 	allOf?: Schema[];
 	nullable?: boolean;
+	/** The Problem's `type`: which schema each value selects (by name in the rule table). */
+	discriminator?: { propertyName: string; mapping: Record<string, string> };
 }
 type Responses = Record<string, Record<string, Schema>>;
 
@@ -125,12 +127,24 @@ function stringOf(s: Schema): fc.Arbitrary<string> {
 }
 
 /** An arbitrary of the values `schema` accepts (generated as the checker reads schemas). */
-function arbitraryOf(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
+/** `selected`: generating the schema a discriminator chose, whose allOf names the base again. */
+function arbitraryOf(schema: Schema, depth = 0, selected = false): fc.Arbitrary<unknown> {
 	const s = resolve(schema);
+	if (s.discriminator && !selected) {
+		// One of the values the contract lists, with the fields of the schema it selects.
+		const { propertyName, mapping } = s.discriminator;
+		return fc.oneof(
+			...Object.entries(mapping).map(([tag, name]) =>
+				arbitraryOf({ $ref: name }, depth, true).map((v) =>
+					v && typeof v === 'object' && !Array.isArray(v) ? { ...v, [propertyName]: tag } : v,
+				),
+			),
+		);
+	}
 	const alternatives = s.oneOf ?? s.anyOf;
 	if (alternatives?.length) return fc.oneof(...alternatives.map((a) => arbitraryOf(a, depth)));
 	if (s.allOf?.length) {
-		const parts = s.allOf.map((p) => arbitraryOf(p, depth));
+		const parts = s.allOf.map((p) => arbitraryOf(p, depth, selected));
 		return fc
 			.tuple(...parts)
 			.map((values) =>

@@ -87,6 +87,37 @@ describe('the checker holds an answer to its operation’s schema for the status
 		).toBe('answer-content-type');
 	});
 
+	it('holds a Problem to the type the contract lists: an unlisted type is refused, a listed one held to its own schema', () => {
+		const answer = {
+			method: 'GET',
+			path: '/2/spaces/1DXxyRYNejbKM',
+			status: 400,
+			contentType: 'application/problem+json',
+		};
+		const listed = 'https://api.twitter.com/2/problems/invalid-request';
+		const request = { type: listed, title: 'Invalid Request', status: 400 };
+		expect(
+			checker.checkAnswer({
+				...answer,
+				body: { ...request, errors: [{ message: 'bad', parameters: {} }] },
+			}).violations,
+		).toEqual([]);
+		// The invalid-request Problem's own schema: its errors list, when present, has an item.
+		expect(checker.checkAnswer({ ...answer, body: { ...request, errors: [] } }).violations).toEqual(
+			[{ rule: 'answer-schema', message: 'body.errors: needs at least 1 item(s), got 0' }],
+		);
+		expect(
+			checker
+				.checkAnswer({
+					...answer,
+					body: { ...request, type: 'https://api.sandbox.local/2/problems/invalid-request' },
+				})
+				.violations.map((v) => v.message),
+		).toEqual([
+			expect.stringMatching(/^body\.type: ".*" is not one of the contract's \d+ values$/),
+		]);
+	});
+
 	it('names a required field that is missing deep in a list, and an empty list the contract refuses', () => {
 		const post = {
 			id: '1',
