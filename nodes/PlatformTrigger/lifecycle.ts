@@ -27,6 +27,7 @@ import {
 	CREDENTIAL_TYPES,
 	platformRequest,
 	platformRequestFull,
+	listOf,
 	unwrapData,
 } from '../shared/transport';
 import {
@@ -78,8 +79,7 @@ async function listWebhooks(ctx: IHookFunctions): Promise<Webhook[]> {
 		path: '/2/webhooks',
 		credentialType: BEARER,
 	});
-	const data = unwrapData<Webhook[] | Webhook | undefined>(body);
-	return Array.isArray(data) ? data : data ? [data] : [];
+	return listOf(body) as unknown as Webhook[];
 }
 
 async function revalidate(ctx: IHookFunctions, id: string): Promise<void> {

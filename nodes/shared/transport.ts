@@ -550,6 +550,19 @@ export function unwrapData<T = IDataObject>(body: unknown): T {
 	return body as T;
 }
 
+/**
+ * The entries of a list answer: `data`, or a bare array. The service leaves `data` out when there is
+ * none (`{"meta": {"result_count": 0}}`): that is an empty list, not one entry. A lone object under
+ * `data` is one entry.
+ */
+export function listOf(body: unknown): IDataObject[] {
+	if (Array.isArray(body)) return body as IDataObject[];
+	if (!body || typeof body !== 'object' || !('data' in body)) return [];
+	const data = (body as IDataObject).data;
+	if (Array.isArray(data)) return data as IDataObject[];
+	return data && typeof data === 'object' ? [data as IDataObject] : [];
+}
+
 /** An open streaming answer: its bytes as they arrive, and `destroy` to close the connection. */
 export interface PlatformStream {
 	statusCode: number;

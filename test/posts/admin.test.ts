@@ -25,6 +25,14 @@ describe('Admin: app-only bearer', () => {
 		expect(requests).toHaveLength(0);
 	});
 
+	it('lists no webhook when the answer leaves data out (the service’s answer when there is none)', async () => {
+		nock(BASE)
+			.get('/2/webhooks')
+			.reply(200, { meta: { result_count: 0 } });
+		const list = await run({ operation: 'listWebhooks' });
+		expect(list.output.map((o) => o.json)).toEqual([]);
+	});
+
 	it('lists, validates and deletes webhooks with the bearer token', async () => {
 		nock(BASE)
 			.get('/2/webhooks')

@@ -130,10 +130,11 @@ export interface SubscriptionMade {
  */
 export function serveActivation(url: string, times: number): SubscriptionMade[] {
 	const made: SubscriptionMade[] = [];
-	nock(BASE).get('/2/webhooks').reply(200, { data: [] });
+	// The contract's shapes: no `data` when there is no webhook, the webhook itself when one is made.
 	nock(BASE)
-		.post('/2/webhooks')
-		.reply(200, { data: { id: '111', url, valid: true } });
+		.get('/2/webhooks')
+		.reply(200, { meta: { result_count: 0 } });
+	nock(BASE).post('/2/webhooks').reply(200, { id: '111', url, valid: true });
 	nock(BASE)
 		.post('/2/activity/subscriptions')
 		.times(times)

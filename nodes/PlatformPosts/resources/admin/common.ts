@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { PlatformRequest } from '../../../shared/transport';
 import { CREDENTIAL_TYPES } from '../../../shared/transport';
+export { listOf } from '../../../shared/transport';
 import type { OperationContext } from '../../../shared/router';
 
 /**
@@ -77,16 +78,6 @@ export function readId(
 		);
 	}
 	return value;
-}
-
-/** The list of a `data` envelope (or a bare list). */
-export function listOf(body: unknown): IDataObject[] {
-	const data =
-		body && typeof body === 'object' && !Array.isArray(body) && 'data' in body
-			? (body as IDataObject).data
-			: body;
-	if (Array.isArray(data)) return data as IDataObject[];
-	return data && typeof data === 'object' ? [data as IDataObject] : [];
 }
 
 /** yyyymmddhhmm in UTC, as the replay endpoint takes it. */
