@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { USER_CONTEXT } from '../../../shared/authentication';
 import { userLocator, userRefParameter } from '../../../shared/locators';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
-import { unwrapData } from '../../../shared/transport';
+import { listOf, unwrapData } from '../../../shared/transport';
 import { authenticatedUserId, resolveUserId } from '../../users';
 import { choices, requiredText } from './common';
 
@@ -44,8 +44,7 @@ export const getPublicKeys: ItemOperation = {
 			path: `/2/users/${userId}/public_keys`,
 			qs: fields.length ? { 'public_key.fields': fields.join(',') } : undefined,
 		});
-		const keys = unwrapData<IDataObject[] | undefined>(body) ?? [];
-		return (Array.isArray(keys) ? keys : [keys]).map((key) => ({ user_id: userId, ...key }));
+		return listOf(body).map((key) => ({ user_id: userId, ...key }));
 	},
 };
 
