@@ -67,25 +67,28 @@ function refName(schema) {
 	return name;
 }
 
-/** The alternatives of a schema (allOf parts merged, oneOf/anyOf alternatives), resolved. */
-function flatten(schema, out = []) {
+/**
+ * The alternatives of a schema, resolved: allOf parts merged, oneOf/anyOf alternatives, and the
+ * schemas a discriminator selects (Media: Photo, Video, AnimatedGif, each the base plus its own
+ * fields). `selected`: flattening a schema a discriminator chose, whose allOf names the base again.
+ */
+function flatten(schema, out = [], selected = false) {
 	const s = resolve(schema);
+	if (s.discriminator && !selected)
+		for (const name of Object.values(s.discriminator.mapping)) flatten({ $ref: name }, out, true);
 	if (s.allOf) {
 		const merged = { ...s, allOf: undefined };
-		for (const part of s.allOf) {
-			const p = resolve(part);
-			const flat = flatten(p);
-			for (const f of flat) {
+		for (const part of s.allOf)
+			for (const f of flatten(part, [], true)) {
 				if (f.properties) merged.properties = { ...(merged.properties || {}), ...f.properties };
 				if (!merged.type && f.type) merged.type = f.type;
 			}
-		}
 		out.push(merged);
 		return out;
 	}
 	const alternatives = s.oneOf || s.anyOf;
 	if (alternatives) {
-		for (const a of alternatives) flatten(a, out);
+		for (const a of alternatives) flatten(a, out, selected);
 		if (s.properties) out.push({ type: 'object', properties: s.properties });
 		return out;
 	}
@@ -209,7 +212,12 @@ const upload = {
 	processing_state: str,
 };
 /** A space's people, looked up from the answer's includes. */
-const spacePeople = () => ({ creator: user(), hosts: users(), speakers: users(), invited_users: users() });
+const spacePeople = () => ({
+	creator: user(),
+	hosts: users(),
+	speakers: users(),
+	invited_users: users(),
+});
 /** What a revocation reports (no JSON answer of the contract). */
 const revoked = (more) => obj({ revoked: bool, ...more });
 
@@ -225,9 +233,15 @@ const OPERATIONS = {
 				...nested('SearchCount', 0).properties,
 			}),
 	},
-	'post.create': { fields: () => ({ edit_history_tweet_ids: arr(str), attached_media: arr(obj({})) }) },
+	'post.create': {
+		fields: () => ({ edit_history_tweet_ids: arr(str), attached_media: arr(obj({})) }),
+	},
 	'post.edit': {
-		fields: () => ({ previous_post_id: str, edit_history_tweet_ids: arr(str), attached_media: arr(obj({})) }),
+		fields: () => ({
+			previous_post_id: str,
+			edit_history_tweet_ids: arr(str),
+			attached_media: arr(obj({})),
+		}),
 	},
 	'post.delete': { fields: () => ({ id: str, deleted: bool }) },
 	'post.get': { fields: () => failed },
@@ -455,8 +469,7 @@ function differences() {
 
 function write() {
 	const generated = generate();
-	for (const rel of committed().keys())
-		if (!generated.has(rel)) fs.rmSync(path.join(ROOT, rel));
+	for (const rel of committed().keys()) if (!generated.has(rel)) fs.rmSync(path.join(ROOT, rel));
 	for (const [rel, schema] of generated) {
 		fs.mkdirSync(path.dirname(path.join(ROOT, rel)), { recursive: true });
 		fs.writeFileSync(path.join(ROOT, rel), text(schema));
