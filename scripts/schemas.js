@@ -211,6 +211,18 @@ const upload = {
 	file_name: str,
 	processing_state: str,
 };
+/** The media a new post carries (nodes/PlatformPosts/resources/post/compose/send.ts). */
+const attachedMedia = () =>
+	arr(
+		obj({
+			id: str,
+			media_key: str,
+			type: str,
+			binary_property: str,
+			file_name: str,
+			alt_text: str,
+		}),
+	);
 /** A space's people, looked up from the answer's includes. */
 const spacePeople = () => ({
 	creator: user(),
@@ -234,13 +246,13 @@ const OPERATIONS = {
 			}),
 	},
 	'post.create': {
-		fields: () => ({ edit_history_tweet_ids: arr(str), attached_media: arr(obj({})) }),
+		fields: () => ({ edit_history_tweet_ids: arr(str), attached_media: attachedMedia() }),
 	},
 	'post.edit': {
 		fields: () => ({
 			previous_post_id: str,
 			edit_history_tweet_ids: arr(str),
-			attached_media: arr(obj({})),
+			attached_media: attachedMedia(),
 		}),
 	},
 	'post.delete': { fields: () => ({ id: str, deleted: bool }) },
