@@ -189,7 +189,9 @@ function elementOf(body) {
 	if (!data) return { schema: body, name: refName(body) };
 	const d = resolve(data);
 	if (typeOf(d) === 'array' && d.items) return { schema: d.items, name: refName(d.items) };
-	return { schema: data, name: refName(data) };
+	// One object: the node keeps the answer's partial errors beside its fields.
+	const errors = alternatives.map((a) => a.properties && a.properties.errors).find(Boolean);
+	return { schema: data, name: refName(data), errors };
 }
 
 /**
@@ -234,6 +236,50 @@ const spacePeople = () => ({
 const revoked = (more) => obj({ revoked: bool, ...more });
 
 const OPERATIONS = {
+	'post.getOne': { fields: () => failed },
+	'post.hideReply': { fields: () => ({ post_id: str }) },
+	'post.unhideReply': { fields: () => ({ post_id: str }) },
+	// The Platform Trigger's items of the same stream (nodes/PlatformTrigger/stream.ts).
+	'post.readFilteredStream': { fields: () => ({ ...MATCH_ITEM(), data: obj({}) }) },
+	'compliance.readLabelStream': {
+		// One item per label: the kind the service wraps it in, beside the label's own fields.
+		item: () =>
+			withFields(
+				withFields(obj({ label_kind: str, errors: arr(obj({})) }), item('TweetNotice').properties),
+				item('TweetUnviewable').properties,
+			),
+	},
+	'user.get': { fields: () => ({ includes: obj({}) }) },
+	'user.getMe': { fields: () => ({ includes: obj({}) }) },
+	'user.getMany': { fields: () => failed },
+	'user.getBookmarksInFolder': { fields: () => ({ folder_id: str }) },
+	'space.getPosts': { fields: () => failed },
+	'list.getFollowers': { fields: () => ({ list_id: str }) },
+	'list.addMember': { fields: () => ({ list_id: str, user_id: str }) },
+	'list.removeMember': { fields: () => ({ list_id: str, user_id: str }) },
+	'media.addSubtitles': {
+		fields: () => ({ media_id: str, language_code: str, subtitles_media_id: str }),
+	},
+	'media.deleteSubtitles': { fields: () => ({ media_id: str, language_code: str }) },
+	'media.getStatus': {
+		fields: () => ({ processing_state: str, meta: obj({}), processing_info: obj({ type: any }) }),
+	},
+	'media.setAltText': { fields: () => ({ media_id: str, alt_text: str }) },
+	'directMessage.blockDms': { fields: () => ({ target_user_id: str }) },
+	'directMessage.unblockDms': { fields: () => ({ target_user_id: str }) },
+	'chat.markRead': { fields: () => ({ conversation_id: str, seen_until_sequence_id: str }) },
+	'chat.sendMessage': { fields: () => ({ conversation_id: str, message_id: str }) },
+	'communityNote.delete': { fields: () => ({ id: str }) },
+	'communityNote.getManyWritten': { fields: () => ({ note_info: obj({}) }) },
+	'admin.addRules': { fields: () => ({ dry_run: bool, rules: arr(obj({})), summary: obj({}) }) },
+	'admin.checkAccountActivitySubscription': { fields: () => ({ webhook_id: str }) },
+	'admin.validateWebhook': { fields: () => ({ webhook_id: str }) },
+	'admin.deleteWebhook': { fields: () => ({ id: str }) },
+	'admin.deleteSubscription': { fields: () => ({ id: str, meta: obj({}) }) },
+	'admin.replayWebhook': { fields: () => ({ webhook_id: str, from_date: str, to_date: str }) },
+	'admin.replayAccountActivity': {
+		fields: () => ({ webhook_id: str, from_date: str, to_date: str }),
+	},
 	'post.count': {
 		// Summary (the default): one item; Output: Buckets gives the contract's buckets as items.
 		item: () =>
@@ -280,14 +326,28 @@ const OPERATIONS = {
 	'engagement.unfollow': { fields: () => ({ target_user_id: str, user_id: str }) },
 	'engagement.mute': { fields: () => ({ target_user_id: str, user_id: str }) },
 	'engagement.unmute': { fields: () => ({ target_user_id: str, user_id: str }) },
-	'space.get': { fields: spacePeople },
-	'space.getMany': { fields: spacePeople },
-	'space.getByCreators': { fields: spacePeople },
+	'space.get': { fields: () => ({ ...spacePeople(), ...failed }) },
+	'space.getMany': { fields: () => ({ ...spacePeople(), ...failed }) },
+	'space.getByCreators': { fields: () => ({ ...spacePeople(), ...failed }) },
 	'space.search': { fields: spacePeople },
 	'trend.getByPlace': { fields: () => ({ rank: num, woeid: num }) },
 	'admin.revalidateWebhooks': { fields: () => ({ webhook_id: str, was_valid: bool, action: str }) },
 	'admin.createSubscription': {
 		fields: () => ({
+			meta: obj({}),
+			webhook_id: str,
+			tag: str,
+			subscription_id: str,
+			event_type: str,
+			filter: obj({ user_id: str }),
+			created_at: str,
+			updated_at: str,
+		}),
+	},
+	'admin.updateSubscription': {
+		fields: () => ({
+			webhook_id: str,
+			tag: str,
 			subscription_id: str,
 			event_type: str,
 			filter: obj({ user_id: str }),
@@ -297,7 +357,17 @@ const OPERATIONS = {
 	},
 	'admin.endEndpointConnections': { fields: () => ({ endpoint: str }) },
 	'admin.deleteRules': {
-		fields: () => ({ dry_run: bool, ids: arr(str), deleted: num, not_deleted: num }),
+		fields: () => ({
+			dry_run: bool,
+			ids: arr(str),
+			deleted: num,
+			not_deleted: num,
+			created: num,
+			not_created: num,
+			valid: num,
+			invalid: num,
+			errors: arr(any),
+		}),
 	},
 	'directMessage.send': { fields: () => ({ participant_id: str, ...attached }) },
 	'directMessage.sendToConversation': { fields: () => attached },
@@ -362,6 +432,7 @@ function postsOperationSchema(key) {
 	for (const schema of schemas) {
 		const element = elementOf(schema);
 		let one = reduce(element.schema);
+		if (element.errors) one = withFields(one, { errors: reduce(element.errors) });
 		if (element.name === 'Tweet') one = withFields(one, postExpansions());
 		if (element.name === 'User') one = withFields(one, userExpansions());
 		out = withFields(out, one.properties || {});
