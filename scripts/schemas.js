@@ -194,11 +194,7 @@ function elementOf(body) {
 	return { schema: data, name: refName(data), errors };
 }
 
-/**
- * Platform Posts operations whose items are not (only) the elements of the answer's `data`, or
- * whose endpoint is outside the contract, each as the operation's code builds them: `fields` are
- * added to the elements' fields, `item` replaces them.
- */
+/** Field shapes the operations below share. */
 const user = () => nested('User', 1);
 const users = () => arr(nested('User', 2));
 /** A request's failure kept as an item beside the answers of the others (posts or media not found). */
@@ -235,6 +231,12 @@ const spacePeople = () => ({
 /** What a revocation reports (no JSON answer of the contract). */
 const revoked = (more) => obj({ revoked: bool, ...more });
 
+/**
+ * Platform Posts operations whose items are not (only) the elements of the answer's `data`, or
+ * whose endpoint is outside the contract, as the operation's code builds them: `fields` are added to
+ * the elements' fields, `item` replaces them. A field an operation outputs that its schema lacks
+ * fails the conformance run or the answers property, naming the operation and the field.
+ */
 const OPERATIONS = {
 	'post.getOne': { fields: () => failed },
 	'post.hideReply': { fields: () => ({ post_id: str }) },
