@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { normalizeDelivery } from '../../nodes/PlatformTrigger/events';
+import { PlatformPosts } from '../../nodes/PlatformPosts/PlatformPosts.node';
 import { PlatformTriggerPosts } from '../../nodes/PlatformTrigger/PlatformTriggerPosts.node';
 import { evalItemExpression, listFiles, readText } from '../helpers/files';
 
@@ -13,7 +14,7 @@ type Node = {
 };
 type Workflow = {
 	nodes: Node[];
-	connections: Record<string, { main: Array<Array<{ node: string }>> }>;
+	connections: Record<string, Record<string, Array<Array<{ node: string; type: string }>>>>;
 };
 
 const examples: Array<[string, Workflow]> = listFiles('examples')
@@ -78,5 +79,23 @@ describe('examples', () => {
 		expect(flagship.connections['Download Post Image'].main[1].map((c) => c.node)).toEqual([
 			'Skip: Image Gone (Post Deleted?)',
 		]);
+	});
+
+	it('the AI agent example gives the agent its model and Platform Posts as a tool whose only model-filled field is the text', () => {
+		const agentExample = examples.find(([f]) => f === 'ai-agent-post.json')![1];
+		const byType = (type: string) => agentExample.nodes.filter((n) => n.type === type);
+		const [agent] = byType('@n8n/n8n-nodes-langchain.agent');
+		const [tool] = byType('n8n-nodes-platform.platformPostsTool');
+		const [model] = byType('@n8n/n8n-nodes-langchain.lmChatOpenAi');
+		expect(tool.typeVersion).toBe(new PlatformPosts().description.defaultVersion);
+		expect(tool.parameters).toMatchObject({ resource: 'post', operation: 'create' });
+		const fromAi = JSON.stringify(tool.parameters).match(/\$fromAI\([^)]*\)/g);
+		expect(fromAi).toEqual(["$fromAI('text', 'The text of the post', 'string')"]);
+		// Chat completions: what every OpenAI-compatible server (and the e2e suite's stub) answers.
+		expect(model.parameters.responsesApiEnabled).toBe(false);
+		const into = (from: Node, type: string) =>
+			agentExample.connections[from.name][type].flat().map((c) => [c.node, c.type]);
+		expect(into(tool, 'ai_tool')).toEqual([[agent.name, 'ai_tool']]);
+		expect(into(model, 'ai_languageModel')).toEqual([[agent.name, 'ai_languageModel']]);
 	});
 });
