@@ -1,6 +1,7 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
+import { postIdAt } from '../../nodes/PlatformPostsTrigger/poll';
 import { BASE, createContext } from '../helpers/context';
 
 /**
@@ -28,7 +29,9 @@ export interface Served {
 	order?: 'id' | 'added';
 }
 
-let counter = BigInt('1800000000000000000');
+// Post ids of the last hour (an id holds its creation time): recent search refuses a since_id older
+// than 7 days, and the node keeps its position inside that window.
+let counter = BigInt(postIdAt(Date.now() - 3_600_000));
 export function nextId(): string {
 	counter += BigInt(1000);
 	return String(counter);
