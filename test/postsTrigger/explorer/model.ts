@@ -4,11 +4,16 @@
  * a fake transport (pages of a drawn size, since_id / until_id where the endpoint takes them, Spaces in
  * a drawn order, 429 and 503 on any request), n8n's poll time that runs out after a drawn number of
  * pages, static data kept as JSON across polls and restarts (or not saved after a failed poll), and
- * credentials switched to another account. `violation` runs one schedule and says what broke.
+ * credentials switched to another account. A simulated clock runs across polls (a minute between
+ * polls, a second per request; the settling polls come after a window's reset). The service keeps a
+ * 15-minute rate-limit window of a drawn size for the watched endpoint, states it in every answer's
+ * headers and refuses a request beyond it (429); without a drawn size it sends no such headers (the
+ * node then counts against its assumed limit). A poll the node skips sends no request.
+ * `violation` runs one schedule and says what broke.
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { poll } from '../../../nodes/PlatformPostsTrigger/poll';
+import { poll, postIdAt } from '../../../nodes/PlatformPostsTrigger/poll';
 import { modeSpec, type PollMode } from '../../../nodes/PlatformPostsTrigger/modes';
 import { CREDENTIAL_TYPES } from '../../../nodes/shared/transport';
 import { pollContext } from '../helpers';
@@ -35,10 +40,17 @@ export interface PollStep {
 	failure?: { at: number; status: 429 | 503; times: number };
 	/** Where the service gives no order (Spaces): how it orders this poll's answers. */
 	shuffle: number;
+	/** Ms since the previous poll (default a minute, n8n's shortest interval). */
+	wait?: number;
 }
+
+const MINUTE = 60_000;
+const WINDOW = 15 * MINUTE;
 
 export interface Schedule {
 	mode: ExploredMode;
+	/** Requests per 15-minute window the service takes and states in its headers (none: no headers). */
+	rateLimit?: number;
 	/** n8n saves the static data of a failed poll too (or drops what that poll changed). */
 	savedOnFailure: boolean;
 	initial: number;
@@ -212,6 +224,11 @@ interface Item {
 export async function violation(s: Schedule): Promise<string | undefined> {
 	const spec = modeSpec(s.mode)!;
 	const explored = EXPLORED[s.mode];
+	// The simulated time: post ids hold it (recent search reaches 7 days back from it).
+	let clock = Date.now();
+	const firstId = BigInt(postIdAt(clock - MINUTE));
+	/** The service's rate-limit window of the watched endpoint. */
+	let window: { start: number; used: number } | undefined;
 	let n = 0;
 	const lists = new Map<string, Item[]>(ACCOUNTS.map((a) => [a, []]));
 	let account = 0;
@@ -221,7 +238,7 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 		n++;
 		return s.mode === 'userSpaces'
 			? `1S${String(n).padStart(11, '0')}`
-			: String(BigInt('1800000000000000000') + BigInt(n) * BigInt(1000));
+			: String(firstId + BigInt(n) * BigInt(1000));
 	};
 	const add = (count: number) => {
 		for (let i = 0; i < count; i++) list().push({ id: newId(), n });
@@ -252,9 +269,11 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 	const fail = (why: string) => `${why}\n${log.join('\n')}`;
 
 	const runPoll = async (step: PollStep, index: number): Promise<string | undefined> => {
-		let clock = 0;
 		let request = 0;
+		/** The service's window refused a request of this poll. */
+		let refused = false;
 		let failuresLeft = step.failure?.times ?? 0;
+		clock += step.wait ?? MINUTE;
 		const fakeNow = Date.now;
 		Date.now = () => clock;
 		const helpers = {
@@ -269,7 +288,7 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 					return step.failure.status === 429
 						? {
 								statusCode: 429,
-								headers: { 'x-rate-limit-reset': String(Math.floor(fakeNow() / 1000) + 900) },
+								headers: { 'x-rate-limit-reset': String(Math.floor(clock / 1000) + 900) },
 								body: { title: 'Too Many Requests', type: 'about:blank', status: 429 },
 							}
 						: {
@@ -284,6 +303,23 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 					return { statusCode: 200, headers: {}, body: { data: { id: ACCOUNTS[account] } } };
 				if (url.pathname !== explored.path(ACCOUNTS[account]))
 					throw new Error(`unexpected request ${url.pathname}`);
+				const headers: Record<string, string> = {};
+				if (s.rateLimit !== undefined) {
+					if (!window || clock >= window.start + WINDOW) window = { start: clock, used: 0 };
+					const reset = String(Math.ceil((window.start + WINDOW) / 1000));
+					if (window.used >= s.rateLimit) {
+						refused = true;
+						return {
+							statusCode: 429,
+							headers: { 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': reset },
+							body: { title: 'Too Many Requests', type: 'about:blank', status: 429 },
+						};
+					}
+					window.used++;
+					headers['x-rate-limit-limit'] = String(s.rateLimit);
+					headers['x-rate-limit-remaining'] = String(s.rateLimit - window.used);
+					headers['x-rate-limit-reset'] = reset;
+				}
 				if (!spec.sinceId && (q.since_id !== undefined || q.until_id !== undefined))
 					throw new Error('since_id or until_id sent to an endpoint without them');
 				let items = served(step.shuffle);
@@ -305,7 +341,7 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 				meta.result_count = page.length;
 				const body: IDataObject = { meta };
 				if (page.length) body.data = page.map((i) => explored.entry(i.id, i.n));
-				return { statusCode: 200, headers: {}, body };
+				return { statusCode: 200, headers, body };
 			},
 		};
 		const node = {
@@ -360,8 +396,14 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 		log.push(
 			`poll ${index}: [${now.map((i) => i.n).join(',')}] emitted [${ids.map((e) => raw.get(e)?.n ?? e).join(',')}]`,
 		);
-		const limited = step.failure?.status === 429 && request > step.failure.at;
+		const limited = (step.failure?.status === 429 && request > step.failure.at) || refused;
 		if (limited) return undefined;
+		// Skipped while the rate-limit window is spent: no request, nothing emitted, the position kept.
+		if (request === 0) {
+			if (ids.length) return fail(`poll ${index}: a poll without a request emitted ${ids.join(', ')}`);
+			log.push(`poll ${index}: skipped (rate-limit window)`);
+			return undefined;
+		}
 		// The first poll, and the first one with another account where the mode watches its own data.
 		if (!baseline || (explored.perAccount && positionAccount !== account)) {
 			positionAccount = account;
@@ -390,7 +432,8 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 		return undefined;
 	};
 
-	const settle: PollStep = { changes: [], pageLimit: 100, shuffle: 0 };
+	// After any window's reset (the service's, or one a 429 named), so that each settling poll reads.
+	const settle: PollStep = { changes: [], pageLimit: 100, shuffle: 0, wait: WINDOW + MINUTE };
 	const steps = [...s.steps, settle, settle, settle];
 	for (const [index, step] of steps.entries()) {
 		for (const change of step.changes) {
