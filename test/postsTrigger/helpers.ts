@@ -1,7 +1,6 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { postIdAt } from '../../nodes/PlatformPostsTrigger/poll';
 import { BASE, createContext } from '../helpers/context';
 
 /**
@@ -27,6 +26,11 @@ export interface Served {
 	 * followers, likes, bookmarks and list members are (an item removed and added again comes back on top).
 	 */
 	order?: 'id' | 'added';
+}
+
+/** The smallest post id created at `ms` (a post id is its creation time in ms since 2010-11-04, shifted left 22 bits). */
+export function postIdAt(ms: number): string {
+	return (BigInt(Math.floor(ms - 1288834974657)) << BigInt(22)).toString();
 }
 
 // Post ids of the last hour (an id holds its creation time): recent search refuses a since_id older
@@ -104,8 +108,10 @@ export function pollContext(
 	staticData: IDataObject,
 	mode: 'trigger' | 'manual' = 'trigger',
 	extra: IDataObject = {},
+	typeVersion = 1,
 ) {
 	return createContext({
+		typeVersion,
 		parameters: {
 			maxItems: 100,
 			options: {},

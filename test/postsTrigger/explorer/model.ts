@@ -13,10 +13,10 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { poll, postIdAt } from '../../../nodes/PlatformPostsTrigger/poll';
+import { poll } from '../../../nodes/PlatformPostsTrigger/poll';
 import { modeSpec, type PollMode } from '../../../nodes/PlatformPostsTrigger/modes';
 import { CREDENTIAL_TYPES } from '../../../nodes/shared/transport';
-import { pollContext } from '../helpers';
+import { pollContext, postIdAt } from '../helpers';
 
 /** Every mode is explored. */
 export type ExploredMode = PollMode;
@@ -400,7 +400,8 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 		if (limited) return undefined;
 		// Skipped while the rate-limit window is spent: no request, nothing emitted, the position kept.
 		if (request === 0) {
-			if (ids.length) return fail(`poll ${index}: a poll without a request emitted ${ids.join(', ')}`);
+			if (ids.length)
+				return fail(`poll ${index}: a poll without a request emitted ${ids.join(', ')}`);
 			log.push(`poll ${index}: skipped (rate-limit window)`);
 			return undefined;
 		}
