@@ -109,7 +109,7 @@ describe('direct messages', () => {
 	let staticData: IDataObject;
 	let n = 0;
 	const add = (event: IDataObject) => {
-		const id = String(1_900_000_000_000_000_000n + BigInt(++n) * 1000n);
+		const id = String(BigInt('1900000000000000000') + BigInt(++n) * BigInt(1000));
 		events.push({ id, dm_conversation_id: `${ME}-${USER}`, ...event });
 		return id;
 	};
