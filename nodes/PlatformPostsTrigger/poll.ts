@@ -462,10 +462,15 @@ async function read(
 	let token: string | undefined;
 	let cut: Read['cut'];
 	for (let page = 0; page < MAX_PAGES; page++) {
+		// The service bills every resource it answers: a page that follows a run of remembered ids asks
+		// only for what completes the run (a new item there is read on past as before; the page size
+		// never decides what is new).
 		const wanted =
 			page === 0 && opts.firstPage
 				? Math.min(opts.firstPage, opts.limit)
-				: opts.limit - entries.length;
+				: resumed && run > 0 && stopRun !== Infinity
+					? Math.min(stopRun - run, opts.limit - entries.length)
+					: opts.limit - entries.length;
 		const qs: IDataObject = mode.unpaged ? { ...base } : { ...base, max_results: size(wanted) };
 		if (token) qs[mode.tokenParam] = token;
 		const body = await send({

@@ -229,3 +229,25 @@ describe('Poll Trigger recent search window', () => {
 		expect(staticData.newestId).toBe(match);
 	});
 });
+
+describe('Poll Trigger billed reads', () => {
+	it('a poll that finds one new follower asks for the 10 ids of its first page and 1 more, not a full page', async () => {
+		const time = clock();
+		const service = followers(900, time);
+		const staticData: IDataObject = {};
+		const parameters = {
+			event: 'followers',
+			authentication: CREDENTIAL_TYPES.appOnly,
+			user: { __rl: true, mode: 'id', value: USER },
+		};
+		service.add(50);
+		expect(await poll.call(pollContext(parameters, staticData).context)).toBeNull();
+		// Idle: one request of 10.
+		expect(await poll.call(pollContext(parameters, staticData).context)).toBeNull();
+		const [added] = service.add(1);
+		const result = await poll.call(pollContext(parameters, staticData).context);
+		expect(ids(result)).toEqual([`follow:${added}:${USER}`]);
+		// The first poll's window (up to 200 ids), the idle poll, then 10 and 1.
+		expect(service.seen.sizes.slice(1)).toEqual([10, 10, 1]);
+	});
+});
