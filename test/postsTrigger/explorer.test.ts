@@ -45,6 +45,10 @@ const change = (mode: ExploredMode): fc.Arbitrary<Change> =>
 			weight: readdable(mode) ? 3 : 0,
 			arbitrary: fc.record({ kind: fc.constant('readd' as const), pick: fc.nat(40) }),
 		},
+		{
+			weight: mode === 'userSpaces' ? 3 : 0,
+			arbitrary: fc.record({ kind: fc.constant('advance' as const), pick: fc.nat(40) }),
+		},
 		{ weight: 1, arbitrary: fc.constant({ kind: 'switchAccount' as const }) },
 		{ weight: 1, arbitrary: fc.constant({ kind: 'restart' as const }) },
 	);
@@ -75,6 +79,7 @@ const schedule: fc.Arbitrary<Schedule> = fc
 	.chain((mode) =>
 		fc.record({
 			mode: fc.constant(mode),
+			typeVersion: fc.constantFrom(1, 1.1),
 			// The service's window: a few requests per 15 minutes (a read cut short by it, polls
 			// skipped until its reset), or no rate-limit headers at all.
 			rateLimit: fc.option(fc.integer({ min: 2, max: 12 }), { nil: undefined }),

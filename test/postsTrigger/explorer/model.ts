@@ -26,6 +26,8 @@ export type Change =
 	| { kind: 'remove'; pick: number }
 	/** Removed and added again: back on top where the service lists in the order added. */
 	| { kind: 'readd'; pick: number }
+	/** A Space moves on: scheduled to live, live to ended (New Spaces of a User). */
+	| { kind: 'advance'; pick: number }
 	| { kind: 'switchAccount' }
 	/** n8n restarted: the static data comes back from what it saved. */
 	| { kind: 'restart' };
@@ -49,6 +51,11 @@ const WINDOW = 15 * MINUTE;
 
 export interface Schedule {
 	mode: ExploredMode;
+	/**
+	 * The node's version: from 1.1 a Space is emitted in each state it is seen in (scheduled, live,
+	 * ended), once each, and direct messages are asked for by event type.
+	 */
+	typeVersion?: number;
 	/** Requests per 15-minute window the service takes and states in its headers (none: no headers). */
 	rateLimit?: number;
 	/** n8n saves the static data of a failed poll too (or drops what that poll changed). */
@@ -218,7 +225,11 @@ export const readdable = (mode: ExploredMode) => EXPLORED[mode].order !== 'id';
 interface Item {
 	id: string;
 	n: number;
+	/** A Space's state. */
+	state?: 'scheduled' | 'live' | 'ended';
 }
+
+const NEXT_STATE = { scheduled: 'live', live: 'ended', ended: 'ended' } as const;
 
 /** Runs one schedule against the real poll(); returns what broke, or undefined. */
 export async function violation(s: Schedule): Promise<string | undefined> {
@@ -241,8 +252,18 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 			: String(firstId + BigInt(n) * BigInt(1000));
 	};
 	const add = (count: number) => {
-		for (let i = 0; i < count; i++) list().push({ id: newId(), n });
+		for (let i = 0; i < count; i++) {
+			const id = newId();
+			// Spaces: one in three is live when created, the others scheduled.
+			list().push(
+				s.mode === 'userSpaces' ? { id, n, state: n % 3 ? 'scheduled' : 'live' } : { id, n },
+			);
+		}
 	};
+	const byState = s.mode === 'userSpaces' && (s.typeVersion ?? 1) >= 1.1;
+	/** The event an item is emitted as: from version 1.1 a Space's depends on its state. */
+	const eventIdOf = (item: Item, me: string) =>
+		byState ? `space:${item.id}:${item.state}` : explored.eventId(item.id, me);
 	add(s.initial);
 
 	/** Newest first, as the service lists them. */
@@ -261,6 +282,8 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 	let saved = '{}';
 	let staticData: IDataObject = {};
 	const emitted = new Set<string>();
+	/** Items emitted or there when the position was recorded (a Space emitted again moved on). */
+	const known = new Set<string>();
 	/** The items of the watched data when the current position was recorded (undefined: not yet). */
 	let baseline: Set<string> | undefined;
 	/** The account whose data the position belongs to. */
@@ -340,7 +363,11 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 				}
 				meta.result_count = page.length;
 				const body: IDataObject = { meta };
-				if (page.length) body.data = page.map((i) => explored.entry(i.id, i.n));
+				if (page.length)
+					body.data = page.map((i) => ({
+						...explored.entry(i.id, i.n),
+						...(i.state ? { state: i.state } : {}),
+					}));
 				return { statusCode: 200, headers, body };
 			},
 		};
@@ -348,7 +375,7 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 			id: 'node-1',
 			name: 'Poll',
 			type: 'n8n-nodes-platform.platformPostsTrigger',
-			typeVersion: 1,
+			typeVersion: s.typeVersion ?? 1,
 			position: [0, 0],
 			parameters: {},
 			credentials: {
@@ -392,7 +419,7 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 		const ids = (result?.[0] ?? []).map((i) => String(i.json.event_id));
 		const now = served(step.shuffle);
 		const me = ACCOUNTS[account];
-		const raw = new Map(now.map((i) => [explored.eventId(i.id, me), i]));
+		const raw = new Map(now.map((i) => [eventIdOf(i, me), i]));
 		log.push(
 			`poll ${index}: [${now.map((i) => i.n).join(',')}] emitted [${ids.map((e) => raw.get(e)?.n ?? e).join(',')}]`,
 		);
@@ -409,7 +436,8 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 		if (!baseline || (explored.perAccount && positionAccount !== account)) {
 			positionAccount = account;
 			if (ids.length) return fail(`poll ${index}: the first poll emitted ${ids.join(', ')}`);
-			baseline = new Set(now.map((i) => explored.eventId(i.id, me)));
+			baseline = new Set(now.map((i) => eventIdOf(i, me)));
+			for (const i of now) known.add(i.id);
 			return undefined;
 		}
 		let previous: Item | undefined;
@@ -419,6 +447,10 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 			if (emitted.has(id)) return fail(`poll ${index}: emitted ${id} twice`);
 			if (baseline.has(id)) return fail(`poll ${index}: emitted ${id}, there before activation`);
 			emitted.add(id);
+			// A Space that started or ended since (version 1.1) comes after the new ones: not ordered.
+			const moved = known.has(item.id);
+			known.add(item.id);
+			if (moved) continue;
 			// Oldest first where the service orders (Spaces: in the order they were created).
 			if (previous) {
 				const before =
@@ -444,6 +476,9 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 			else if (change.kind === 'switchAccount') {
 				account = 1 - account;
 				log.push(`switched to account ${ACCOUNTS[account]}`);
+			} else if (change.kind === 'advance') {
+				const item = items[change.pick % Math.max(1, items.length)];
+				if (item?.state) item.state = NEXT_STATE[item.state];
 			} else if (items.length) {
 				const [item] = items.splice(change.pick % items.length, 1);
 				if (change.kind === 'readd') items.push(item);
@@ -455,7 +490,7 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 	if (!baseline) return fail('the settling polls recorded no position');
 	const me = ACCOUNTS[account];
 	for (const item of list()) {
-		const id = explored.eventId(item.id, me);
+		const id = eventIdOf(item, me);
 		if (!baseline.has(id) && !emitted.has(id))
 			return fail(`${String(item.n)} (${id}) was never emitted`);
 	}
