@@ -409,6 +409,11 @@ interface ReadOptions {
 	limit: number;
 	firstPage?: number;
 	sinceId?: string;
+	/**
+	 * The since_id is not sent (recent search refuses one older than its 7 days): the read asks from
+	 * `startTime` and stops at the first id not newer than sinceId (the answer is newest first).
+	 */
+	startTime?: string;
 	untilId?: string;
 	/** Ids remembered (modes without since_id): not emitted again. */
 	known?: Set<string>;
@@ -441,7 +446,8 @@ async function read(
 		Object.assign(base, { query: settings.query, sort_order: 'recency' });
 	if (settings.exclude.length) base.exclude = settings.exclude.join(',');
 	if (mode.kind === 'dmEvents' && settings.dmEventTypes) base.event_types = settings.dmEventTypes;
-	if (opts.sinceId) base.since_id = opts.sinceId;
+	if (opts.startTime) base.start_time = opts.startTime;
+	else if (opts.sinceId) base.since_id = opts.sinceId;
 	if (opts.untilId) base.until_id = opts.untilId;
 	const size = (wanted: number) => Math.min(mode.page.max, Math.max(mode.page.min, wanted));
 	const budget =
@@ -505,7 +511,11 @@ async function read(
 			}
 			run = 0;
 			// The service returns only newer posts for since_id; an older one is never emitted again.
-			if (opts.sinceId && !newerThan(entryId, opts.sinceId)) continue;
+			if (opts.sinceId && !newerThan(entryId, opts.sinceId)) {
+				if (!opts.startTime) continue;
+				reached = true;
+				break;
+			}
 			if (entries.length >= opts.limit) {
 				cut = 'cap';
 				break;
@@ -580,16 +590,36 @@ function withoutOwn(
 	);
 }
 
+/** The start of what recent search reaches (7 days back, less a margin), in ms. */
+function searchWindowStart(): number {
+	return Date.now() - SEARCH_WINDOW_MS + SEARCH_MARGIN_MS;
+}
+
+/** An id recent search no longer takes: created before the start of its 7 days (a post id holds its creation time). */
+function outsideSearchWindow(settings: Settings, id: string | undefined): boolean {
+	return (
+		settings.mode.value === 'search' &&
+		id !== undefined &&
+		newerThan(postIdAt(searchWindowStart()), id)
+	);
+}
+
 /**
- * A position of recent search kept inside its window: a since_id older than 7 days (less a margin) is
- * refused, so a query that matched nothing for a week would fail every poll. Nothing between the kept
- * id and the window's start can be found any more, and a trigger that polled meanwhile found what was
- * there: the window's start (as the smallest id of that time) stands in for it.
+ * The position of recent search as the read sends it. The service refuses a since_id older than 7
+ * days, so a query that matched nothing for a week would fail every poll: the read then asks from the
+ * window's start (start_time) and keeps the position to itself (what is not newer ends the read).
+ * Nothing between the kept id and the window's start can be found any more, and a trigger that polled
+ * meanwhile found what was there.
  */
-function withinSearchWindow(settings: Settings, id: string | undefined): string | undefined {
-	if (settings.mode.value !== 'search' || id === undefined) return id;
-	const floor = postIdAt(Date.now() - SEARCH_WINDOW_MS + SEARCH_MARGIN_MS);
-	return newerThan(floor, id) ? floor : id;
+function since(
+	settings: Settings,
+	id: string | undefined,
+): Pick<ReadOptions, 'sinceId' | 'startTime'> {
+	if (!outsideSearchWindow(settings, id)) return { sinceId: id };
+	return {
+		sinceId: id,
+		startTime: new Date(searchWindowStart()).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+	};
 }
 
 function newestOf(entries: IDataObject[], current: string | undefined): string | undefined {
@@ -616,7 +646,7 @@ async function sinceIdPoll(
 ): Promise<Pick<Read, 'entries' | 'includes' | 'cut'>> {
 	const includes: IDataObject = {};
 	let older: IDataObject[] = [];
-	if (state.gap && withinSearchWindow(settings, state.gap.untilId) !== state.gap.untilId) {
+	if (state.gap && outsideSearchWindow(settings, state.gap.untilId)) {
 		// The unread ids of a search cut short have left the 7 days it reaches: none can be read now.
 		ctx.logger.warn(
 			`${logPrefix(ctx)}: the posts a poll cut short left unread are older than recent search reaches (7 days); they are skipped`,
@@ -626,7 +656,7 @@ async function sinceIdPoll(
 	if (state.gap) {
 		const gap = await read(ctx, settings, send, id, {
 			limit: settings.maxItems,
-			sinceId: withinSearchWindow(settings, state.gap.sinceId),
+			...since(settings, state.gap.sinceId),
 			untilId: state.gap.untilId,
 			started,
 			window,
@@ -648,7 +678,7 @@ async function sinceIdPoll(
 	if (!window.left()) return { entries: older, includes };
 	const result = await read(ctx, settings, send, id, {
 		limit,
-		sinceId: withinSearchWindow(settings, state.newestId),
+		...since(settings, state.newestId),
 		started,
 		window,
 	});

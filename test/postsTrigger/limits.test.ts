@@ -165,7 +165,7 @@ describe('Poll Trigger recent search window', () => {
 	};
 
 	/** Recent search as the service answers it: since_id older than 7 days is refused. */
-	function search(time: { now: () => number }, posts: string[]) {
+	function search(time: { now: () => number }, posts: string[], { ignoreStartTime = false } = {}) {
 		const queries: Array<Record<string, string>> = [];
 		nock(BASE)
 			.persist()
@@ -188,8 +188,10 @@ describe('Poll Trigger recent search window', () => {
 							},
 						];
 				const since = BigInt(q.since_id ?? '0');
+				const from =
+					q.start_time && !ignoreStartTime ? BigInt(postIdAt(Date.parse(q.start_time))) : BigInt(0);
 				const found = posts
-					.filter((id) => BigInt(id) > since)
+					.filter((id) => BigInt(id) > since && BigInt(id) >= from)
 					.sort((a, b) => (BigInt(a) < BigInt(b) ? 1 : -1))
 					.slice(0, Number(q.max_results));
 				return [
@@ -223,10 +225,30 @@ describe('Poll Trigger recent search window', () => {
 		const match = postIdAt(time.now() - MINUTE);
 		posts.push(match);
 		expect(ids(await run())).toEqual([match]);
-		// Refused on every poll before: the since_id kept from eight days ago.
+		// Not the since_id kept from eight days ago (refused): the window's start, within the 7 days.
 		const last = queries[queries.length - 1];
-		expect(BigInt(last.since_id)).toBeGreaterThan(BigInt(postIdAt(time.now() - SEARCH_WINDOW_MS)));
+		expect(last.since_id).toBeUndefined();
+		expect(Date.parse(last.start_time)).toBeGreaterThan(time.now() - SEARCH_WINDOW_MS);
+		expect(Date.parse(last.start_time)).toBeLessThan(time.now() - SEARCH_WINDOW_MS + 2 * 3_600_000);
 		expect(staticData.newestId).toBe(match);
+		expect(await run()).toBeNull();
+	});
+
+	it('a service that answers older posts too (start_time not applied) gets nothing emitted twice', async () => {
+		const start = Date.now();
+		const time = clock(start);
+		const first = postIdAt(start - MINUTE);
+		const posts = [first];
+		search(time, posts, { ignoreStartTime: true });
+		const staticData: IDataObject = {};
+		const run = async () => await poll.call(pollContext(parameters, staticData).context);
+		expect(await run()).toBeNull();
+		time.advance(8 * 24 * 60 * MINUTE);
+		// The first post is answered again: it is not newer than the position, and ends the read.
+		expect(await run()).toBeNull();
+		const match = postIdAt(time.now() - MINUTE);
+		posts.push(match);
+		expect(ids(await run())).toEqual([match]);
 	});
 });
 
