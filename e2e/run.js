@@ -199,7 +199,7 @@ async function main() {
 						if (!publish.includes(id)) publish.push(id);
 					runnable.push(t);
 				}
-				await inst.setup({ workflows, publish });
+				await inst.setup({ workflows, publish, publishAtStart: true });
 			});
 			await P.run(
 				`${mode}: start n8n${mode === 'queue' ? ' (PostgreSQL, Redis, 2 workers, 2 webhook processes, nginx, main)' : ''}`,

@@ -16,7 +16,8 @@
  *  - opens each example, and a poll trigger workflow: every node of the package shows a subtitle
  *    without camelCase or dotted values, and no field's mode dropdown cuts its value off;
  *  - every output schema of ours the editor asks for is shipped (no 404), and the editor receives
- *    those of Ads Creatives and of each Platform Trigger version (a node of ours placed after it);
+ *    those of Ads Creatives, of each Platform Trigger version, of the Poll Trigger, of the Activity
+ *    Stream Trigger (a node of ours placed after each) and of a Platform Posts 1.1 operation;
  *  - Platform Posts 1.1's Revoke App Bearer Token shows the App-Only Bearer credential beside the
  *    OAuth1 one, other operations and version 1 do not, and App-Only Bearer stays one of the sign-ins
  *    the Credential selector offers;
@@ -44,7 +45,17 @@ const OWNER = {
 };
 const PLATFORM = 'Platform';
 /** Platform Trigger versions whose shipped output schema (__schema__/v<version>.0.0.json) the editor must receive. */
-const TRIGGER_SCHEMA_VERSIONS = [1, 2];
+const TRIGGER_SCHEMA_VERSIONS = [1, 2, 3];
+/**
+ * Other output schemas the editor must receive: a Platform Posts operation at the version a new
+ * workflow gets (asked for by the second Platform Posts node of the trigger workflows), the Poll
+ * Trigger's and the Activity Stream Trigger's (asked for by the Platform Posts node after each).
+ */
+const OTHER_SCHEMAS = [
+	['Platform Posts 1.1, Post > Get', `/schemas/${F.T.posts}/1.1.0/post/get.json`],
+	['the Poll Trigger', `/schemas/${F.PKG}.platformPostsTrigger/1.0.0.json`],
+	['the Activity Stream Trigger', `/schemas/${F.PKG}.platformActivityStreamTrigger/1.0.0.json`],
+];
 /** The workflow of the Platform Posts credential selector checks (Revoke App Bearer Token, versions 1 and 1.1). */
 const REVOKE_WF = 'uiRevokeBearer01';
 
@@ -401,6 +412,11 @@ async function runBrowserChecks(port, examples, chromium) {
 				`the editor receives the shipped output schema of Platform Trigger v${version} (${wanted}: ${schemaRequests.get(wanted)?.status ?? 'not asked for'})`,
 			);
 		}
+		for (const [what, wanted] of OTHER_SCHEMAS)
+			check(
+				received(wanted),
+				`the editor receives the shipped output schema of ${what} (${wanted}: ${schemaRequests.get(wanted)?.status ?? 'not asked for'})`,
+			);
 		const ours404 = [...schemaRequests].filter(
 			([p, { status }]) => p.includes(`/${F.PKG}.`) && status !== 200,
 		);
@@ -495,8 +511,25 @@ async function main() {
 			extra: { N8N_RUNNERS_BROKER_PORT: String(await H.freePort()) },
 		});
 		const examples = F.sandboxExamples(sandbox.url);
+		// A Platform Posts node (Post > Get, version 1.1) after a trigger: opening it makes the editor ask
+		// for the trigger's output schema.
+		const lookUpPost = (name, position) =>
+			F.node(
+				name,
+				F.T.posts,
+				1.1,
+				{
+					authentication: 'platformBearerApi',
+					resource: 'post',
+					operation: 'get',
+					postIds: '={{ $json.id }}',
+				},
+				position,
+				{ credentials: F.credRef(F.CRED.bearer) },
+			);
 		// One small workflow per Platform Trigger version with Platform Posts directly after the trigger,
-		// so that opening Platform Posts makes the editor ask for the trigger's output schema.
+		// so that opening Platform Posts makes the editor ask for the trigger's output schema; a second
+		// Platform Posts node after it asks for Post > Get's.
 		for (const version of TRIGGER_SCHEMA_VERSIONS) {
 			const trigger = F.triggerNode('Platform Trigger', [0, 0], { userId: '1000000001' });
 			trigger.typeVersion = version;
@@ -504,26 +537,30 @@ async function main() {
 				F.workflow(
 					`uiTriggerSchema${version}`,
 					`UI: Platform Trigger v${version} output schema`,
-					[
-						trigger,
-						F.node(
-							'Look Up Post',
-							`${F.PKG}.platformPosts`,
-							1,
-							{
-								authentication: 'platformBearerApi',
-								resource: 'post',
-								operation: 'get',
-								postIds: '={{ $json.id }}',
-							},
-							[250, 0],
-							{ credentials: F.credRef(F.CRED.bearer) },
-						),
-					],
-					F.chain(['Platform Trigger', 'Look Up Post']),
+					[trigger, lookUpPost('Look Up Post', [250, 0]), lookUpPost('Look Up Again', [500, 0])],
+					F.chain(['Platform Trigger', 'Look Up Post', 'Look Up Again']),
 				),
 			);
 		}
+		// The Activity Stream Trigger with Platform Posts after it, for its output schema.
+		examples.push(
+			F.workflow(
+				'uiStreamSchema01',
+				'UI: Activity Stream Trigger output schema',
+				[
+					F.node(
+						'Activity Stream Trigger',
+						`${F.PKG}.platformActivityStreamTrigger`,
+						1,
+						{ events: ['post.create'], user: '1000000001', options: {} },
+						[0, 0],
+						{ credentials: F.credRef(F.CRED.bearer) },
+					),
+					lookUpPost('Look Up Post', [250, 0]),
+				],
+				F.chain(['Activity Stream Trigger', 'Look Up Post']),
+			),
+		);
 		// Platform Posts' token revocation in both versions, for the credential selector checks.
 		examples.push(
 			F.workflow(
@@ -602,8 +639,9 @@ async function main() {
 						[0, 0],
 						{ credentials: F.credRef(F.CRED.bearer) },
 					),
+					lookUpPost('Look Up Post', [250, 0]),
 				],
-				{},
+				F.chain(['Platform Poll Trigger', 'Look Up Post']),
 			),
 		);
 		await P.run('install the package, import credentials and examples', async () => {

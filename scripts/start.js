@@ -16,8 +16,8 @@
  * (deploy/nginx), which is n8n's public webhook URL; the same examples, credentials and sandbox.
  *
  * Options: --queue, --proxy-port <the proxy's port in queue mode, default 5679 when free>, --skip-build (reuse dist/), --fresh (forget .n8n-run/ first: n8n's data and the sandbox's saved
- * webhooks, subscriptions, rules and events), --prepare-only (build and prepare
- * n8n, then exit: what CI uses to prove the cold path), --port <n8n port, default
+ * webhooks, subscriptions, rules and events), --prepare-only (prepare n8n, then
+ * exit, without building or packing: what CI uses to prove the cold path), --port <n8n port, default
  * 5678 when free>, --sandbox-port <port, default 5680 when free>. Environment: N8N_PORT, SANDBOX_PORT, PLATFORM_RUN_DIR (the run folder, default .n8n-run/).
  */
 const fs = require('node:fs');
@@ -169,16 +169,21 @@ async function main() {
 	try {
 		if (args.includes('--fresh')) fs.rmSync(RUN, { recursive: true, force: true });
 		fs.mkdirSync(RUN, { recursive: true });
-		const { tgz, missing } = await P.run('build and pack the package', () =>
-			H.buildAndPack(path.join(RUN, 'pack'), { skipBuild: args.includes('--skip-build') }),
-		);
+		// --prepare-only prepares n8n alone: CI runs it beside the build and unit tests, whose build
+		// rewrites dist/ meanwhile, so packing it then could catch a half-written folder.
+		const prepareOnly = args.includes('--prepare-only');
+		const { tgz, missing } = prepareOnly
+			? { tgz: undefined, missing: [] }
+			: await P.run('build and pack the package', () =>
+					H.buildAndPack(path.join(RUN, 'pack'), { skipBuild: args.includes('--skip-build') }),
+				);
 		if (missing.length)
 			console.warn(`WARNING: not built yet, left out of the package: ${missing.join(', ')}`);
 		const host = await P.run(
 			`prepare n8n ${H.N8N_VERSION} on Node 24 (first run about 6 minutes on 2 cores; cached)`,
 			() => H.prepareHost(),
 		);
-		if (args.includes('--prepare-only')) {
+		if (prepareOnly) {
 			P.print();
 			console.log(
 				`\nn8n ${H.N8N_VERSION} is prepared in ${host.cache} (node ${host.nodeVersion}); \`npm start\` will reuse it.`,

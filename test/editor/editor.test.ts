@@ -327,18 +327,28 @@ describe('output schemas', () => {
 		}
 	});
 
-	it("ships the trigger's event item schema, the same for both versions (v2 moved only statuses)", () => {
-		expect(schemaFiles('nodes/PlatformTrigger')).toEqual(['v1.0.0.json', 'v2.0.0.json']);
-		const schema = JSON.parse(readText('nodes/PlatformTrigger/__schema__/v1.0.0.json'));
-		expect(JSON.parse(readText('nodes/PlatformTrigger/__schema__/v2.0.0.json'))).toEqual(schema);
-		expect(Object.keys(schema.properties)).toEqual([
-			'event_type',
-			'event_id',
-			'filter',
-			'tag',
-			'payload',
-			'includes',
-			'received_at',
+	it("ships the trigger's item schema for every version, the same for all (v2 moved only statuses, v3 only All Events)", () => {
+		expect(schemaFiles('nodes/PlatformTrigger')).toEqual([
+			'v1.0.0.json',
+			'v2.0.0.json',
+			'v3.0.0.json',
 		]);
+		const schema = JSON.parse(readText('nodes/PlatformTrigger/__schema__/v1.0.0.json'));
+		for (const v of ['v2.0.0.json', 'v3.0.0.json'])
+			expect(JSON.parse(readText(`nodes/PlatformTrigger/__schema__/${v}`))).toEqual(schema);
+		expect(Object.keys(schema.properties)).toEqual(
+			expect.arrayContaining([
+				'event_type',
+				'event_id',
+				'filter',
+				'tag',
+				'payload',
+				'includes',
+				'received_at',
+				'post',
+				'matching_rules',
+				'tags',
+			]),
+		);
 	});
 });
