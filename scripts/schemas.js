@@ -159,6 +159,20 @@ function postExpansions() {
 	};
 }
 
+/**
+ * A direct message event's expanded objects, which the conversation and event reads put beside it
+ * (nodes/PlatformPosts/resources/directMessage/common.ts, EventIncludes).
+ */
+function dmEventExpansions() {
+	const user = nested('User', 1);
+	return {
+		sender: user,
+		participants: arr(nested('User', 2)),
+		media: arr(nested('Media', 2)),
+		referenced_posts: arr(withFields(obj({ type: str }), nested('Tweet', 2).properties || {})),
+	};
+}
+
 /** A user's expanded posts and affiliated users, beside the user (nodes/PlatformPosts/reads.ts). */
 function userExpansions() {
 	return {
@@ -376,8 +390,8 @@ const OPERATIONS = {
 	'directMessage.createGroupConversation': {
 		fields: () => ({ participant_ids: arr(str), ...attached }),
 	},
-	'directMessage.getConversationEvents': { fields: () => ({ sender: user() }) },
-	'directMessage.getEvent': { fields: () => ({ sender: user() }) },
+	'directMessage.getConversationEvents': { fields: () => dmEventExpansions() },
+	'directMessage.getEvent': { fields: () => dmEventExpansions() },
 	'directMessage.getManyEvents': { fields: () => ({ sender: user() }) },
 	'directMessage.deleteEvent': { fields: () => ({ dm_event_id: str }) },
 	'chat.getManyConversations': {
