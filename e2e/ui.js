@@ -9,10 +9,11 @@
  * folder and on free ports, logs in as the demo owner, then:
  *  - searches the node panel for "Platform": one Platform Posts entry (the trigger's triggers are listed
  *    with its actions, no separate trigger entry), and the Platform Ads Catalog / Ads Creatives entries;
- *  - opens each entry: no action name with "a" before a vowel, none ending in "medias", triggers shown
- *    with the Platform Posts actions;
- *  - searches the node panel for what users type ("post", "new post", "ad post", "twitter", "X"): each
- *    finds the entry of ours it should (and prints where it ranks);
+ *  - opens each entry: no action name with "a" before a vowel sound, none ending in "medias", the
+ *    triggers (Platform Trigger, Poll Trigger, Activity Stream Trigger) shown with the Platform Posts
+ *    actions;
+ *  - searches the node panel for what users type ("post", "new post", "ad post", "twitter", "X",
+ *    "activity stream"): each finds the entry of ours it should (and prints where it ranks);
  *  - opens each example, and a poll trigger workflow: every node of the package shows a subtitle
  *    without camelCase or dotted values, and no field's mode dropdown cuts its value off;
  *  - every output schema of ours the editor asks for is shipped (no 404), and the editor receives
@@ -140,8 +141,9 @@ async function clickCreatorItem(page, name) {
 	return false;
 }
 
+/** "a" before a vowel sound ("a image"), not before the "you" sound of user, usage, unique ("a user's"). */
 function badActionName(name) {
-	return /\ba [aeiou]/i.test(name) || /medias\b/i.test(name);
+	return /\ba (?!us[aeir]|uni)[aeiou]/i.test(name) || /medias\b/i.test(name);
 }
 
 /** Opens a node's panel on the open canvas. */
@@ -231,8 +233,8 @@ async function runBrowserChecks(port, examples, chromium) {
 			'first step: one Platform Posts entry',
 		);
 		check(
-			!firstStep.some((e) => e.startsWith('Platform Trigger')),
-			'first step: no separate Platform Trigger entry',
+			!firstStep.some((e) => /^Platform (Trigger|Poll|Activity Stream)/.test(e)),
+			'first step: no separate entry of a Platform trigger',
 		);
 		check(await clickCreatorItem(page, 'Platform Posts'), 'first step: opened Platform Posts');
 		const triggerView = await page.$eval('[data-test-id="node-creator"]', (e) => e.innerText);
@@ -247,6 +249,10 @@ async function runBrowserChecks(port, examples, chromium) {
 			triggerItems.some((a) => /^On account activity/.test(a)) &&
 				triggerItems.some((a) => /^On new post matching search rules/.test(a)),
 			"Platform Posts lists the Platform Trigger's triggers",
+		);
+		check(
+			triggerItems.some((a) => /^On account activity over a stream/.test(a)),
+			"Platform Posts lists the Activity Stream Trigger's trigger",
 		);
 		check(/Actions/i.test(triggerView), 'Platform Posts shows its actions beside the triggers');
 
@@ -270,8 +276,8 @@ async function runBrowserChecks(port, examples, chromium) {
 					'one Platform Posts entry',
 				);
 				check(
-					!entries.some((e) => e.startsWith('Platform Trigger')),
-					'no separate Platform Trigger entry (its triggers are under Platform Posts)',
+					!entries.some((e) => /^Platform (Trigger|Poll|Activity Stream)/.test(e)),
+					'no separate entry of a Platform trigger (the triggers are under Platform Posts)',
 				);
 				check(
 					entries.some((e) => e.startsWith('Platform Ads Catalog')),
@@ -303,6 +309,7 @@ async function runBrowserChecks(port, examples, chromium) {
 			['ad post', 'Platform Ads Creatives'],
 			['twitter', 'Platform Posts'],
 			['X', 'Platform Posts'],
+			['activity stream', 'Platform Posts'],
 		];
 		for (const [query, expected] of searches) {
 			await page.goto(`${base}/workflow/${examples[0].id}`, { waitUntil: 'networkidle2' });

@@ -8,7 +8,7 @@ import type {
 
 import { AdsCatalog } from '../../nodes/AdsCatalog/AdsCatalog.node';
 import { AdsCreatives } from '../../nodes/AdsCreatives/AdsCreatives.node';
-import { PlatformActivityStreamTrigger } from '../../nodes/PlatformActivityStreamTrigger/PlatformActivityStreamTrigger.node';
+import { PlatformPostTriggers } from '../../nodes/PlatformPostTriggers/PlatformPostTriggers.node';
 import { PlatformPosts } from '../../nodes/PlatformPosts/PlatformPosts.node';
 import { PlatformPostsTrigger } from '../../nodes/PlatformPostsTrigger/PlatformPostsTrigger.node';
 import { PlatformTriggerPosts } from '../../nodes/PlatformTrigger/PlatformTriggerPosts.node';
@@ -36,7 +36,7 @@ import { listFiles, readText } from '../helpers/files';
 
 const DESCRIPTIONS: INodeTypeDescription[] = [
 	new PlatformTriggerPosts().description,
-	new PlatformActivityStreamTrigger().description,
+	new PlatformPostTriggers().description,
 	new PlatformPostsTrigger().description,
 	new PlatformPosts().description,
 	new AdsCatalog().description,
@@ -147,14 +147,6 @@ function nodePaths(d: INodeTypeDescription): string[][] {
 
 const SEP = '\u0001';
 const fullPaths = DESCRIPTIONS.flatMap(nodePaths);
-if (process.env.DEBUG_PATHS)
-	console.log(
-		fullPaths
-			.filter((p) => p[0].includes('Catalog') && p.length > 2 && p[1] === 'Catalog')
-			.slice(0, 10)
-			.map((p) => p.join(' › '))
-			.join('\n'),
-	);
 /** Every run of two or more consecutive steps of a full path. */
 const validPaths = new Set<string>();
 for (const path of fullPaths)
