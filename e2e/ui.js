@@ -9,10 +9,11 @@
  * folder and on free ports, logs in as the demo owner, then:
  *  - searches the node panel for "Platform": one Platform Posts entry (the trigger's triggers are listed
  *    with its actions, no separate trigger entry), and the Platform Ads Catalog / Ads Creatives entries;
- *  - opens each entry: no action name with "a" before a vowel, none ending in "medias", triggers shown
- *    with the Platform Posts actions;
- *  - searches the node panel for what users type ("post", "new post", "ad post", "twitter", "X"): each
- *    finds the entry of ours it should (and prints where it ranks);
+ *  - opens each entry: no action name with "a" before a vowel sound, none ending in "medias", the
+ *    triggers (Platform Trigger, Poll Trigger, Activity Stream Trigger) shown with the Platform Posts
+ *    actions;
+ *  - searches the node panel for what users type ("post", "new post", "ad post", "twitter", "X",
+ *    "activity stream"): each finds the entry of ours it should (and prints where it ranks);
  *  - opens each example, and a poll trigger workflow: every node of the package shows a subtitle
  *    without camelCase or dotted values, and no field's mode dropdown cuts its value off;
  *  - every output schema of ours the editor asks for is shipped (no 404), and the editor receives
@@ -54,7 +55,7 @@ const TRIGGER_SCHEMA_VERSIONS = [1, 2, 3];
 const OTHER_SCHEMAS = [
 	['Platform Posts 1.1, Post > Get', `/schemas/${F.T.posts}/1.1.0/post/get.json`],
 	['the Poll Trigger', `/schemas/${F.PKG}.platformPostsTrigger/1.0.0.json`],
-	['the Activity Stream Trigger', `/schemas/${F.PKG}.platformActivityStreamTrigger/1.0.0.json`],
+	['the Activity Stream Trigger', `/schemas/${F.PKG}.platformPostTriggers/1.0.0.json`],
 ];
 /** The workflow of the Platform Posts credential selector checks (Revoke App Bearer Token, versions 1 and 1.1). */
 const REVOKE_WF = 'uiRevokeBearer01';
@@ -151,8 +152,9 @@ async function clickCreatorItem(page, name) {
 	return false;
 }
 
+/** "a" before a vowel sound ("a image"), not before the "you" sound of user, usage, unique ("a user's"). */
 function badActionName(name) {
-	return /\ba [aeiou]/i.test(name) || /medias\b/i.test(name);
+	return /\ba (?!us[aeir]|uni)[aeiou]/i.test(name) || /medias\b/i.test(name);
 }
 
 /** Opens a node's panel on the open canvas. */
@@ -242,8 +244,8 @@ async function runBrowserChecks(port, examples, chromium) {
 			'first step: one Platform Posts entry',
 		);
 		check(
-			!firstStep.some((e) => e.startsWith('Platform Trigger')),
-			'first step: no separate Platform Trigger entry',
+			!firstStep.some((e) => /^Platform (Trigger|Poll|Activity Stream)/.test(e)),
+			'first step: no separate entry of a Platform trigger',
 		);
 		check(await clickCreatorItem(page, 'Platform Posts'), 'first step: opened Platform Posts');
 		const triggerView = await page.$eval('[data-test-id="node-creator"]', (e) => e.innerText);
@@ -258,6 +260,10 @@ async function runBrowserChecks(port, examples, chromium) {
 			triggerItems.some((a) => /^On account activity/.test(a)) &&
 				triggerItems.some((a) => /^On new post matching search rules/.test(a)),
 			"Platform Posts lists the Platform Trigger's triggers",
+		);
+		check(
+			triggerItems.some((a) => /^On account activity over a stream/.test(a)),
+			"Platform Posts lists the Activity Stream Trigger's trigger",
 		);
 		check(/Actions/i.test(triggerView), 'Platform Posts shows its actions beside the triggers');
 
@@ -281,8 +287,8 @@ async function runBrowserChecks(port, examples, chromium) {
 					'one Platform Posts entry',
 				);
 				check(
-					!entries.some((e) => e.startsWith('Platform Trigger')),
-					'no separate Platform Trigger entry (its triggers are under Platform Posts)',
+					!entries.some((e) => /^Platform (Trigger|Poll|Activity Stream)/.test(e)),
+					'no separate entry of a Platform trigger (the triggers are under Platform Posts)',
 				);
 				check(
 					entries.some((e) => e.startsWith('Platform Ads Catalog')),
@@ -314,6 +320,7 @@ async function runBrowserChecks(port, examples, chromium) {
 			['ad post', 'Platform Ads Creatives'],
 			['twitter', 'Platform Posts'],
 			['X', 'Platform Posts'],
+			['activity stream', 'Platform Posts'],
 		];
 		for (const [query, expected] of searches) {
 			await page.goto(`${base}/workflow/${examples[0].id}`, { waitUntil: 'networkidle2' });
@@ -550,7 +557,7 @@ async function main() {
 				[
 					F.node(
 						'Activity Stream Trigger',
-						`${F.PKG}.platformActivityStreamTrigger`,
+						`${F.PKG}.platformPostTriggers`,
 						1,
 						{ events: ['post.create'], user: '1000000001', options: {} },
 						[0, 0],

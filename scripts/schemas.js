@@ -38,14 +38,14 @@ const VERSIONS = {
 	platformPosts: [1, 1.1],
 	platformTriggerPosts: [1, 2, 3],
 	platformPostsTrigger: [1, 1.1],
-	platformActivityStreamTrigger: [1],
+	platformPostTriggers: [1],
 };
 
 const NODE_DIRS = {
 	platformPosts: 'nodes/PlatformPosts',
 	platformTriggerPosts: 'nodes/PlatformTrigger',
 	platformPostsTrigger: 'nodes/PlatformPostsTrigger',
-	platformActivityStreamTrigger: 'nodes/PlatformActivityStreamTrigger',
+	platformPostTriggers: 'nodes/PlatformPostTriggers',
 };
 
 // ---- the contract's schemas, reduced to names and types ----
@@ -500,7 +500,7 @@ const MATCH_ITEM = () => ({
 const TRIGGERS = {
 	platformTriggerPosts: () => ({ ...EVENT_ITEM(), ...MATCH_ITEM() }),
 	platformPostsTrigger: () => ({ ...EVENT_ITEM(), ...MATCH_ITEM(), query: str }),
-	platformActivityStreamTrigger: () => EVENT_ITEM(),
+	platformPostTriggers: () => EVENT_ITEM(),
 };
 
 // ---- files ----

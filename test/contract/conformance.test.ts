@@ -12,7 +12,7 @@
 import type { IDataObject, INodeParameters, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { DEFAULT_OAUTH2_SCOPES } from '../../credentials/PlatformOAuth2Api.credentials';
-import { PlatformActivityStreamTrigger } from '../../nodes/PlatformActivityStreamTrigger/PlatformActivityStreamTrigger.node';
+import { PlatformPostTriggers as PlatformActivityStreamTrigger } from '../../nodes/PlatformPostTriggers/PlatformPostTriggers.node';
 import { PlatformPosts } from '../../nodes/PlatformPosts/PlatformPosts.node';
 import { PlatformPostsTrigger } from '../../nodes/PlatformPostsTrigger/PlatformPostsTrigger.node';
 import { PlatformTriggerPosts } from '../../nodes/PlatformTrigger/PlatformTriggerPosts.node';

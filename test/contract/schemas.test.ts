@@ -8,7 +8,7 @@
  */
 import type { IDataObject, INodeTypeDescription } from 'n8n-workflow';
 
-import { PlatformActivityStreamTrigger } from '../../nodes/PlatformActivityStreamTrigger/PlatformActivityStreamTrigger.node';
+import { PlatformPostTriggers as PlatformActivityStreamTrigger } from '../../nodes/PlatformPostTriggers/PlatformPostTriggers.node';
 import { PlatformPosts } from '../../nodes/PlatformPosts/PlatformPosts.node';
 import { PlatformPostsTrigger } from '../../nodes/PlatformPostsTrigger/PlatformPostsTrigger.node';
 import { normalizeDelivery } from '../../nodes/PlatformTrigger/events';
@@ -23,7 +23,7 @@ const descriptions: Record<string, INodeTypeDescription> = {
 	platformPosts: new PlatformPosts().description,
 	platformTriggerPosts: new PlatformTriggerPosts().description,
 	platformPostsTrigger: new PlatformPostsTrigger().description,
-	platformActivityStreamTrigger: new PlatformActivityStreamTrigger().description,
+	platformPostTriggers: new PlatformActivityStreamTrigger().description,
 };
 
 const versionsOf = (d: INodeTypeDescription) =>
@@ -64,7 +64,7 @@ describe('the output schemas', () => {
 		for (const node of [
 			'platformTriggerPosts',
 			'platformPostsTrigger',
-			'platformActivityStreamTrigger',
+			'platformPostTriggers',
 		])
 			expect(listFiles(`${NODE_DIRS[node]}/__schema__`)).toEqual(
 				VERSIONS[node].map((v) => `v${padVersion(v)}.json`),
@@ -156,7 +156,7 @@ describe("the triggers' items fit their schemas", () => {
 	);
 
 	it('the Activity Stream Trigger: its activity events', () => {
-		const schema = triggerSchema('platformActivityStreamTrigger', 1);
+		const schema = triggerSchema('platformPostTriggers', 1);
 		expect(fit(schema, activityItems)).toEqual([]);
 		// It emits no filtered-stream items: a field only those have is not its to show.
 		expect(schema.properties?.matching_rules).toBeUndefined();

@@ -3,7 +3,7 @@ import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from
 
 import { AdsCatalog } from '../../nodes/AdsCatalog/AdsCatalog.node';
 import { AdsCreatives } from '../../nodes/AdsCreatives/AdsCreatives.node';
-import { PlatformActivityStreamTrigger } from '../../nodes/PlatformActivityStreamTrigger/PlatformActivityStreamTrigger.node';
+import { PlatformPostTriggers as PlatformActivityStreamTrigger } from '../../nodes/PlatformPostTriggers/PlatformPostTriggers.node';
 import { PlatformPosts } from '../../nodes/PlatformPosts/PlatformPosts.node';
 import { MODES } from '../../nodes/PlatformPostsTrigger/modes';
 import { PlatformPostsTrigger } from '../../nodes/PlatformPostsTrigger/PlatformPostsTrigger.node';

@@ -1,5 +1,10 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeTypeDescription } from 'n8n-workflow';
 
+import { AdsCatalog } from '../../nodes/AdsCatalog/AdsCatalog.node';
+import { AdsCreatives } from '../../nodes/AdsCreatives/AdsCreatives.node';
+import { PlatformPostTriggers } from '../../nodes/PlatformPostTriggers/PlatformPostTriggers.node';
+import { PlatformPosts } from '../../nodes/PlatformPosts/PlatformPosts.node';
+import { PlatformPostsTrigger } from '../../nodes/PlatformPostsTrigger/PlatformPostsTrigger.node';
 import { normalizeDelivery } from '../../nodes/PlatformTrigger/events';
 import { PlatformPosts } from '../../nodes/PlatformPosts/PlatformPosts.node';
 import { PlatformTriggerPosts } from '../../nodes/PlatformTrigger/PlatformTriggerPosts.node';
@@ -49,14 +54,36 @@ function pathOf(json: IDataObject): string {
 	return flagship.connections['Kind of Post'].main[index].map((c) => c.node).join(',');
 }
 
+/** The version a node placed in the editor today gets: defaultVersion, else the newest. */
+function defaultVersion(d: INodeTypeDescription): number {
+	if (d.defaultVersion !== undefined) return d.defaultVersion;
+	return Array.isArray(d.version) ? Math.max(...d.version) : d.version;
+}
+
+const PKG = 'n8n-nodes-platform';
+const defaults = new Map(
+	[
+		new PlatformTriggerPosts(),
+		new PlatformPostTriggers(),
+		new PlatformPostsTrigger(),
+		new PlatformPosts(),
+		new AdsCatalog(),
+		new AdsCreatives(),
+	].map((n) => [`${PKG}.${n.description.name}`, defaultVersion(n.description)]),
+);
+
 describe('examples', () => {
-	it('use the newest version of every Platform Trigger', () => {
-		const latest = new PlatformTriggerPosts().description.defaultVersion;
-		const triggers = examples.flatMap(([, wf]) =>
-			wf.nodes.filter((n) => n.type === 'n8n-nodes-platform.platformTriggerPosts'),
+	it("use every node of the package at the node's default version (what a node placed today gets)", () => {
+		const ours = examples.flatMap(([file, wf]) =>
+			wf.nodes
+				.filter((n) => n.type.startsWith(`${PKG}.`))
+				.map((n) => ({ file, node: n.name, type: n.type, typeVersion: n.typeVersion })),
 		);
-		expect(triggers.length).toBeGreaterThan(0);
-		for (const t of triggers) expect(t.typeVersion).toBe(latest);
+		expect(new Set(ours.map((n) => n.type)).size).toBeGreaterThanOrEqual(5);
+		const wrong = ours
+			.filter((n) => n.typeVersion !== defaults.get(n.type))
+			.map((n) => `${n.file}: ${n.node} (${n.type}) ${n.typeVersion}, not ${defaults.get(n.type)}`);
+		expect(wrong).toEqual([]);
 	});
 
 	it('the flagship sends each kind of post down its own path, none dropped', () => {
