@@ -61,11 +61,7 @@ describe('the output schemas', () => {
 	});
 
 	it('ship one file per version of each trigger, where n8n asks for a node without resource and operation', () => {
-		for (const node of [
-			'platformTriggerPosts',
-			'platformPostsTrigger',
-			'platformPostTriggers',
-		])
+		for (const node of ['platformTriggerPosts', 'platformPostsTrigger', 'platformPostTriggers'])
 			expect(listFiles(`${NODE_DIRS[node]}/__schema__`)).toEqual(
 				VERSIONS[node].map((v) => `v${padVersion(v)}.json`),
 			);
