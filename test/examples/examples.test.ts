@@ -6,7 +6,6 @@ import { PlatformPostTriggers } from '../../nodes/PlatformPostTriggers/PlatformP
 import { PlatformPosts } from '../../nodes/PlatformPosts/PlatformPosts.node';
 import { PlatformPostsTrigger } from '../../nodes/PlatformPostsTrigger/PlatformPostsTrigger.node';
 import { normalizeDelivery } from '../../nodes/PlatformTrigger/events';
-import { PlatformPosts } from '../../nodes/PlatformPosts/PlatformPosts.node';
 import { PlatformTriggerPosts } from '../../nodes/PlatformTrigger/PlatformTriggerPosts.node';
 import { evalItemExpression, listFiles, readText } from '../helpers/files';
 
