@@ -13,6 +13,7 @@ type Sandbox = {
 	url: string;
 	keys: Record<string, string>;
 	seededListId: string;
+	db: { users: Map<string, Record<string, unknown>> };
 	records: Array<{ path: string; status: number; answerViolations?: Violation[] }>;
 	publishPost(input: { text: string; author_id?: string }): { id: string };
 	close(): Promise<void>;
@@ -62,14 +63,16 @@ const LOW = '1400000000000000001';
 const WATCHED = '1400000000000000100';
 
 describe('lists the Poll Trigger reads: newest first by when each was added', () => {
-	beforeAll(async () => {
+	beforeAll(() => {
+		// Into the store directly: the reads through the API below then fail on their order alone
+		// where the sandbox ordered by id.
 		for (const [id, username] of [
 			[HIGH, 'high_id'],
 			[MID, 'mid_id'],
 			[LOW, 'low_id'],
 			[WATCHED, 'watched'],
 		])
-			await control('POST', '/_sandbox/users', { id, username });
+			sb.db.users.set(id, { id, username, name: username });
 	});
 
 	it('followers: an unfollow and a follow again put the follower on top', async () => {
@@ -199,7 +202,11 @@ describe('lists the Poll Trigger reads: newest first by when each was added', ()
 		]);
 	});
 
-	it('the control API refuses an unknown kind, user or post', async () => {
+	it('the control API adds an account, and refuses an unknown kind, user or post', async () => {
+		const added = await control('POST', '/_sandbox/users', { username: 'newcomer' });
+		const id = (added.data as { id: string }).id;
+		const read = await call('GET', `/2/users/${id}`, { token: app() });
+		expect(read.body.data).toEqual({ id, name: 'newcomer', username: 'newcomer' });
 		expect((await call('POST', '/_sandbox/relations', { body: { kind: 'block' } })).status).toBe(
 			400,
 		);
