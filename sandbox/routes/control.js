@@ -15,6 +15,8 @@
  *                                            target_id, is added to or follows the list target_id; DELETE
  *                                            with the same body undoes it (done again, it is on top of the list)
  *   POST   /_sandbox/users                  {id?, username, name?} an account (the Followers read etc. list it)
+ *   POST   /_sandbox/lists                  {id?, name?, owner_id?, private?, members?: [user ids, oldest first]}
+ *   POST   /_sandbox/spaces                 {creator_id?, state?, title?, created_at?, id?} a Space (routes/spaces.js)
  *   POST   /_sandbox/tokens                 {scopes: [...]} an OAuth 2.0 user token granted only these scopes
  *   POST   /_sandbox/redeliver              {event_uuids: [...], webhook_id?} the service sends recorded events again
  *                                            (same bytes, same signature), as it does when it saw no acknowledgement

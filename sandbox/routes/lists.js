@@ -265,6 +265,31 @@ function install(sb) {
 	}
 	const latestPostOf = (userId) => postsOf([userId])[0]?.id;
 
+	/** A list someone owns (control API), public unless `private`; `members`: user ids, oldest first. */
+	sb.addList = (input = {}) => {
+		const id = input.id !== undefined ? String(input.id) : sb.newId();
+		requireId(id, 'id');
+		const owner = String(input.owner_id || sb.keys.userId);
+		if (!sb.db.users.get(owner)) throw notFound('user', 'owner_id', owner);
+		const list = {
+			id,
+			name: String(input.name || 'A list'),
+			description: String(input.description || ''),
+			private: input.private === true,
+			owner_id: owner,
+			created_at: new Date().toISOString(),
+			members: (input.members || []).map(String),
+			followers: [],
+		};
+		sb.reserveId(id);
+		store().lists.set(id, list);
+		return list;
+	};
+	sb.route('POST', '/_sandbox/lists', 'control', ({ body }) => {
+		const list = sb.addList(body || {});
+		return { status: 201, body: { data: { id: list.id, name: list.name } } };
+	});
+
 	/**
 	 * Someone added to a list or following it (`on`), or no longer (the control API; no owner check):
 	 * added again, they are on top. Answers whether anything changed.

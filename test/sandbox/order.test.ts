@@ -185,7 +185,8 @@ describe('lists the Poll Trigger reads: newest first by when each was added', ()
 	});
 
 	it('list followers: unfollowed and followed again, the follower is on top', async () => {
-		const list = sb.seededListId;
+		const made = await control('POST', '/_sandbox/lists', { name: 'Watched', members: [HIGH] });
+		const list = (made.data as { id: string }).id;
 		const follow = (who: string, on = true) =>
 			control(on ? 'POST' : 'DELETE', '/_sandbox/relations', {
 				kind: 'list_follower',
