@@ -6,6 +6,8 @@
  * Spaces come in no promised order; an endpoint with a rate-limit window refuses the request past its
  * limit with 429 and the window's reset.
  */
+import { sleep } from 'n8n-workflow';
+
 const { createSandbox } = require('../../sandbox/server');
 
 type Violation = { rule: string; message: string };
@@ -316,7 +318,7 @@ describe('per-endpoint rate limits', () => {
 		const refused = await read();
 		expect(refused.status).toBe(429);
 		const waitMs = Number(refused.headers.get('x-rate-limit-reset')) * 1000 - Date.now();
-		await new Promise((r) => setTimeout(r, Math.max(0, waitMs) + 50));
+		await sleep(Math.max(0, waitMs) + 50);
 		expect((await read()).status).toBe(200);
 	});
 
