@@ -121,10 +121,16 @@ export class PlatformBearerApi implements ICredentialType {
 		},
 	};
 
+	/**
+	 * The app's post usage: an endpoint only an app bearer token may call (so a user token pasted here
+	 * fails the test), open to every tier that has one, that reads no post or user (nothing billed per
+	 * read) and changes nothing. The webhook list it read before is sold to webhook tiers only, while
+	 * this credential also serves the Poll Trigger on every other tier.
+	 */
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl}}',
-			url: '/2/webhooks',
+			url: '/2/usage/tweets',
 		},
 	};
 }

@@ -105,6 +105,7 @@ async function main() {
 	const P = H.phases();
 	const results = [];
 	const instances = [];
+	const contexts = [];
 	let sandbox;
 	let failed = false;
 	const watchdog = setTimeout(() => {
@@ -160,6 +161,7 @@ async function main() {
 			});
 			instances.push(inst);
 			const ctx = makeContext({ inst, sandbox, mode });
+			contexts.push(ctx);
 			// Workflows of every runnable test are imported together; tests whose node or operation is
 			// missing from the package are failed (or skipped with E2E_ALLOW_MISSING=1).
 			const runnable = [];
@@ -172,6 +174,7 @@ async function main() {
 				if (probe.missing.length) H.log(`package lacks: ${probe.missing.join(', ')}`);
 				const workflows = [];
 				const publish = [];
+				const credentials = [];
 				for (const t of modeTests) {
 					// A test marked knownIssue is reported as skipped with its reason (set E2E_KNOWN_ISSUES=1 to run it).
 					if (t.knownIssue && !process.env.E2E_KNOWN_ISSUES) {
@@ -193,13 +196,18 @@ async function main() {
 						});
 						continue;
 					}
+					// A test may start services of its own first (closed with ctx.defer) and bring credentials
+					// that point at them.
+					if (t.prepare) await t.prepare(ctx);
+					for (const c of t.credentials ? t.credentials(ctx) : [])
+						if (!credentials.some((x) => x.id === c.id)) credentials.push(c);
 					const wfs = t.workflows ? t.workflows(ctx) : [];
 					workflows.push(...wfs.filter((w) => !workflows.some((x) => x.id === w.id)));
 					for (const id of t.publish ? t.publish(ctx) : [])
 						if (!publish.includes(id)) publish.push(id);
 					runnable.push(t);
 				}
-				await inst.setup({ workflows, publish });
+				await inst.setup({ workflows, publish, publishAtStart: true, credentials });
 			});
 			await P.run(
 				`${mode}: start n8n${mode === 'queue' ? ' (PostgreSQL, Redis, 2 workers, 2 webhook processes, nginx, main)' : ''}`,
@@ -261,6 +269,7 @@ async function main() {
 		console.error('\nE2E harness error:', error && error.stack ? error.stack : error);
 	} finally {
 		await H.stopAll();
+		for (const c of contexts) await c.closeDeferred();
 		if (sandbox) await sandbox.close();
 	}
 

@@ -9,14 +9,16 @@
  * folder and on free ports, logs in as the demo owner, then:
  *  - searches the node panel for "Platform": one Platform Posts entry (the trigger's triggers are listed
  *    with its actions, no separate trigger entry), and the Platform Ads Catalog / Ads Creatives entries;
- *  - opens each entry: no action name with "a" before a vowel, none ending in "medias", triggers shown
- *    with the Platform Posts actions;
- *  - searches the node panel for what users type ("post", "new post", "ad post", "twitter", "X"): each
- *    finds the entry of ours it should (and prints where it ranks);
+ *  - opens each entry: no action name with "a" before a vowel sound, none ending in "medias", the
+ *    triggers (Platform Trigger, Poll Trigger, Activity Stream Trigger) shown with the Platform Posts
+ *    actions;
+ *  - searches the node panel for what users type ("post", "new post", "ad post", "twitter", "X",
+ *    "activity stream"): each finds the entry of ours it should (and prints where it ranks);
  *  - opens each example, and a poll trigger workflow: every node of the package shows a subtitle
  *    without camelCase or dotted values, and no field's mode dropdown cuts its value off;
  *  - every output schema of ours the editor asks for is shipped (no 404), and the editor receives
- *    those of Ads Creatives and of each Platform Trigger version (a node of ours placed after it);
+ *    those of Ads Creatives, of each Platform Trigger version, of the Poll Trigger, of the Activity
+ *    Stream Trigger (a node of ours placed after each) and of a Platform Posts 1.1 operation;
  *  - Platform Posts 1.1's Revoke App Bearer Token shows the App-Only Bearer credential beside the
  *    OAuth1 one, other operations and version 1 do not, and App-Only Bearer stays one of the sign-ins
  *    the Credential selector offers;
@@ -44,7 +46,17 @@ const OWNER = {
 };
 const PLATFORM = 'Platform';
 /** Platform Trigger versions whose shipped output schema (__schema__/v<version>.0.0.json) the editor must receive. */
-const TRIGGER_SCHEMA_VERSIONS = [1, 2];
+const TRIGGER_SCHEMA_VERSIONS = [1, 2, 3];
+/**
+ * Other output schemas the editor must receive: a Platform Posts operation at the version a new
+ * workflow gets (asked for by the second Platform Posts node of the trigger workflows), the Poll
+ * Trigger's and the Activity Stream Trigger's (asked for by the Platform Posts node after each).
+ */
+const OTHER_SCHEMAS = [
+	['Platform Posts 1.1, Post > Get', `/schemas/${F.T.posts}/1.1.0/post/get.json`],
+	['the Poll Trigger', `/schemas/${F.PKG}.platformPostsTrigger/1.0.0.json`],
+	['the Activity Stream Trigger', `/schemas/${F.PKG}.platformPostTriggers/1.0.0.json`],
+];
 /** The workflow of the Platform Posts credential selector checks (Revoke App Bearer Token, versions 1 and 1.1). */
 const REVOKE_WF = 'uiRevokeBearer01';
 
@@ -140,8 +152,9 @@ async function clickCreatorItem(page, name) {
 	return false;
 }
 
+/** "a" before a vowel sound ("a image"), not before the "you" sound of user, usage, unique ("a user's"). */
 function badActionName(name) {
-	return /\ba [aeiou]/i.test(name) || /medias\b/i.test(name);
+	return /\ba (?!us[aeir]|uni)[aeiou]/i.test(name) || /medias\b/i.test(name);
 }
 
 /** Opens a node's panel on the open canvas. */
@@ -231,8 +244,8 @@ async function runBrowserChecks(port, examples, chromium) {
 			'first step: one Platform Posts entry',
 		);
 		check(
-			!firstStep.some((e) => e.startsWith('Platform Trigger')),
-			'first step: no separate Platform Trigger entry',
+			!firstStep.some((e) => /^Platform (Trigger|Poll|Activity Stream)/.test(e)),
+			'first step: no separate entry of a Platform trigger',
 		);
 		check(await clickCreatorItem(page, 'Platform Posts'), 'first step: opened Platform Posts');
 		const triggerView = await page.$eval('[data-test-id="node-creator"]', (e) => e.innerText);
@@ -247,6 +260,10 @@ async function runBrowserChecks(port, examples, chromium) {
 			triggerItems.some((a) => /^On account activity/.test(a)) &&
 				triggerItems.some((a) => /^On new post matching search rules/.test(a)),
 			"Platform Posts lists the Platform Trigger's triggers",
+		);
+		check(
+			triggerItems.some((a) => /^On account activity over a stream/.test(a)),
+			"Platform Posts lists the Activity Stream Trigger's trigger",
 		);
 		check(/Actions/i.test(triggerView), 'Platform Posts shows its actions beside the triggers');
 
@@ -270,8 +287,8 @@ async function runBrowserChecks(port, examples, chromium) {
 					'one Platform Posts entry',
 				);
 				check(
-					!entries.some((e) => e.startsWith('Platform Trigger')),
-					'no separate Platform Trigger entry (its triggers are under Platform Posts)',
+					!entries.some((e) => /^Platform (Trigger|Poll|Activity Stream)/.test(e)),
+					'no separate entry of a Platform trigger (the triggers are under Platform Posts)',
 				);
 				check(
 					entries.some((e) => e.startsWith('Platform Ads Catalog')),
@@ -303,6 +320,7 @@ async function runBrowserChecks(port, examples, chromium) {
 			['ad post', 'Platform Ads Creatives'],
 			['twitter', 'Platform Posts'],
 			['X', 'Platform Posts'],
+			['activity stream', 'Platform Posts'],
 		];
 		for (const [query, expected] of searches) {
 			await page.goto(`${base}/workflow/${examples[0].id}`, { waitUntil: 'networkidle2' });
@@ -401,6 +419,11 @@ async function runBrowserChecks(port, examples, chromium) {
 				`the editor receives the shipped output schema of Platform Trigger v${version} (${wanted}: ${schemaRequests.get(wanted)?.status ?? 'not asked for'})`,
 			);
 		}
+		for (const [what, wanted] of OTHER_SCHEMAS)
+			check(
+				received(wanted),
+				`the editor receives the shipped output schema of ${what} (${wanted}: ${schemaRequests.get(wanted)?.status ?? 'not asked for'})`,
+			);
 		const ours404 = [...schemaRequests].filter(
 			([p, { status }]) => p.includes(`/${F.PKG}.`) && status !== 200,
 		);
@@ -495,8 +518,25 @@ async function main() {
 			extra: { N8N_RUNNERS_BROKER_PORT: String(await H.freePort()) },
 		});
 		const examples = F.sandboxExamples(sandbox.url);
+		// A Platform Posts node (Post > Get, version 1.1) after a trigger: opening it makes the editor ask
+		// for the trigger's output schema.
+		const lookUpPost = (name, position) =>
+			F.node(
+				name,
+				F.T.posts,
+				1.1,
+				{
+					authentication: 'platformBearerApi',
+					resource: 'post',
+					operation: 'get',
+					postIds: '={{ $json.id }}',
+				},
+				position,
+				{ credentials: F.credRef(F.CRED.bearer) },
+			);
 		// One small workflow per Platform Trigger version with Platform Posts directly after the trigger,
-		// so that opening Platform Posts makes the editor ask for the trigger's output schema.
+		// so that opening Platform Posts makes the editor ask for the trigger's output schema; a second
+		// Platform Posts node after it asks for Post > Get's.
 		for (const version of TRIGGER_SCHEMA_VERSIONS) {
 			const trigger = F.triggerNode('Platform Trigger', [0, 0], { userId: '1000000001' });
 			trigger.typeVersion = version;
@@ -504,26 +544,30 @@ async function main() {
 				F.workflow(
 					`uiTriggerSchema${version}`,
 					`UI: Platform Trigger v${version} output schema`,
-					[
-						trigger,
-						F.node(
-							'Look Up Post',
-							`${F.PKG}.platformPosts`,
-							1,
-							{
-								authentication: 'platformBearerApi',
-								resource: 'post',
-								operation: 'get',
-								postIds: '={{ $json.id }}',
-							},
-							[250, 0],
-							{ credentials: F.credRef(F.CRED.bearer) },
-						),
-					],
-					F.chain(['Platform Trigger', 'Look Up Post']),
+					[trigger, lookUpPost('Look Up Post', [250, 0]), lookUpPost('Look Up Again', [500, 0])],
+					F.chain(['Platform Trigger', 'Look Up Post', 'Look Up Again']),
 				),
 			);
 		}
+		// The Activity Stream Trigger with Platform Posts after it, for its output schema.
+		examples.push(
+			F.workflow(
+				'uiStreamSchema01',
+				'UI: Activity Stream Trigger output schema',
+				[
+					F.node(
+						'Activity Stream Trigger',
+						`${F.PKG}.platformPostTriggers`,
+						1,
+						{ events: ['post.create'], user: '1000000001', options: {} },
+						[0, 0],
+						{ credentials: F.credRef(F.CRED.bearer) },
+					),
+					lookUpPost('Look Up Post', [250, 0]),
+				],
+				F.chain(['Activity Stream Trigger', 'Look Up Post']),
+			),
+		);
 		// Platform Posts' token revocation in both versions, for the credential selector checks.
 		examples.push(
 			F.workflow(
@@ -602,8 +646,9 @@ async function main() {
 						[0, 0],
 						{ credentials: F.credRef(F.CRED.bearer) },
 					),
+					lookUpPost('Look Up Post', [250, 0]),
 				],
-				{},
+				F.chain(['Platform Poll Trigger', 'Look Up Post']),
 			),
 		);
 		await P.run('install the package, import credentials and examples', async () => {

@@ -6,7 +6,9 @@
  * .n8n-run/user) with the package installed as a community package, imports credentials that point at
  * the sandbox and the example workflows, activates the trigger example (moving its webhook when this
  * start uses another port than the last), waits until it is subscribed, and prints the editor URL,
- * whether the trigger is ready and how to fire a sample event. Ctrl-C stops everything.
+ * whether the trigger is ready and how to fire a sample event. Ctrl-C stops everything. The AI agent
+ * example's chat model is a scripted OpenAI-compatible stub (e2e/lib/openaiStub.js) started beside the
+ * sandbox, with a credential pointing at it.
  *
  * Both modes set up and start n8n through the harness's Instance (e2e/lib/instance.js), as the e2e
  * suite does, with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true unless the environment sets it.
@@ -16,8 +18,8 @@
  * (deploy/nginx), which is n8n's public webhook URL; the same examples, credentials and sandbox.
  *
  * Options: --queue, --proxy-port <the proxy's port in queue mode, default 5679 when free>, --skip-build (reuse dist/), --fresh (forget .n8n-run/ first: n8n's data and the sandbox's saved
- * webhooks, subscriptions, rules and events), --prepare-only (build and prepare
- * n8n, then exit: what CI uses to prove the cold path), --port <n8n port, default
+ * webhooks, subscriptions, rules and events), --prepare-only (prepare n8n, then
+ * exit, without building or packing: what CI uses to prove the cold path), --port <n8n port, default
  * 5678 when free>, --sandbox-port <port, default 5680 when free>. Environment: N8N_PORT, SANDBOX_PORT, PLATFORM_RUN_DIR (the run folder, default .n8n-run/).
  */
 const fs = require('node:fs');
@@ -27,6 +29,7 @@ const path = require('node:path');
 const H = require('../e2e/lib/host');
 const F = require('../e2e/lib/fixtures');
 const { createSandbox } = require('../sandbox/server');
+const { createOpenAiStub } = require('../e2e/lib/openaiStub');
 const { persistTo } = require('../sandbox/lib/persist');
 const { session } = require('../e2e/lib/rest');
 const { Instance } = require('../e2e/lib/instance');
@@ -145,6 +148,7 @@ function readiness(sandbox, triggers) {
 async function main() {
 	const P = H.phases();
 	let sandbox;
+	let model;
 	let n8n;
 	let inst;
 	let stopping = false;
@@ -158,6 +162,7 @@ async function main() {
 		if (inst) await inst.stop().catch(() => undefined);
 		await H.stopAll();
 		if (sandbox) await sandbox.close();
+		if (model) await model.close();
 		console.log('Stopped.');
 		process.exit(code);
 	};
@@ -169,16 +174,21 @@ async function main() {
 	try {
 		if (args.includes('--fresh')) fs.rmSync(RUN, { recursive: true, force: true });
 		fs.mkdirSync(RUN, { recursive: true });
-		const { tgz, missing } = await P.run('build and pack the package', () =>
-			H.buildAndPack(path.join(RUN, 'pack'), { skipBuild: args.includes('--skip-build') }),
-		);
+		// --prepare-only prepares n8n alone: CI runs it beside the build and unit tests, whose build
+		// rewrites dist/ meanwhile, so packing it then could catch a half-written folder.
+		const prepareOnly = args.includes('--prepare-only');
+		const { tgz, missing } = prepareOnly
+			? { tgz: undefined, missing: [] }
+			: await P.run('build and pack the package', () =>
+					H.buildAndPack(path.join(RUN, 'pack'), { skipBuild: args.includes('--skip-build') }),
+				);
 		if (missing.length)
 			console.warn(`WARNING: not built yet, left out of the package: ${missing.join(', ')}`);
 		const host = await P.run(
 			`prepare n8n ${H.N8N_VERSION} on Node 24 (first run about 6 minutes on 2 cores; cached)`,
 			() => H.prepareHost(),
 		);
-		if (args.includes('--prepare-only')) {
+		if (prepareOnly) {
 			P.print();
 			console.log(
 				`\nn8n ${H.N8N_VERSION} is prepared in ${host.cache} (node ${host.nodeVersion}); \`npm start\` will reuse it.`,
@@ -202,6 +212,10 @@ async function main() {
 			);
 		await P.run('start the platform sandbox', () => sandbox.listen(sandboxPort));
 		sandbox.seedCatalog(); // the merchant's existing catalog, for the "nightly product push" example
+		// The AI agent example's chat model: a scripted OpenAI-compatible stand-in (no account, no cost).
+		model = await P.run('start the OpenAI-compatible model stub', () =>
+			createOpenAiStub({ ajvFrom: host.cache }).listen(0),
+		);
 		fs.writeFileSync(
 			path.join(RUN, 'sandbox.json'),
 			JSON.stringify({ url: sandbox.url, pid: process.pid }, null, 2),
@@ -233,7 +247,13 @@ async function main() {
 		await P.run(
 			`${queue ? 'queue mode: PostgreSQL, ' : ''}install the package into n8n, import credentials and examples`,
 			async () => {
-				await inst.setup({ workflows: examples, publish: live, port, proxyPort });
+				await inst.setup({
+					workflows: examples,
+					publish: live,
+					port,
+					proxyPort,
+					credentials: [F.openAiStubCredential(model.url)],
+				});
 				const { manifest, nodesDir } = inst.installed;
 				console.log(`  installed ${manifest.name}@${manifest.version} into ${nodesDir}`);
 			},
@@ -279,6 +299,7 @@ n8n ${H.N8N_VERSION} is running with n8n-nodes-platform and the local platform s
   n8n editor      http://localhost:${port}
 ${owner ? `                  log in as ${owner.email} / ${owner.password} (a local demo account; n8n listens on 127.0.0.1 only)` : '                  (log in with the owner account you created earlier in this folder, .n8n-run/)'}
   sandbox         ${sandbox.url}   (API for the credentials; control API under /_sandbox/)
+  model stub      ${model.url}/v1   (OpenAI-compatible, scripted: the AI agent example's model posts your chat message with Platform Posts)
   nodes panel     ${loaded.length ? loaded.join(', ') : "(package nodes not found in n8n's node types: see the log)"}
   credentials     ${Object.values(F.CRED)
 		.map((c) => c.name)

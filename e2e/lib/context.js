@@ -33,6 +33,7 @@ function makeContext({ inst, sandbox, mode }) {
 				(p.options || []).some((o) => o.value === operation),
 		);
 	}
+	const deferred = [];
 	const ctx = {
 		mode,
 		inst,
@@ -77,6 +78,17 @@ function makeContext({ inst, sandbox, mode }) {
 					);
 			}
 			return rows;
+		},
+		/** Runs `fn` when the run ends (after n8n stopped): closes what a test's prepare() started. */
+		defer: (fn) => deferred.push(fn),
+		async closeDeferred() {
+			while (deferred.length) {
+				try {
+					await deferred.pop()();
+				} catch (error) {
+					H.log(`closing a test's service failed: ${error && error.message}`);
+				}
+			}
 		},
 		waitFor: H.waitFor,
 		sleep: (ms) => new Promise((r) => setTimeout(r, ms)),

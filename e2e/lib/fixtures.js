@@ -65,6 +65,15 @@ const CRED = {
 		name: 'Platform Sandbox consumer secret (Crypto HMAC)',
 		type: 'crypto',
 	},
+	/**
+	 * n8n's own OpenAI credential whose Base URL is the local OpenAI-compatible stub (e2e/lib/openaiStub.js):
+	 * the model of the AI agent example and tests (openAiStubCredential).
+	 */
+	openAiStub: {
+		id: 'PlatSbxOpenAiStb',
+		name: 'Local OpenAI-compatible stub',
+		type: 'openAiApi',
+	},
 	/** n8n's own OAuth1 credential, connected: what the HTTP Request node signs with when this package is not installed. */
 	n8nOAuth1: {
 		id: 'PlatSbxN8nOAuth1',
@@ -181,6 +190,13 @@ function benchCredentials(sandboxUrl, keys) {
 			},
 		}),
 	];
+}
+
+/** CRED.openAiStub pointing at a running OpenAI-compatible stub (its origin, `stubUrl`). */
+function openAiStubCredential(stubUrl) {
+	return Object.assign({}, CRED.openAiStub, {
+		data: { apiKey: 'stub-key', url: `${stubUrl}/v1`, header: false },
+	});
 }
 
 const credRef = (c) => ({ [c.type]: { id: c.id, name: c.name } });
@@ -668,6 +684,7 @@ module.exports = {
 	SECOND_APP_BEARER_TOKEN,
 	credentials,
 	benchCredentials,
+	openAiStubCredential,
 	credRef,
 	uuidFrom,
 	node,

@@ -20,7 +20,7 @@ const WF_ID = 'e2eActivityStrm1';
 const SINK = 'activity-stream';
 /** A user no other test subscribes to: only this trigger's subscription matches its posts. */
 const USER = '1000000037';
-const NODE_TYPE = `${F.PKG}.platformActivityStreamTrigger`;
+const NODE_TYPE = `${F.PKG}.platformPostTriggers`;
 const EXAMPLE_ID = 'exActivityStrm01';
 
 function streamWorkflow(ctx) {
@@ -98,7 +98,7 @@ function besideWorkflow(ctx) {
 module.exports = [
 	{
 		name: 'activity stream: activation subscribes without a webhook, opens the stream, each event runs once',
-		needs: ['platformActivityStreamTrigger'],
+		needs: ['platformPostTriggers'],
 		modes: MODES,
 		timeoutMs: 180000,
 		workflows: (ctx) => {
@@ -126,7 +126,7 @@ module.exports = [
 	},
 	{
 		name: 'activity stream: a cut mid-stream and a stalled stream lose nothing and double nothing',
-		needs: ['platformActivityStreamTrigger'],
+		needs: ['platformPostTriggers'],
 		modes: MODES,
 		timeoutMs: 180000,
 		async run(ctx) {
@@ -159,7 +159,7 @@ module.exports = [
 	},
 	{
 		name: 'activity stream: an n8n restart catches up the events sent while it was down, each once',
-		needs: ['platformActivityStreamTrigger'],
+		needs: ['platformPostTriggers'],
 		modes: MODES,
 		timeoutMs: 360000,
 		async run(ctx) {
@@ -186,7 +186,7 @@ module.exports = [
 	},
 	{
 		name: 'activity stream: deactivation closes the connection and deletes the subscriptions',
-		needs: ['platformActivityStreamTrigger'],
+		needs: ['platformPostTriggers'],
 		// One mode is enough: the trigger runs in n8n's main process in both, and the deletion waits
 		// a minute after the close.
 		modes: ['queue'],
@@ -211,7 +211,7 @@ module.exports = [
 	},
 	{
 		name: 'activity stream: the example sends a new post (not a reply) to the team chat, once',
-		needs: ['platformActivityStreamTrigger'],
+		needs: ['platformPostTriggers'],
 		modes: ['regular'],
 		timeoutMs: 180000,
 		// Activated by the test itself: the tests above count the stream's connections.
@@ -253,7 +253,7 @@ module.exports = [
 	},
 	{
 		name: 'activity stream: an editor test run beside the active workflow, every event runs once in production',
-		needs: ['platformActivityStreamTrigger'],
+		needs: ['platformPostTriggers'],
 		modes: ['regular'],
 		timeoutMs: 300000,
 		workflows: (ctx) => {

@@ -24,7 +24,11 @@ export class PlatformPostsTrigger implements INodeType {
 			'https://github.com/n8n-nodes-platform/n8n-nodes-platform/blob/main/docs/nodes/platform-poll-trigger.md#platform-poll-trigger',
 		icon: { light: 'file:../../icons/platform.svg', dark: 'file:../../icons/platform.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1: Spaces labelled by their state (scheduled, start, end; a Space seen before emitted again
+		// when it starts or ends), direct message joins and leaves left out unless asked for and never
+		// labelled as messages, and Leave Out My Messages. Version 1 keeps its output.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: pollTriggerSubtitle,
 		// The node panel shows this text on the Platform Posts entry (n8n merges both triggers into it
 		// and gives it the description of the last one), so it names the node and both triggers.

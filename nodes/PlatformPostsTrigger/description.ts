@@ -4,7 +4,7 @@ import { authenticationNotices } from '../shared/authentication';
 import { authenticationProperty } from '../shared/descriptions';
 import type { CredentialKind } from '../shared/transport';
 import { listLocator, postLocator, userLocator } from '../shared/locators';
-import { MODES } from './modes';
+import { EVENT_KINDS_VERSION, MODES, shortestInterval } from './modes';
 
 const show = (...events: string[]) =>
 	({ show: { event: events } }) as INodeProperties['displayOptions'];
@@ -27,7 +27,7 @@ export const MAX_QUERY_LENGTH = 512;
 export const pollTriggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Checks for new data at the Poll Times set above; needs no webhook access. The first check after activation only notes what exists already: a post published after it starts the workflow at the next check (so up to two intervals after activation). With webhook access (enterprise or pay-per-use), the Platform Trigger starts the workflow as events happen.',
+			'Checks for new data at the Poll Times set above; needs no webhook access. The first check after the workflow is first activated (or after the mode, user, query or account changed) only notes what exists already: a post published after it starts the workflow at the next check (so up to two intervals after activation). Activated again after a pause, or after n8n restarted, it catches up from where it stopped (up to Max Items per Poll). With webhook access (enterprise or pay-per-use), the Platform Trigger starts the workflow as events happen.',
 		name: 'notice',
 		type: 'notice',
 		default: '',
@@ -53,6 +53,16 @@ export const pollTriggerProperties: INodeProperties[] = [
 	...MODES.flatMap((m) =>
 		authenticationNotices({ kinds: m.authentication, what: `"${m.name}"` }, AUTHENTICATION, {
 			event: [m.value],
+		}),
+	),
+	// Where polling every minute would spend more than half of the endpoint's 15-minute window.
+	...MODES.filter((m) => shortestInterval(m) > 1).map(
+		(m): INodeProperties => ({
+			displayName: `The service takes ${m.rateLimit} requests per 15 minutes for "${m.name}": set Poll Times to every ${shortestInterval(m)} minutes or longer. Polled more often, the node skips checks while the window is spent (no request, nothing missed: the next check catches up), and new items wait for it.`,
+			name: 'rateLimitNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: show(m.value),
 		}),
 	),
 	{
@@ -107,6 +117,34 @@ export const pollTriggerProperties: INodeProperties[] = [
 		description: `Search query with the platform operators (from:user, #hashtag, "exact phrase", -is:retweet, has:media), up to ${MAX_QUERY_LENGTH} characters`,
 	},
 	{
+		displayName: 'Leave Out My Messages',
+		name: 'excludeOwn',
+		type: 'boolean',
+		default: false,
+		displayOptions: {
+			show: {
+				event: ['directMessages', 'conversationMessages'],
+				'@version': [{ _cnd: { gte: EVENT_KINDS_VERSION } }],
+			},
+		},
+		description:
+			'Whether to leave out the messages the authenticated user sent (dm.sent), so that its own replies do not start the workflow',
+	},
+	{
+		displayName: 'Include Joins and Leaves',
+		name: 'joinsAndLeaves',
+		type: 'boolean',
+		default: false,
+		displayOptions: {
+			show: {
+				event: ['directMessages', 'conversationMessages'],
+				'@version': [{ _cnd: { gte: EVENT_KINDS_VERSION } }],
+			},
+		},
+		description:
+			'Whether to emit the joins and leaves of group conversations too, as dm.participants_join and dm.participants_leave items (version 1 emitted them as messages)',
+	},
+	{
 		displayName: 'Max Items per Poll',
 		name: 'maxItems',
 		type: 'number',
@@ -119,7 +157,7 @@ export const pollTriggerProperties: INodeProperties[] = [
 		// n8n shows a capped or skipped poll nowhere but in its log (a poll has no execution hints, and a
 		// skipped one starts no execution): say here how to recognise both from the executions.
 		displayName:
-			"An execution with exactly Max Items per Poll items may have skipped older ones: when more arrived since the last poll, only the newest are emitted. A poll refused for the rate limit starts no execution; the next poll catches up. n8n's log names the node and workflow in both cases.",
+			"An execution with exactly Max Items per Poll items may have skipped older ones: when more arrived since the last poll, only the newest are emitted. A poll skipped or refused for the service's rate limit starts no execution; the first poll after the reset catches up. n8n's log names the node and workflow in both cases.",
 		name: 'maxItemsNotice',
 		type: 'notice',
 		default: '',

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ModeSpec } from './modes';
+import { EVENT_KINDS_VERSION } from './modes';
 
 /**
  * Items in the shape the webhook trigger (Platform Trigger) emits for the same data, so that a
@@ -64,6 +65,26 @@ export interface ItemContext {
 	meId?: string;
 	query?: string;
 	receivedAt: string;
+	/** The node's typeVersion: version 1 keeps its labels for Spaces and direct message joins. */
+	version: number;
+}
+
+/** A Space's item label by its state (version 1.1): the Platform Trigger's names, and scheduled. */
+const SPACE_EVENTS: Record<string, string> = {
+	live: 'spaces.start',
+	ended: 'spaces.end',
+	scheduled: 'spaces.scheduled',
+};
+
+/**
+ * A direct message event's label (version 1.1): a message is dm.sent or dm.received as in the
+ * Platform Trigger; a join or leave of a group conversation (ParticipantsJoin, ParticipantsLeave) is
+ * dm.participants_join or dm.participants_leave, never a message.
+ */
+function dmEventType(entry: IDataObject, sent: boolean): string {
+	const kind = String(entry.event_type ?? 'MessageCreate');
+	if (kind === 'MessageCreate') return sent ? 'dm.sent' : 'dm.received';
+	return `dm.${kind.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase()}`;
 }
 
 /** What an item's filter names, by whose data the mode reads. */
@@ -166,7 +187,18 @@ export function toItem(entry: IDataObject, includes: IDataObject, ctx: ItemConte
 		case 'quotePosts':
 			return activity('post.quote', id, ctx, entry, own);
 		case 'userSpaces':
-			// A Space that is live when first seen has started; any other (scheduled) is announced.
+			if (ctx.version >= EVENT_KINDS_VERSION) {
+				// Each state a Space is emitted in is an event of its own (scheduled, started, ended).
+				const kind = SPACE_EVENTS[String(entry.state)] ?? `spaces.${String(entry.state)}`;
+				return activity(
+					kind,
+					`space:${id}:${String(entry.state)}`,
+					ctx,
+					entry,
+					spaceIncludes(entry, includes),
+				);
+			}
+			// Version 1: a Space that is live when first seen has started; any other is announced.
 			return activity(
 				entry.state === 'live' ? 'spaces.start' : 'spaces.scheduled',
 				`space:${id}`,
@@ -179,7 +211,11 @@ export function toItem(entry: IDataObject, includes: IDataObject, ctx: ItemConte
 			const me = ctx.mode.value === 'directMessages' ? ctx.subjectId : ctx.meId;
 			const sent = me !== undefined && String(entry.sender_id ?? '') === me;
 			return activity(
-				sent ? 'dm.sent' : 'dm.received',
+				ctx.version >= EVENT_KINDS_VERSION
+					? dmEventType(entry, sent)
+					: sent
+						? 'dm.sent'
+						: 'dm.received',
 				id,
 				ctx,
 				{ direct_message_events: [entry] },

@@ -56,6 +56,32 @@ export interface ModeSpec {
 	path(subjectId: string): string;
 	/** Query parameters that name the subject, where the path does not. */
 	subjectQuery?(subjectId: string): IDataObject;
+	/**
+	 * Requests the endpoint takes per 15-minute window, as the node assumes it where an answer carries
+	 * no rate-limit headers (the headers, which name the caller's plan, win): the stricter of the
+	 * per-user and per-app limits the service published for it. The editor's advice on the shortest
+	 * interval is derived from it (shortestInterval).
+	 */
+	rateLimit: number;
+}
+
+/**
+ * From this version on: Spaces are labelled by their state and a Space seen scheduled or live is
+ * emitted again when it starts or ends; direct message joins and leaves are left out unless asked for
+ * (and named as such); the authenticated user's own messages can be left out. Version 1 keeps its
+ * output as it was.
+ */
+export const EVENT_KINDS_VERSION = 1.1;
+
+/** The service's rate-limit window, in ms. */
+export const RATE_WINDOW_MS = 15 * 60_000;
+
+/**
+ * The shortest poll interval, in minutes, that leaves half of a mode's window for the pages a poll
+ * with new items reads beyond its first request.
+ */
+export function shortestInterval(mode: Pick<ModeSpec, 'rateLimit'>): number {
+	return Math.max(1, Math.ceil((2 * RATE_WINDOW_MS) / 60_000 / mode.rateLimit));
 }
 
 function timeline(value: string): Timeline {
@@ -93,17 +119,20 @@ export const MODES: ModeSpec[] = [
 		name: 'New Posts by a User',
 		description: "A user's new posts (replies and reposts optional)",
 		subject: 'user',
+		rateLimit: 900,
 	}),
 	owned('mentions', 'mentions', {
 		name: 'New Mentions of Me',
 		description: 'New posts that mention the authenticated user (user-context credential)',
 		subject: 'me',
+		rateLimit: 180,
 	}),
 	{
 		value: 'search',
 		name: 'New Posts Matching a Search Query',
 		description: 'New posts of the last 7 days matching a query (recent search)',
 		subject: 'none',
+		rateLimit: 180,
 		authentication: ANY_KIND,
 		kind: 'posts',
 		page: { min: 10, max: 100 },
@@ -115,16 +144,19 @@ export const MODES: ModeSpec[] = [
 		name: 'New Followers of a User',
 		description: 'Users who started following a user',
 		subject: 'user',
+		rateLimit: 15,
 	}),
 	owned('likedPosts', 'likedPosts', {
 		name: 'New Liked Posts of a User',
 		description: 'Posts a user liked (user-context credential)',
 		subject: 'user',
+		rateLimit: 75,
 	}),
 	owned('bookmarks', 'bookmarks', {
 		name: 'New Bookmarks',
 		description: "The authenticated user's new bookmarks (OAuth2 user-context credential only)",
 		subject: 'me',
+		rateLimit: 180,
 	}),
 	{
 		value: 'directMessages',
@@ -132,6 +164,7 @@ export const MODES: ModeSpec[] = [
 		description:
 			'Direct messages sent and received by the authenticated user (user-context credential)',
 		subject: 'me',
+		rateLimit: 300,
 		authentication: USER_CONTEXT,
 		kind: 'dmEvents',
 		page: { min: 1, max: 100 },
@@ -144,6 +177,7 @@ export const MODES: ModeSpec[] = [
 		name: 'New Posts in a List',
 		description: 'New posts by the members of a list',
 		subject: 'list',
+		rateLimit: 900,
 		authentication: ANY_KIND,
 		kind: 'posts',
 		page: { min: 1, max: 100 },
@@ -156,6 +190,7 @@ export const MODES: ModeSpec[] = [
 		name: 'New Members of a List',
 		description: 'Users added to a list',
 		subject: 'list',
+		rateLimit: 900,
 		authentication: ANY_KIND,
 		kind: 'users',
 		page: { min: 1, max: 100 },
@@ -168,6 +203,7 @@ export const MODES: ModeSpec[] = [
 		name: 'New Followers of a List',
 		description: 'Users who started following a list',
 		subject: 'list',
+		rateLimit: 180,
 		authentication: ANY_KIND,
 		kind: 'users',
 		page: { min: 1, max: 100 },
@@ -181,6 +217,7 @@ export const MODES: ModeSpec[] = [
 		description:
 			'Messages and joins or leaves in one direct message conversation of the authenticated user (user-context credential)',
 		subject: 'conversation',
+		rateLimit: 300,
 		needsMe: true,
 		authentication: USER_CONTEXT,
 		kind: 'dmEvents',
@@ -194,6 +231,7 @@ export const MODES: ModeSpec[] = [
 		name: 'New Quote Posts of a Post',
 		description: 'New posts that quote a post',
 		subject: 'post',
+		rateLimit: 75,
 		authentication: ANY_KIND,
 		kind: 'posts',
 		page: { min: 10, max: 100 },
@@ -206,6 +244,7 @@ export const MODES: ModeSpec[] = [
 		name: 'New Spaces of a User',
 		description: 'Spaces a user created, live or scheduled',
 		subject: 'creator',
+		rateLimit: 300,
 		// The endpoint takes the app-only bearer and OAuth 2.0, not OAuth 1.0a.
 		authentication: APP_OR_OAUTH2,
 		kind: 'spaces',

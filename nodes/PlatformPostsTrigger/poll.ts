@@ -6,6 +6,7 @@ import { requireKind } from '../shared/authentication';
 import type { UserRef } from '../shared/locators';
 import { listIdFrom, locatorValue, postIdFrom, userRefFromValue } from '../shared/locators';
 import type { PlatformContext, PlatformCredentialType, PlatformRequest } from '../shared/transport';
+import type { RateWindow } from '../shared/errors';
 import { asNodeError, rateLimitOfError } from '../shared/errors';
 import { CREDENTIAL_TYPES, platformRequest } from '../shared/transport';
 import type { SendRequest } from '../shared/users';
@@ -20,7 +21,7 @@ import {
 import type { ItemContext } from './items';
 import { addIncludes, toItem } from './items';
 import type { ModeSpec, PollMode } from './modes';
-import { fieldQuery, MODES, modeSpec } from './modes';
+import { EVENT_KINDS_VERSION, fieldQuery, MODES, modeSpec, RATE_WINDOW_MS } from './modes';
 
 /**
  * One poll: read what is newer than the position kept in the workflow's static data, emit it oldest
@@ -41,6 +42,18 @@ const FIRST_PAGE = 10;
 const STOP_RUN = FIRST_PAGE;
 /** Pages a poll may read, whatever the service answers (a guard against a loop). */
 const MAX_PAGES = 50;
+
+/** How far back recent search reaches: a since_id older than this is refused. */
+export const SEARCH_WINDOW_MS = 7 * 24 * 3_600_000;
+/** Kept inside the search window by this much, for clocks that differ and a slow poll. */
+const SEARCH_MARGIN_MS = 3_600_000;
+/** The time post ids count from (a post id holds its creation time in ms, shifted left by 22 bits). */
+const POST_ID_EPOCH_MS = 1288834974657;
+
+/** The smallest post id created at `ms` (no post created before `ms` has an id above it). */
+export function postIdAt(ms: number): string {
+	return (BigInt(Math.max(0, Math.floor(ms - POST_ID_EPOCH_MS))) * BigInt(4_194_304)).toString();
+}
 
 /**
  * How every log line of a poll starts: the node and its workflow by name and id, so that with several
@@ -94,11 +107,25 @@ export interface PollState extends IDataObject {
 	subject?: { ref: string; id: string };
 	/** Cached id of the authenticated user, where a mode needs it besides its subject. */
 	me?: { ref: string; id: string };
+	/**
+	 * The mode's 15-minute rate-limit window: requests left and when it resets (ms), as the last
+	 * answer's headers stated it, or counted against the mode's assumed limit where they are absent, or
+	 * from a 429. While none are left, polls are skipped without a request. `told`: the skip was logged.
+	 */
+	rate?: { mode: PollMode; remaining: number; resetAt: number; told?: boolean };
+	/** Spaces seen scheduled or live (version 1.1): emitted again when they start or end. */
+	spaces?: Record<string, 'scheduled' | 'live'>;
 }
 
 interface Settings {
 	credentialType: PlatformCredentialType;
 	mode: ModeSpec;
+	/** The node's typeVersion. */
+	version: number;
+	/** Direct messages the authenticated user sent are not emitted (version 1.1). */
+	excludeOwn: boolean;
+	/** The dm event types asked for (version 1.1), where not all. */
+	dmEventTypes?: string;
 	user?: UserRef;
 	/** The list, post or conversation watched. */
 	target?: string;
@@ -114,18 +141,22 @@ const settingsSchema = z
 			Object.values(CREDENTIAL_TYPES) as [PlatformCredentialType, ...PlatformCredentialType[]],
 		),
 		event: z.enum(MODES.map((m) => m.value) as [PollMode, ...PollMode[]]),
+		// The contract's pattern for a conversation id (DmConversationId): a group conversation's id of
+		// 15 to 19 digits, or two user ids joined by a dash.
 		conversationId: z
 			.string()
 			.trim()
 			.regex(
-				/^(?:\d{1,19}|\d{1,19}-\d{1,19})$/,
-				'a conversation ID (digits, or two user IDs joined by a dash)',
+				/^(?:[0-9]{1,19}-[0-9]{1,19}|[0-9]{15,19})$/,
+				'a conversation ID (a group conversation ID of 15 to 19 digits, or two user IDs joined by a dash)',
 			)
 			.optional(),
 		query: z.string().trim().max(MAX_QUERY_LENGTH, `at most ${MAX_QUERY_LENGTH} characters`),
 		maxItems: z.number().int('a whole number').min(1).max(MAX_ITEMS_LIMIT),
 		includeReplies: z.boolean(),
 		includeReposts: z.boolean(),
+		excludeOwn: z.boolean(),
+		joinsAndLeaves: z.boolean(),
 		postFields: z.string(),
 		expansions: z.string(),
 		userFields: z.string(),
@@ -146,6 +177,8 @@ const LABELS = {
 	conversationId: 'Conversation ID',
 	query: 'Query',
 	maxItems: 'Max Items per Poll',
+	excludeOwn: 'Leave Out My Messages',
+	joinsAndLeaves: 'Include Joins and Leaves',
 	postFields: 'Post Fields',
 	expansions: 'Expansions',
 	userFields: 'User Fields',
@@ -155,6 +188,9 @@ function readSettings(ctx: IPollFunctions): Settings {
 	const options = (ctx.getNodeParameter('options', {}) ?? {}) as IDataObject;
 	const event = String(ctx.getNodeParameter('event', 'userPosts'));
 	const subject = modeSpec(event)?.subject;
+	const version = Number(ctx.getNode().typeVersion ?? 1);
+	// The direct message options of version 1.1 (version 1 has neither: all events, all senders).
+	const dmOptions = version >= EVENT_KINDS_VERSION && modeSpec(event)?.kind === 'dmEvents';
 	const raw = {
 		authentication: ctx.getNodeParameter('authentication', CREDENTIAL_TYPES.appOnly),
 		event,
@@ -164,6 +200,8 @@ function readSettings(ctx: IPollFunctions): Settings {
 		maxItems: Number(ctx.getNodeParameter('maxItems', DEFAULT_MAX_ITEMS)),
 		includeReplies: event === 'userPosts' ? ctx.getNodeParameter('includeReplies', true) : true,
 		includeReposts: event === 'userPosts' ? ctx.getNodeParameter('includeReposts', true) : true,
+		excludeOwn: dmOptions ? ctx.getNodeParameter('excludeOwn', false) : false,
+		joinsAndLeaves: dmOptions ? ctx.getNodeParameter('joinsAndLeaves', false) : true,
 		postFields: String(options.postFields ?? 'created_at,author_id,entities,conversation_id'),
 		expansions: String(options.expansions ?? 'author_id'),
 		userFields: String(options.userFields ?? 'username,name'),
@@ -178,6 +216,9 @@ function readSettings(ctx: IPollFunctions): Settings {
 	return {
 		credentialType: valid.authentication,
 		mode,
+		version,
+		excludeOwn: valid.excludeOwn,
+		dmEventTypes: valid.joinsAndLeaves ? undefined : 'MessageCreate',
 		user:
 			mode.subject === 'user'
 				? userRefFromValue(ctx.getNode(), ctx.getNodeParameter('user', ''), 0, 'User')
@@ -224,7 +265,10 @@ function positionKey(settings: Settings, subject: string | undefined): string {
 			: settings.user
 				? `${settings.user.by}:${settings.user.value.toLowerCase()}`
 				: (settings.target ?? '');
-	return JSON.stringify([settings.mode.value, who, settings.query ?? '', settings.exclude]);
+	const key: unknown[] = [settings.mode.value, who, settings.query ?? '', settings.exclude];
+	// Messages only (version 1.1): a position read with joins and leaves is not this one's.
+	if (settings.dmEventTypes) key.push(settings.dmEventTypes);
+	return JSON.stringify(key);
 }
 
 /** The key kept before positions named the account (only the credential type): taken over once. */
@@ -290,12 +334,71 @@ export function newerThan(a: string, b: string): boolean {
 	return a > b;
 }
 
+/**
+ * The mode's rate-limit window across polls (PollState.rate): every answer of the mode's endpoint
+ * updates it, and a poll sends no request while it has none left.
+ */
+interface RateTracker {
+	observe(window: RateWindow): void;
+	/** A request may be sent now. */
+	left(): boolean;
+	/** When the window resets (ms), while it has no request left. */
+	resetAt(): number | undefined;
+}
+
+function rateTracker(state: PollState, mode: ModeSpec): RateTracker {
+	// A window of another mode (the mode was changed) is another endpoint's: it does not count.
+	const current = () => {
+		const rate = state.rate;
+		return rate && rate.mode === mode.value && rate.resetAt > Date.now() ? rate : undefined;
+	};
+	return {
+		observe(window) {
+			const now = Date.now();
+			if (window.limited) {
+				// Refused: nothing is left until the reset it names (without one, the next poll tries).
+				if (window.resetAt)
+					state.rate = { mode: mode.value, remaining: 0, resetAt: window.resetAt.getTime() };
+				return;
+			}
+			if (window.remaining !== undefined && window.resetAt) {
+				const resetAt = window.resetAt.getTime();
+				state.rate = { mode: mode.value, remaining: window.remaining, resetAt };
+				return;
+			}
+			// No headers: count against the mode's assumed limit, from the first request of a window.
+			const rate = current();
+			state.rate = rate
+				? { mode: mode.value, remaining: Math.max(0, rate.remaining - 1), resetAt: rate.resetAt }
+				: { mode: mode.value, remaining: mode.rateLimit - 1, resetAt: now + RATE_WINDOW_MS };
+		},
+		left() {
+			const rate = current();
+			return !rate || rate.remaining > 0;
+		},
+		resetAt() {
+			const rate = current();
+			return rate && rate.remaining <= 0 ? rate.resetAt : undefined;
+		},
+	};
+}
+
+/** The read stopped before the place it was reading to: the next poll reads on from there. */
+function paused(cut: Read['cut']): boolean {
+	return cut === 'time' || cut === 'rate';
+}
+
 interface Read {
 	/** The new entries, in the service's order (newest first where it has one). */
 	entries: IDataObject[];
 	includes: IDataObject;
-	/** Why more items remained unread: the per-poll cap or n8n's poll time. */
-	cut?: 'cap' | 'time';
+	/**
+	 * Why more items remained unread: the per-poll cap, n8n's poll time, or the rate-limit window
+	 * having no request left.
+	 */
+	cut?: 'cap' | 'time' | 'rate';
+	/** Every entry answered, remembered or not (an answer without order: Spaces). */
+	answered: IDataObject[];
 	/** Ids read that were emitted or remembered, in the service's order. */
 	seen: string[];
 	/** The resume point was read past (or there was none). */
@@ -306,6 +409,11 @@ interface ReadOptions {
 	limit: number;
 	firstPage?: number;
 	sinceId?: string;
+	/**
+	 * The since_id is not sent (recent search refuses one older than its 7 days): the read asks from
+	 * `startTime` and stops at the first id not newer than sinceId (the answer is newest first).
+	 */
+	startTime?: string;
 	untilId?: string;
 	/** Ids remembered (modes without since_id): not emitted again. */
 	known?: Set<string>;
@@ -318,8 +426,10 @@ interface ReadOptions {
 	stopAt?: string;
 	/** When the poll started (Date.now()): n8n's poll time counts from there. */
 	started?: number;
-	/** Read to the limit whatever n8n's poll time. */
+	/** Read to the limit whatever n8n's poll time and the rate-limit window. */
 	untimed?: boolean;
+	/** The mode's rate-limit window: told every answer, and no further page while it has none left. */
+	window?: RateTracker;
 }
 
 async function read(
@@ -335,7 +445,9 @@ async function read(
 	if (mode.value === 'search')
 		Object.assign(base, { query: settings.query, sort_order: 'recency' });
 	if (settings.exclude.length) base.exclude = settings.exclude.join(',');
-	if (opts.sinceId) base.since_id = opts.sinceId;
+	if (mode.kind === 'dmEvents' && settings.dmEventTypes) base.event_types = settings.dmEventTypes;
+	if (opts.startTime) base.start_time = opts.startTime;
+	else if (opts.sinceId) base.since_id = opts.sinceId;
 	if (opts.untilId) base.until_id = opts.untilId;
 	const size = (wanted: number) => Math.min(mode.page.max, Math.max(mode.page.min, wanted));
 	const budget =
@@ -348,6 +460,7 @@ async function read(
 	const entries: IDataObject[] = [];
 	const includes: IDataObject = {};
 	const seen: string[] = [];
+	const answered: IDataObject[] = [];
 	const read = new Set<string>();
 	const resumeAt = new Set(opts.resumeAfter ?? []);
 	let resumed = resumeAt.size === 0;
@@ -355,13 +468,23 @@ async function read(
 	let token: string | undefined;
 	let cut: Read['cut'];
 	for (let page = 0; page < MAX_PAGES; page++) {
+		// The service bills every resource it answers: a page that follows a run of remembered ids asks
+		// only for what completes the run (a new item there is read on past as before; the page size
+		// never decides what is new).
 		const wanted =
 			page === 0 && opts.firstPage
 				? Math.min(opts.firstPage, opts.limit)
-				: opts.limit - entries.length;
+				: resumed && run > 0 && stopRun !== Infinity
+					? Math.min(stopRun - run, opts.limit - entries.length)
+					: opts.limit - entries.length;
 		const qs: IDataObject = mode.unpaged ? { ...base } : { ...base, max_results: size(wanted) };
 		if (token) qs[mode.tokenParam] = token;
-		const body = await send({ method: 'GET', path: mode.path(id ?? ''), qs });
+		const body = await send({
+			method: 'GET',
+			path: mode.path(id ?? ''),
+			qs,
+			onRateWindow: opts.window ? (w) => opts.window!.observe(w) : undefined,
+		});
 		addIncludes(includes, body.includes as IDataObject | undefined);
 		const data = (Array.isArray(body.data) ? body.data : []) as IDataObject[];
 		let reached = false;
@@ -370,6 +493,7 @@ async function read(
 			// Pages that shifted while they were read repeat an entry: it counts once.
 			if (read.has(entryId)) continue;
 			read.add(entryId);
+			if (mode.unpaged) answered.push(entry);
 			if (resumeAt.delete(entryId) && resumeAt.size === 0) {
 				resumed = true;
 				run = 0;
@@ -387,7 +511,11 @@ async function read(
 			}
 			run = 0;
 			// The service returns only newer posts for since_id; an older one is never emitted again.
-			if (opts.sinceId && !newerThan(entryId, opts.sinceId)) continue;
+			if (opts.sinceId && !newerThan(entryId, opts.sinceId)) {
+				if (!opts.startTime) continue;
+				reached = true;
+				break;
+			}
 			if (entries.length >= opts.limit) {
 				cut = 'cap';
 				break;
@@ -408,9 +536,16 @@ async function read(
 			cut = 'time';
 			break;
 		}
+		if (!opts.untimed && opts.window && !opts.window.left()) {
+			ctx.logger.warn(
+				`${logPrefix(ctx)}: stopped reading after ${page + 1} pages: the service's rate-limit window has no request left until ${new Date(opts.window.resetAt() ?? Date.now()).toISOString()}; the first poll after it reads on from there`,
+			);
+			cut = 'rate';
+			break;
+		}
 		token = String(next);
 	}
-	return { entries, includes, cut, seen, resumed };
+	return { entries, includes, cut, seen, resumed, answered };
 }
 
 function emit(
@@ -427,12 +562,64 @@ function emit(
 		meId: me,
 		query: settings.query,
 		receivedAt: new Date().toISOString(),
+		version: settings.version,
 	};
 	// The service answers newest first; the workflow gets them in the order they happened.
 	const items = [...entries]
 		.reverse()
 		.map((entry) => ({ json: toItem(entry, includes, context), pairedItem: { item: 0 } }));
 	return [items];
+}
+
+/**
+ * Leave Out My Messages (version 1.1): the messages the authenticated user sent are not emitted. They
+ * still move the position like every other one read.
+ */
+function withoutOwn(
+	settings: Settings,
+	entries: IDataObject[],
+	subject: string | undefined,
+	me: string | undefined,
+): IDataObject[] {
+	if (!settings.excludeOwn) return entries;
+	const own = settings.mode.value === 'directMessages' ? subject : me;
+	if (own === undefined) return entries;
+	return entries.filter(
+		(e) =>
+			!(String(e.sender_id ?? '') === own && (e.event_type ?? 'MessageCreate') === 'MessageCreate'),
+	);
+}
+
+/** The start of what recent search reaches (7 days back, less a margin), in ms. */
+function searchWindowStart(): number {
+	return Date.now() - SEARCH_WINDOW_MS + SEARCH_MARGIN_MS;
+}
+
+/** An id recent search no longer takes: created before the start of its 7 days (a post id holds its creation time). */
+function outsideSearchWindow(settings: Settings, id: string | undefined): boolean {
+	return (
+		settings.mode.value === 'search' &&
+		id !== undefined &&
+		newerThan(postIdAt(searchWindowStart()), id)
+	);
+}
+
+/**
+ * The position of recent search as the read sends it. The service refuses a since_id older than 7
+ * days, so a query that matched nothing for a week would fail every poll: the read then asks from the
+ * window's start (start_time) and keeps the position to itself (what is not newer ends the read).
+ * Nothing between the kept id and the window's start can be found any more, and a trigger that polled
+ * meanwhile found what was there.
+ */
+function since(
+	settings: Settings,
+	id: string | undefined,
+): Pick<ReadOptions, 'sinceId' | 'startTime'> {
+	if (!outsideSearchWindow(settings, id)) return { sinceId: id };
+	return {
+		sinceId: id,
+		startTime: new Date(searchWindowStart()).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+	};
 }
 
 function newestOf(entries: IDataObject[], current: string | undefined): string | undefined {
@@ -455,19 +642,28 @@ async function sinceIdPoll(
 	id: string | undefined,
 	state: PollState,
 	started: number,
+	window: RateTracker,
 ): Promise<Pick<Read, 'entries' | 'includes' | 'cut'>> {
 	const includes: IDataObject = {};
 	let older: IDataObject[] = [];
+	if (state.gap && outsideSearchWindow(settings, state.gap.untilId)) {
+		// The unread ids of a search cut short have left the 7 days it reaches: none can be read now.
+		ctx.logger.warn(
+			`${logPrefix(ctx)}: the posts a poll cut short left unread are older than recent search reaches (7 days); they are skipped`,
+		);
+		delete state.gap;
+	}
 	if (state.gap) {
 		const gap = await read(ctx, settings, send, id, {
 			limit: settings.maxItems,
-			sinceId: state.gap.sinceId,
+			...since(settings, state.gap.sinceId),
 			untilId: state.gap.untilId,
 			started,
+			window,
 		});
 		addIncludes(includes, gap.includes);
 		older = gap.entries;
-		if (gap.cut === 'time') {
+		if (paused(gap.cut)) {
 			const oldest = oldestOf(gap.entries);
 			if (oldest) state.gap = { ...state.gap, untilId: oldest };
 			// The time is spent: what is newer waits for the next poll, where it is read after the gap.
@@ -478,13 +674,16 @@ async function sinceIdPoll(
 	}
 	const limit = settings.maxItems - older.length;
 	if (limit <= 0) return { entries: older, includes };
+	// The gap took the window's last request: what is newer waits for the first poll after the reset.
+	if (!window.left()) return { entries: older, includes };
 	const result = await read(ctx, settings, send, id, {
 		limit,
-		sinceId: state.newestId,
+		...since(settings, state.newestId),
 		started,
+		window,
 	});
 	addIncludes(includes, result.includes);
-	if (result.cut === 'time' && result.entries.length) {
+	if (paused(result.cut) && result.entries.length) {
 		state.gap = { untilId: oldestOf(result.entries)! };
 		if (state.newestId) state.gap.sinceId = state.newestId;
 	}
@@ -504,6 +703,7 @@ async function knownIdsPoll(
 	id: string | undefined,
 	state: PollState,
 	started: number,
+	window: RateTracker,
 ): Promise<Pick<Read, 'entries' | 'includes' | 'cut'>> {
 	const remembered = state.known ?? [];
 	const result = await read(ctx, settings, send, id, {
@@ -513,8 +713,9 @@ async function knownIdsPoll(
 		resumeAfter: state.resumeAfter,
 		stopAt: state.skippedBelow,
 		started,
+		window,
 	});
-	if (result.cut === 'time') {
+	if (paused(result.cut)) {
 		// Where this read stopped; while an earlier cut short poll's place is still ahead, that place
 		// too (its ids may have come back on top, where this read already saw them).
 		const last = result.seen.slice(-STOP_RUN);
@@ -530,8 +731,42 @@ async function knownIdsPoll(
 	else if (state.skippedBelow && !state.known.includes(state.skippedBelow))
 		delete state.skippedBelow;
 	// The service gives Spaces in no order: they are emitted in the order they were created.
-	const entries = settings.mode.unpaged ? byCreation(result.entries) : result.entries;
+	if (!settings.mode.unpaged) return result;
+	const changed =
+		settings.version >= EVENT_KINDS_VERSION
+			? spaceChanges(state, result.answered, result.entries)
+			: [];
+	// Newest first, as emit() expects: the new Spaces are emitted first, then those that started or ended.
+	const entries = [...byCreation(changed), ...byCreation(result.entries)];
 	return { entries, includes: result.includes, cut: result.cut };
+}
+
+/**
+ * Version 1.1: the Spaces seen scheduled or live are remembered with their state, so that one seen
+ * before is emitted again when it starts (spaces.start) or ends (spaces.end), once each. Returns those
+ * that changed among the Spaces answered (the new ones are emitted as new) and keeps the states of the
+ * remembered Spaces only.
+ */
+function spaceChanges(
+	state: PollState,
+	answered: IDataObject[],
+	fresh: IDataObject[],
+): IDataObject[] {
+	const isNew = new Set(fresh.map((e) => String(e.id)));
+	const states = { ...(state.spaces ?? {}) };
+	const changed: IDataObject[] = [];
+	for (const space of answered) {
+		const id = String(space.id);
+		const now = String(space.state ?? '');
+		const before = states[id];
+		if (!isNew.has(id) && before && now !== before && (now === 'live' || now === 'ended'))
+			changed.push(space);
+		if (now === 'scheduled' || now === 'live') states[id] = now;
+		else delete states[id];
+	}
+	const known = new Set(state.known ?? []);
+	state.spaces = Object.fromEntries(Object.entries(states).filter(([id]) => known.has(id)));
+	return changed;
 }
 
 /** Newest first by created_at (ids of Spaces carry no time); entries without it keep their place. */
@@ -565,6 +800,18 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 	// poll leaves the position as the last successful poll left it.
 	const state = JSON.parse(JSON.stringify(stored)) as PollState;
 	const manual = this.getMode() === 'manual';
+	const window = rateTracker(state, settings.mode);
+	const resetAt = window.resetAt();
+	if (!manual && resetAt !== undefined) {
+		// The window has no request left (its last answer said so, or a 429 did): this poll sends none,
+		// emits nothing and keeps the position; the first poll after the reset catches up. Logged once a
+		// window: polls every minute would repeat it up to 14 times.
+		const line = `${logPrefix(this)}: the service's rate-limit window for "${settings.mode.name}" has no request left; polls are skipped until it resets at ${new Date(resetAt).toISOString()}, then the next poll catches up`;
+		if (stored.rate?.told) this.logger.debug(line);
+		else this.logger.info(line);
+		if (stored.rate) stored.rate.told = true;
+		return null;
+	}
 	try {
 		const id = await subjectId(this, settings, state, send);
 		const me = await meId(this, settings, state, send);
@@ -595,6 +842,7 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 			const first = await read(this, settings, send, id, {
 				limit: mode.sinceId ? mode.page.min : KNOWN_IDS,
 				untimed: true,
+				window,
 			});
 			state.key = key;
 			delete state.resumeAfter;
@@ -611,6 +859,11 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 				// A longer list: what is older than the window is not new either.
 				if (first.cut && !mode.unpaged) state.skippedBelow = state.known[state.known.length - 1];
 			}
+			if (mode.unpaged && settings.version >= EVENT_KINDS_VERSION) {
+				// The Spaces scheduled or live now are emitted when they start or end.
+				delete state.spaces;
+				spaceChanges(state, first.answered, first.answered);
+			}
 			this.logger.info(
 				`${logPrefix(this)}: first poll recorded the position (${state.newestId ?? `${state.known?.length ?? 0} ids`}); new items start the workflow from the next poll on`,
 			);
@@ -619,20 +872,29 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 		}
 		const started = Date.now();
 		const found = mode.sinceId
-			? await sinceIdPoll(this, settings, send, id, state, started)
-			: await knownIdsPoll(this, settings, send, id, state, started);
+			? await sinceIdPoll(this, settings, send, id, state, started, window)
+			: await knownIdsPoll(this, settings, send, id, state, started, window);
 		if (found.cut === 'cap') {
 			this.logger.warn(
 				`${logPrefix(this)}: more than ${settings.maxItems} new items since the last poll; the newest ${found.entries.length} are emitted and older ones skipped (raise "Max Items per Poll" or poll more often)`,
 			);
 		}
 		keep(stored, state);
-		return emit(settings, found.entries, found.includes, id, me);
+		return emit(settings, withoutOwn(settings, found.entries, id, me), found.includes, id, me);
 	} catch (error) {
+		// What the service said of its window holds whatever became of the poll.
+		if (state.rate && !manual) stored.rate = state.rate;
 		const limited = rateLimitOfError(error);
 		if (limited && !manual) {
+			if (limited.resetAt && limited.resetAt.getTime() > Date.now())
+				stored.rate = {
+					mode: settings.mode.value,
+					remaining: 0,
+					resetAt: limited.resetAt.getTime(),
+					told: true,
+				};
 			this.logger.warn(
-				`${logPrefix(this)}: rate limit reached; this poll is skipped and the position kept. ${limited.resetAt ? `The limit resets at ${limited.resetAt.toISOString()}.` : 'The service named no reset time.'}`,
+				`${logPrefix(this)}: rate limit reached; this poll is skipped and the position kept. ${limited.resetAt ? `The limit resets at ${limited.resetAt.toISOString()}; polls until then are skipped without a request.` : 'The service named no reset time.'}`,
 			);
 			return null;
 		}

@@ -94,7 +94,7 @@ async function replayGap(
 		});
 	} catch (error) {
 		ctx.logger.error(
-			`Platform Trigger: asking the service to replay the events missed while n8n was down failed (${(error as Error).message}); run Platform Posts → Admin → Replay Webhook for webhook ${webhookId} from ${since} to ${now.toISOString()}`,
+			`Platform Trigger: asking the service to replay the events missed while n8n was down failed (${(error as Error).message}); run Platform Posts → Admin (App-Only) → Replay Webhook Events for webhook ${webhookId} from ${since} to ${now.toISOString()}`,
 		);
 	}
 }

@@ -105,7 +105,7 @@ export async function addRules(ctx: IHookFunctions, rules: StreamRule[]): Promis
 		path: RULES_PATH,
 		body,
 		unsafeFailureHint:
-			'The rules may have been added: check Platform Posts → Admin → List Stream Rules.',
+			'The rules may have been added: check Platform Posts → Admin (App-Only) → List Stream Rules.',
 	});
 	const created = (Array.isArray(response.data) ? response.data : []) as IDataObject[];
 	const partial = ruleError(ctx.getNode(), response, 'The service refused search rules');

@@ -1,5 +1,5 @@
 /**
- * The trigger's subtitle on the canvas in plain words ("On new post", "On new post and 2 more")
+ * The triggers' subtitle on the canvas in plain words ("On new post", "On new post and 2 more")
  * instead of the service's event names (post.create). An event without a label here (one added to
  * the Events list later) shows as "On <event name>".
  */
@@ -40,8 +40,15 @@ export const EVENT_LABELS: Record<string, string> = {
 
 const events = '($parameter["events"] || [])';
 const labels = `(${JSON.stringify(EVENT_LABELS)})`;
+/** The chosen events in words: the first one's label, and how many more. */
+const eventsInWords =
+	`(${labels}[${events}[0]] || "On " + ${events}[0]) + ` +
+	`(${events}.length > 1 ? " and " + (${events}.length - 1) + " more" : "")`;
+
 export const triggerSubtitle =
 	`={{ $parameter["mode"] === "stream" ? "On new post matching search rules" : ` +
 	`$parameter["mode"] === "accountActivity" ? "On any activity of the connected account" : ` +
-	`(${labels}[${events}[0]] || "On " + ${events}[0]) + ` +
-	`(${events}.length > 1 ? " and " + (${events}.length - 1) + " more" : "") }}`;
+	`${eventsInWords} }}`;
+
+/** The Activity Stream Trigger's subtitle: its Events field, in the Platform Trigger's words. */
+export const activityEventsSubtitle = `={{ ${eventsInWords} }}`;

@@ -43,12 +43,12 @@ const WEBHOOK_REASONS: Record<string, Explained> = {
 	DuplicateUrlFailed: {
 		message: 'A webhook with this URL is already registered for the app',
 		description:
-			'The node adopts a webhook with its exact URL; if this persists, delete the stale webhook (Platform Posts > Admin > Webhook > Delete) and activate again.',
+			'The node adopts a webhook with its exact URL; if this persists, delete the stale webhook (Platform Posts > Admin (App-Only) > Delete Webhook) and activate again.',
 	},
 	WebhookLimitExceeded: {
 		message: 'The app has reached its webhook limit',
 		description:
-			'Small tiers allow one webhook per app. Delete a webhook you no longer use (Platform Posts > Admin > Webhook > Delete), then activate again.',
+			'Small tiers allow one webhook per app. Delete a webhook you no longer use (Platform Posts > Admin (App-Only) > Delete Webhook), then activate again.',
 	},
 	WebhookIdInvalid: {
 		message: 'The webhook id is not known to the service',

@@ -25,6 +25,8 @@ import { PlatformPostsTrigger } from '../../nodes/PlatformPostsTrigger/PlatformP
 import { createContext } from '../helpers/context';
 import { pollContext } from '../postsTrigger/helpers';
 import { itemsFor, optionValues, resolveParameters, type SampleIds, variants } from './harness';
+import { misfits, postsSchema, triggerSchema } from './outputSchemas';
+import { postsRawSchema } from '../../scripts/schemas';
 import { answersRuns } from './support';
 
 /**
@@ -488,6 +490,12 @@ describe('Platform Posts reads every answer the contract allows', () => {
 				async (p) => (await runPosts(p, emptyAnswers)).served.requests.length > 0,
 			);
 			expect(parameters).toBeDefined();
+			// The items fit the operation's shipped output schema (the pages as sent, the answer's).
+			const [resource, name] = operation.label.split(' → ');
+			const schema =
+				parameters!.output === 'raw'
+					? postsRawSchema(`${resource}.${name}`)
+					: postsSchema(latestVersion(posts), resource, name);
 			let gave = 0;
 			await fc.assert(
 				fc.asyncProperty(fc.gen(), async (gen) => {
@@ -495,6 +503,9 @@ describe('Platform Posts reads every answer the contract allows', () => {
 					expect(served.requests.length).toBeGreaterThan(0);
 					expectReadable(error, output);
 					if (error === undefined) gave++;
+					if (error === undefined && Array.isArray(output))
+						for (const item of (output as Array<Array<{ json: unknown }>>)[0] ?? [])
+							expect(misfits(item.json, schema)).toEqual([]);
 				}),
 				{ numRuns: RUNS, endOnFailure: true },
 			);
@@ -522,12 +533,19 @@ describe('the Poll Trigger reads every answer the contract allows, on a first an
 				async (p) => (await runPoll(p, emptyAnswers)).requests.length > 0,
 			);
 			expect(parameters).toBeDefined();
+			const schema = triggerSchema('platformPostsTrigger', latestVersion(pollTrigger));
 			let positioned = 0;
 			await fc.assert(
 				fc.asyncProperty(fc.gen(), async (gen) => {
 					const run = await runPoll(parameters!, generatedAnswers(gen));
 					expect(run.requests.length).toBeGreaterThan(0);
-					for (const { error, output } of run.outcomes) expectReadable(error, output);
+					for (const { error, output } of run.outcomes) {
+						expectReadable(error, output);
+						// The items fit the trigger's shipped output schema.
+						if (error === undefined && Array.isArray(output))
+							for (const item of (output as Array<Array<{ json: unknown }>>)[0] ?? [])
+								expect(misfits(item.json, schema)).toEqual([]);
+					}
 					if (run.positioned) positioned++;
 				}),
 				{ numRuns: RUNS, endOnFailure: true },

@@ -102,6 +102,8 @@ export interface CaseResult {
 	/** The node refused before sending anything (e.g. a credential kind the operation does not take). */
 	refusedBeforeRequest?: string;
 	error?: string;
+	/** What the node returned (execute's or poll's output), when it returned. */
+	output?: unknown;
 }
 
 const PNG = Buffer.from(
@@ -534,7 +536,7 @@ export async function runCase(
 	};
 	const since = sb.seq;
 	try {
-		await invoke(built.context);
+		result.output = await invoke(built.context);
 	} catch (error) {
 		const message = (error as Error).message;
 		if (!built.requests.length) result.refusedBeforeRequest = message;

@@ -5,6 +5,7 @@ import { PlatformOAuth1ConnectApi } from '../../credentials/PlatformOAuth1Connec
 import { PlatformBearerApi } from '../../credentials/PlatformBearerApi.credentials';
 import { AdsCatalog } from '../../nodes/AdsCatalog/AdsCatalog.node';
 import { AdsCreatives } from '../../nodes/AdsCreatives/AdsCreatives.node';
+import { PlatformPostTriggers } from '../../nodes/PlatformPostTriggers/PlatformPostTriggers.node';
 import { PlatformPosts } from '../../nodes/PlatformPosts/PlatformPosts.node';
 import { PlatformPostsTrigger } from '../../nodes/PlatformPostsTrigger/PlatformPostsTrigger.node';
 import { PlatformTriggerPosts } from '../../nodes/PlatformTrigger/PlatformTriggerPosts.node';
@@ -21,6 +22,10 @@ const nodes: Record<string, { description: INodeTypeDescription; codexFile: stri
 	platformPostsTrigger: {
 		description: new PlatformPostsTrigger().description,
 		codexFile: 'nodes/PlatformPostsTrigger/PlatformPostsTrigger.node.json',
+	},
+	platformPostTriggers: {
+		description: new PlatformPostTriggers().description,
+		codexFile: 'nodes/PlatformPostTriggers/PlatformPostTriggers.node.json',
 	},
 	platformPosts: {
 		description: new PlatformPosts().description,
@@ -132,6 +137,17 @@ describe('node panel grouping', () => {
 		expect(nodes.adsCreatives.description.displayName).toBe('Platform Ads Creatives');
 	});
 
+	it('lists the Activity Stream Trigger as one node panel trigger, not one per event', () => {
+		// n8n's panel lists the options of a trigger's first field labelled Event, Events or Trigger On.
+		const listed = nodes.platformPostTriggers.description.properties.find((p) =>
+			['event', 'events', 'trigger on'].includes(p.displayName.toLowerCase()),
+		) as INodeProperties;
+		expect(listed.type).toBe('hidden');
+		expect((listed.options as INodePropertyOptions[]).map((o) => o.action)).toEqual([
+			'On account activity over a stream (no public URL needed)',
+		]);
+	});
+
 	it("names the trigger's two ways to start as node panel triggers", () => {
 		const mode = nodes.platformTriggerPosts.description.properties.find(
 			(p) => p.name === 'mode',
@@ -213,6 +229,15 @@ describe('subtitles', () => {
 		for (const o of events.options as INodePropertyOptions[]) {
 			expect(subtitle(d, { mode: 'activity', events: [o.value] })).not.toMatch(/\w\.\w|_/);
 		}
+	});
+
+	it("shows the Activity Stream Trigger's events in the same words", () => {
+		const d = nodes.platformPostTriggers.description;
+		expect(subtitle(d, { events: ['post.create'] })).toBe('On new post');
+		expect(subtitle(d, { events: ['post.create', 'dm.received'] })).toBe('On new post and 1 more');
+		const events = d.properties.find((p) => p.name === 'events') as INodeProperties;
+		for (const o of events.options as INodePropertyOptions[])
+			expect(subtitle(d, { events: [o.value] })).not.toMatch(/\w\.\w|_|: /);
 	});
 });
 
@@ -327,18 +352,28 @@ describe('output schemas', () => {
 		}
 	});
 
-	it("ships the trigger's event item schema, the same for both versions (v2 moved only statuses)", () => {
-		expect(schemaFiles('nodes/PlatformTrigger')).toEqual(['v1.0.0.json', 'v2.0.0.json']);
-		const schema = JSON.parse(readText('nodes/PlatformTrigger/__schema__/v1.0.0.json'));
-		expect(JSON.parse(readText('nodes/PlatformTrigger/__schema__/v2.0.0.json'))).toEqual(schema);
-		expect(Object.keys(schema.properties)).toEqual([
-			'event_type',
-			'event_id',
-			'filter',
-			'tag',
-			'payload',
-			'includes',
-			'received_at',
+	it("ships the trigger's item schema for every version, the same for all (v2 moved only statuses, v3 only All Events)", () => {
+		expect(schemaFiles('nodes/PlatformTrigger')).toEqual([
+			'v1.0.0.json',
+			'v2.0.0.json',
+			'v3.0.0.json',
 		]);
+		const schema = JSON.parse(readText('nodes/PlatformTrigger/__schema__/v1.0.0.json'));
+		for (const v of ['v2.0.0.json', 'v3.0.0.json'])
+			expect(JSON.parse(readText(`nodes/PlatformTrigger/__schema__/${v}`))).toEqual(schema);
+		expect(Object.keys(schema.properties)).toEqual(
+			expect.arrayContaining([
+				'event_type',
+				'event_id',
+				'filter',
+				'tag',
+				'payload',
+				'includes',
+				'received_at',
+				'post',
+				'matching_rules',
+				'tags',
+			]),
+		);
 	});
 });

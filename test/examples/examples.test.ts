@@ -1,5 +1,10 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeTypeDescription } from 'n8n-workflow';
 
+import { AdsCatalog } from '../../nodes/AdsCatalog/AdsCatalog.node';
+import { AdsCreatives } from '../../nodes/AdsCreatives/AdsCreatives.node';
+import { PlatformPostTriggers } from '../../nodes/PlatformPostTriggers/PlatformPostTriggers.node';
+import { PlatformPosts } from '../../nodes/PlatformPosts/PlatformPosts.node';
+import { PlatformPostsTrigger } from '../../nodes/PlatformPostsTrigger/PlatformPostsTrigger.node';
 import { normalizeDelivery } from '../../nodes/PlatformTrigger/events';
 import { PlatformTriggerPosts } from '../../nodes/PlatformTrigger/PlatformTriggerPosts.node';
 import { evalItemExpression, listFiles, readText } from '../helpers/files';
@@ -13,7 +18,7 @@ type Node = {
 };
 type Workflow = {
 	nodes: Node[];
-	connections: Record<string, { main: Array<Array<{ node: string }>> }>;
+	connections: Record<string, Record<string, Array<Array<{ node: string; type: string }>>>>;
 };
 
 const examples: Array<[string, Workflow]> = listFiles('examples')
@@ -48,14 +53,36 @@ function pathOf(json: IDataObject): string {
 	return flagship.connections['Kind of Post'].main[index].map((c) => c.node).join(',');
 }
 
+/** The version a node placed in the editor today gets: defaultVersion, else the newest. */
+function defaultVersion(d: INodeTypeDescription): number {
+	if (d.defaultVersion !== undefined) return d.defaultVersion;
+	return Array.isArray(d.version) ? Math.max(...d.version) : d.version;
+}
+
+const PKG = 'n8n-nodes-platform';
+const defaults = new Map(
+	[
+		new PlatformTriggerPosts(),
+		new PlatformPostTriggers(),
+		new PlatformPostsTrigger(),
+		new PlatformPosts(),
+		new AdsCatalog(),
+		new AdsCreatives(),
+	].map((n) => [`${PKG}.${n.description.name}`, defaultVersion(n.description)]),
+);
+
 describe('examples', () => {
-	it('use the newest version of every Platform Trigger', () => {
-		const latest = new PlatformTriggerPosts().description.defaultVersion;
-		const triggers = examples.flatMap(([, wf]) =>
-			wf.nodes.filter((n) => n.type === 'n8n-nodes-platform.platformTriggerPosts'),
+	it("use every node of the package at the node's default version (what a node placed today gets)", () => {
+		const ours = examples.flatMap(([file, wf]) =>
+			wf.nodes
+				.filter((n) => n.type.startsWith(`${PKG}.`))
+				.map((n) => ({ file, node: n.name, type: n.type, typeVersion: n.typeVersion })),
 		);
-		expect(triggers.length).toBeGreaterThan(0);
-		for (const t of triggers) expect(t.typeVersion).toBe(latest);
+		expect(new Set(ours.map((n) => n.type)).size).toBeGreaterThanOrEqual(5);
+		const wrong = ours
+			.filter((n) => n.typeVersion !== defaults.get(n.type))
+			.map((n) => `${n.file}: ${n.node} (${n.type}) ${n.typeVersion}, not ${defaults.get(n.type)}`);
+		expect(wrong).toEqual([]);
 	});
 
 	it('the flagship sends each kind of post down its own path, none dropped', () => {
@@ -78,5 +105,23 @@ describe('examples', () => {
 		expect(flagship.connections['Download Post Image'].main[1].map((c) => c.node)).toEqual([
 			'Skip: Image Gone (Post Deleted?)',
 		]);
+	});
+
+	it('the AI agent example gives the agent its model and Platform Posts as a tool whose only model-filled field is the text', () => {
+		const agentExample = examples.find(([f]) => f === 'ai-agent-post.json')![1];
+		const byType = (type: string) => agentExample.nodes.filter((n) => n.type === type);
+		const [agent] = byType('@n8n/n8n-nodes-langchain.agent');
+		const [tool] = byType('n8n-nodes-platform.platformPostsTool');
+		const [model] = byType('@n8n/n8n-nodes-langchain.lmChatOpenAi');
+		expect(tool.typeVersion).toBe(new PlatformPosts().description.defaultVersion);
+		expect(tool.parameters).toMatchObject({ resource: 'post', operation: 'create' });
+		const fromAi = JSON.stringify(tool.parameters).match(/\$fromAI\([^)]*\)/g);
+		expect(fromAi).toEqual(["$fromAI('text', 'The text of the post', 'string')"]);
+		// Chat completions: what every OpenAI-compatible server (and the e2e suite's stub) answers.
+		expect(model.parameters.responsesApiEnabled).toBe(false);
+		const into = (from: Node, type: string) =>
+			agentExample.connections[from.name][type].flat().map((c) => [c.node, c.type]);
+		expect(into(tool, 'ai_tool')).toEqual([[agent.name, 'ai_tool']]);
+		expect(into(model, 'ai_languageModel')).toEqual([[agent.name, 'ai_languageModel']]);
 	});
 });

@@ -1,7 +1,8 @@
 /**
  * The explorer of the Poll Trigger's position: fast-check draws schedules (items added, removed, added
  * again where the service lets an item come back, Spaces answered in any order, pages of 1 to 5 items,
- * a 429 or 503 on any request, polls cut short by n8n's poll time, restarts, credentials switched to
+ * a 429 or 503 on any request, polls cut short by n8n's poll time, a rate-limit window of a few
+ * requests that cuts reads short and skips polls until its reset, restarts, credentials switched to
  * another account) and runs each against the fake service of explorer/model.ts with the real poll().
  * The invariants (docs/nodes/platform-poll-trigger.md, "How it polls"):
  * - none twice: no item is emitted twice, and none that was there when the position was recorded;
@@ -44,6 +45,10 @@ const change = (mode: ExploredMode): fc.Arbitrary<Change> =>
 			weight: readdable(mode) ? 3 : 0,
 			arbitrary: fc.record({ kind: fc.constant('readd' as const), pick: fc.nat(40) }),
 		},
+		{
+			weight: mode === 'userSpaces' ? 3 : 0,
+			arbitrary: fc.record({ kind: fc.constant('advance' as const), pick: fc.nat(40) }),
+		},
 		{ weight: 1, arbitrary: fc.constant({ kind: 'switchAccount' as const }) },
 		{ weight: 1, arbitrary: fc.constant({ kind: 'restart' as const }) },
 	);
@@ -60,6 +65,8 @@ const step = (mode: ExploredMode): fc.Arbitrary<PollStep> =>
 				times: fc.integer({ min: 1, max: 4 }),
 			}),
 			shuffle: fc.nat(50),
+			// Minutes between polls: n8n's shortest interval, a longer one, or past a window's reset.
+			wait: fc.constantFrom(60_000, 5 * 60_000, 16 * 60_000),
 		},
 		{ requiredKeys: ['changes', 'pageLimit', 'shuffle'] },
 	);
@@ -72,6 +79,10 @@ const schedule: fc.Arbitrary<Schedule> = fc
 	.chain((mode) =>
 		fc.record({
 			mode: fc.constant(mode),
+			typeVersion: fc.constantFrom(1, 1.1),
+			// The service's window: a few requests per 15 minutes (a read cut short by it, polls
+			// skipped until its reset), or no rate-limit headers at all.
+			rateLimit: fc.option(fc.integer({ min: 2, max: 12 }), { nil: undefined }),
 			savedOnFailure: fc.boolean(),
 			initial: fc.nat(15),
 			steps: fc.array(step(mode), { minLength: 1, maxLength: 10 }),

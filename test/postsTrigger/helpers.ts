@@ -28,7 +28,14 @@ export interface Served {
 	order?: 'id' | 'added';
 }
 
-let counter = BigInt('1800000000000000000');
+/** The smallest post id created at `ms` (a post id is its creation time in ms since 2010-11-04, shifted left 22 bits). */
+export function postIdAt(ms: number): string {
+	return (BigInt(Math.floor(ms - 1288834974657)) << BigInt(22)).toString();
+}
+
+// Post ids of the last hour (an id holds its creation time): recent search refuses a since_id older
+// than 7 days, and the node keeps its position inside that window.
+let counter = BigInt(postIdAt(Date.now() - 3_600_000));
 export function nextId(): string {
 	counter += BigInt(1000);
 	return String(counter);
@@ -101,8 +108,10 @@ export function pollContext(
 	staticData: IDataObject,
 	mode: 'trigger' | 'manual' = 'trigger',
 	extra: IDataObject = {},
+	typeVersion = 1,
 ) {
 	return createContext({
+		typeVersion,
 		parameters: {
 			maxItems: 100,
 			options: {},

@@ -163,7 +163,9 @@ describe('recovery after an n8n restart (no webhook method runs then)', () => {
 		await until(() => built.logs.some((l) => l.level === 'error'), 'an error log line');
 		const line = built.logs.find((l) => l.level === 'error')!.message;
 		expect(line).toMatch(/replay the events missed/);
-		expect(line).toMatch(/Admin → Replay Webhook for webhook 111 from 2026-11-22T11:00:00Z/);
+		expect(line).toMatch(
+			/Admin \(App-Only\) → Replay Webhook Events for webhook 111 from 2026-11-22T11:00:00Z/,
+		);
 	});
 
 	it('a rate-limited replay after a restart is logged, not waited for', async () => {

@@ -4,14 +4,19 @@
  * a fake transport (pages of a drawn size, since_id / until_id where the endpoint takes them, Spaces in
  * a drawn order, 429 and 503 on any request), n8n's poll time that runs out after a drawn number of
  * pages, static data kept as JSON across polls and restarts (or not saved after a failed poll), and
- * credentials switched to another account. `violation` runs one schedule and says what broke.
+ * credentials switched to another account. A simulated clock runs across polls (a minute between
+ * polls, a second per request; the settling polls come after a window's reset). The service keeps a
+ * 15-minute rate-limit window of a drawn size for the watched endpoint, states it in every answer's
+ * headers and refuses a request beyond it (429); without a drawn size it sends no such headers (the
+ * node then counts against its assumed limit). A poll the node skips sends no request.
+ * `violation` runs one schedule and says what broke.
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { poll } from '../../../nodes/PlatformPostsTrigger/poll';
 import { modeSpec, type PollMode } from '../../../nodes/PlatformPostsTrigger/modes';
 import { CREDENTIAL_TYPES } from '../../../nodes/shared/transport';
-import { pollContext } from '../helpers';
+import { pollContext, postIdAt } from '../helpers';
 
 /** Every mode is explored. */
 export type ExploredMode = PollMode;
@@ -21,6 +26,8 @@ export type Change =
 	| { kind: 'remove'; pick: number }
 	/** Removed and added again: back on top where the service lists in the order added. */
 	| { kind: 'readd'; pick: number }
+	/** A Space moves on: scheduled to live, live to ended (New Spaces of a User). */
+	| { kind: 'advance'; pick: number }
 	| { kind: 'switchAccount' }
 	/** n8n restarted: the static data comes back from what it saved. */
 	| { kind: 'restart' };
@@ -35,10 +42,22 @@ export interface PollStep {
 	failure?: { at: number; status: 429 | 503; times: number };
 	/** Where the service gives no order (Spaces): how it orders this poll's answers. */
 	shuffle: number;
+	/** Ms since the previous poll (default a minute, n8n's shortest interval). */
+	wait?: number;
 }
+
+const MINUTE = 60_000;
+const WINDOW = 15 * MINUTE;
 
 export interface Schedule {
 	mode: ExploredMode;
+	/**
+	 * The node's version: from 1.1 a Space is emitted in each state it is seen in (scheduled, live,
+	 * ended), once each, and direct messages are asked for by event type.
+	 */
+	typeVersion?: number;
+	/** Requests per 15-minute window the service takes and states in its headers (none: no headers). */
+	rateLimit?: number;
 	/** n8n saves the static data of a failed poll too (or drops what that poll changed). */
 	savedOnFailure: boolean;
 	initial: number;
@@ -206,12 +225,21 @@ export const readdable = (mode: ExploredMode) => EXPLORED[mode].order !== 'id';
 interface Item {
 	id: string;
 	n: number;
+	/** A Space's state. */
+	state?: 'scheduled' | 'live' | 'ended';
 }
+
+const NEXT_STATE = { scheduled: 'live', live: 'ended', ended: 'ended' } as const;
 
 /** Runs one schedule against the real poll(); returns what broke, or undefined. */
 export async function violation(s: Schedule): Promise<string | undefined> {
 	const spec = modeSpec(s.mode)!;
 	const explored = EXPLORED[s.mode];
+	// The simulated time: post ids hold it (recent search reaches 7 days back from it).
+	let clock = Date.now();
+	const firstId = BigInt(postIdAt(clock - MINUTE));
+	/** The service's rate-limit window of the watched endpoint. */
+	let window: { start: number; used: number } | undefined;
 	let n = 0;
 	const lists = new Map<string, Item[]>(ACCOUNTS.map((a) => [a, []]));
 	let account = 0;
@@ -221,11 +249,21 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 		n++;
 		return s.mode === 'userSpaces'
 			? `1S${String(n).padStart(11, '0')}`
-			: String(BigInt('1800000000000000000') + BigInt(n) * BigInt(1000));
+			: String(firstId + BigInt(n) * BigInt(1000));
 	};
 	const add = (count: number) => {
-		for (let i = 0; i < count; i++) list().push({ id: newId(), n });
+		for (let i = 0; i < count; i++) {
+			const id = newId();
+			// Spaces: one in three is live when created, the others scheduled.
+			list().push(
+				s.mode === 'userSpaces' ? { id, n, state: n % 3 ? 'scheduled' : 'live' } : { id, n },
+			);
+		}
 	};
+	const byState = s.mode === 'userSpaces' && (s.typeVersion ?? 1) >= 1.1;
+	/** The event an item is emitted as: from version 1.1 a Space's depends on its state. */
+	const eventIdOf = (item: Item, me: string) =>
+		byState ? `space:${item.id}:${item.state}` : explored.eventId(item.id, me);
 	add(s.initial);
 
 	/** Newest first, as the service lists them. */
@@ -244,6 +282,8 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 	let saved = '{}';
 	let staticData: IDataObject = {};
 	const emitted = new Set<string>();
+	/** Items emitted or there when the position was recorded (a Space emitted again moved on). */
+	const known = new Set<string>();
 	/** The items of the watched data when the current position was recorded (undefined: not yet). */
 	let baseline: Set<string> | undefined;
 	/** The account whose data the position belongs to. */
@@ -252,9 +292,11 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 	const fail = (why: string) => `${why}\n${log.join('\n')}`;
 
 	const runPoll = async (step: PollStep, index: number): Promise<string | undefined> => {
-		let clock = 0;
 		let request = 0;
+		/** The service's window refused a request of this poll. */
+		let refused = false;
 		let failuresLeft = step.failure?.times ?? 0;
+		clock += step.wait ?? MINUTE;
 		const fakeNow = Date.now;
 		Date.now = () => clock;
 		const helpers = {
@@ -269,7 +311,7 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 					return step.failure.status === 429
 						? {
 								statusCode: 429,
-								headers: { 'x-rate-limit-reset': String(Math.floor(fakeNow() / 1000) + 900) },
+								headers: { 'x-rate-limit-reset': String(Math.floor(clock / 1000) + 900) },
 								body: { title: 'Too Many Requests', type: 'about:blank', status: 429 },
 							}
 						: {
@@ -284,6 +326,23 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 					return { statusCode: 200, headers: {}, body: { data: { id: ACCOUNTS[account] } } };
 				if (url.pathname !== explored.path(ACCOUNTS[account]))
 					throw new Error(`unexpected request ${url.pathname}`);
+				const headers: Record<string, string> = {};
+				if (s.rateLimit !== undefined) {
+					if (!window || clock >= window.start + WINDOW) window = { start: clock, used: 0 };
+					const reset = String(Math.ceil((window.start + WINDOW) / 1000));
+					if (window.used >= s.rateLimit) {
+						refused = true;
+						return {
+							statusCode: 429,
+							headers: { 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': reset },
+							body: { title: 'Too Many Requests', type: 'about:blank', status: 429 },
+						};
+					}
+					window.used++;
+					headers['x-rate-limit-limit'] = String(s.rateLimit);
+					headers['x-rate-limit-remaining'] = String(s.rateLimit - window.used);
+					headers['x-rate-limit-reset'] = reset;
+				}
 				if (!spec.sinceId && (q.since_id !== undefined || q.until_id !== undefined))
 					throw new Error('since_id or until_id sent to an endpoint without them');
 				let items = served(step.shuffle);
@@ -304,15 +363,19 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 				}
 				meta.result_count = page.length;
 				const body: IDataObject = { meta };
-				if (page.length) body.data = page.map((i) => explored.entry(i.id, i.n));
-				return { statusCode: 200, headers: {}, body };
+				if (page.length)
+					body.data = page.map((i) => ({
+						...explored.entry(i.id, i.n),
+						...(i.state ? { state: i.state } : {}),
+					}));
+				return { statusCode: 200, headers, body };
 			},
 		};
 		const node = {
 			id: 'node-1',
 			name: 'Poll',
 			type: 'n8n-nodes-platform.platformPostsTrigger',
-			typeVersion: 1,
+			typeVersion: s.typeVersion ?? 1,
 			position: [0, 0],
 			parameters: {},
 			credentials: {
@@ -356,17 +419,25 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 		const ids = (result?.[0] ?? []).map((i) => String(i.json.event_id));
 		const now = served(step.shuffle);
 		const me = ACCOUNTS[account];
-		const raw = new Map(now.map((i) => [explored.eventId(i.id, me), i]));
+		const raw = new Map(now.map((i) => [eventIdOf(i, me), i]));
 		log.push(
 			`poll ${index}: [${now.map((i) => i.n).join(',')}] emitted [${ids.map((e) => raw.get(e)?.n ?? e).join(',')}]`,
 		);
-		const limited = step.failure?.status === 429 && request > step.failure.at;
+		const limited = (step.failure?.status === 429 && request > step.failure.at) || refused;
 		if (limited) return undefined;
+		// Skipped while the rate-limit window is spent: no request, nothing emitted, the position kept.
+		if (request === 0) {
+			if (ids.length)
+				return fail(`poll ${index}: a poll without a request emitted ${ids.join(', ')}`);
+			log.push(`poll ${index}: skipped (rate-limit window)`);
+			return undefined;
+		}
 		// The first poll, and the first one with another account where the mode watches its own data.
 		if (!baseline || (explored.perAccount && positionAccount !== account)) {
 			positionAccount = account;
 			if (ids.length) return fail(`poll ${index}: the first poll emitted ${ids.join(', ')}`);
-			baseline = new Set(now.map((i) => explored.eventId(i.id, me)));
+			baseline = new Set(now.map((i) => eventIdOf(i, me)));
+			for (const i of now) known.add(i.id);
 			return undefined;
 		}
 		let previous: Item | undefined;
@@ -376,6 +447,10 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 			if (emitted.has(id)) return fail(`poll ${index}: emitted ${id} twice`);
 			if (baseline.has(id)) return fail(`poll ${index}: emitted ${id}, there before activation`);
 			emitted.add(id);
+			// A Space that started or ended since (version 1.1) comes after the new ones: not ordered.
+			const moved = known.has(item.id);
+			known.add(item.id);
+			if (moved) continue;
 			// Oldest first where the service orders (Spaces: in the order they were created).
 			if (previous) {
 				const before =
@@ -390,7 +465,8 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 		return undefined;
 	};
 
-	const settle: PollStep = { changes: [], pageLimit: 100, shuffle: 0 };
+	// After any window's reset (the service's, or one a 429 named), so that each settling poll reads.
+	const settle: PollStep = { changes: [], pageLimit: 100, shuffle: 0, wait: WINDOW + MINUTE };
 	const steps = [...s.steps, settle, settle, settle];
 	for (const [index, step] of steps.entries()) {
 		for (const change of step.changes) {
@@ -400,6 +476,9 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 			else if (change.kind === 'switchAccount') {
 				account = 1 - account;
 				log.push(`switched to account ${ACCOUNTS[account]}`);
+			} else if (change.kind === 'advance') {
+				const item = items[change.pick % Math.max(1, items.length)];
+				if (item?.state) item.state = NEXT_STATE[item.state];
 			} else if (items.length) {
 				const [item] = items.splice(change.pick % items.length, 1);
 				if (change.kind === 'readd') items.push(item);
@@ -411,7 +490,7 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 	if (!baseline) return fail('the settling polls recorded no position');
 	const me = ACCOUNTS[account];
 	for (const item of list()) {
-		const id = explored.eventId(item.id, me);
+		const id = eventIdOf(item, me);
 		if (!baseline.has(id) && !emitted.has(id))
 			return fail(`${String(item.n)} (${id}) was never emitted`);
 	}

@@ -177,7 +177,7 @@ function checkAll(state: PushState, node: INode): void {
 		`Invalid product in item ${first + 1}${json.id ? ` (id "${String(json.id)}")` : ''}: ${errors[0]}`,
 		{
 			itemIndex: first,
-			description: `${errors.join('\n')}\n\n${bad} of ${state.n} items are invalid; nothing was sent. Fix them, or set Options > On Error to Continue to send the valid products and get one result per item.`,
+			description: `${errors.join('\n')}\n\n${bad} of ${state.n} items are invalid; nothing was sent. Fix them, or set Options > When Products Are Rejected to Continue to send the valid products and get one result per item.`,
 		},
 	);
 }
@@ -274,7 +274,7 @@ function recordBatchAnswer(
 				`The service refused the product in item ${i + 1} (id "${id}"): ${String(result.json.error)}`,
 				{
 					itemIndex: i,
-					description: `The batch's other products were processed; no new batch was started. Set Options > On Error to Continue to push the others and get one result per item.`,
+					description: `The batch's other products were processed; no new batch was started. Set Options > When Products Are Rejected to Continue to push the others and get one result per item.`,
 				},
 			);
 		}

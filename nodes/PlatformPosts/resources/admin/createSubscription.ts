@@ -151,7 +151,7 @@ export const createSubscription: ItemOperation = {
 			{
 				credentialType,
 				unsafeFailureHint:
-					'The subscription may have been created: check with Admin > List Activity Subscriptions before running the node again.',
+					'The subscription may have been created: check with Admin (App-Only) > List Activity Subscriptions before running the node again.',
 			},
 		);
 	},

@@ -45,7 +45,7 @@ export const createWebhook: ItemOperation = {
 		// Not retried (a POST): a repeated registration fails with DuplicateUrlFailed, which List Webhooks resolves.
 		return await registerWebhook(ctx.request, url, {
 			unsafeFailureHint:
-				'The webhook may have been registered: check with Admin > List Webhooks before running the node again.',
+				'The webhook may have been registered: check with Admin (App-Only) > List Webhooks before running the node again.',
 		});
 	},
 };

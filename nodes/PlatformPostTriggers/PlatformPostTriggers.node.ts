@@ -1,5 +1,6 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type {
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 	ITriggerFunctions,
@@ -7,23 +8,48 @@ import type {
 } from 'n8n-workflow';
 
 import { activityStreamProperties, startActivityStream } from '../PlatformTrigger/activityStream';
+import { activityEventsSubtitle } from '../PlatformTrigger/subtitle';
+
+/**
+ * n8n's node panel lists this trigger among the Platform Posts actions: the panel does so with a
+ * trigger whose display name says Trigger and whose type name is the action node's with one
+ * "Trigger" inserted (platformPost·Trigger·s → platformPosts, as platformTrigger·Posts and
+ * platformPosts·Trigger). Its one entry there is the action of this field (the panel lists a
+ * trigger's "Trigger On" values; without this field it would list every value of Events). Hidden:
+ * the node has one way to start, so there is nothing to choose.
+ */
+const triggerOn: INodeProperties = {
+	displayName: 'Trigger On',
+	name: 'triggerOn',
+	type: 'hidden',
+	default: 'activity',
+	options: [
+		{
+			name: 'Activity Events',
+			value: 'activity',
+			action: 'On account activity over a stream (no public URL needed)',
+		},
+	],
+};
 
 /**
  * The Platform Trigger's Activity events over the app's activity stream. A node of its own, not a
  * "Trigger On" value of the Platform Trigger: a stream needs n8n's trigger() method, and n8n runs a
  * node that has one through it in manual runs, before its webhook, so adding it to the webhook
  * trigger would change how every saved Platform Trigger workflow runs when tested in the editor.
+ * The class and type names follow from the node panel's pairing above (n8n's linter names the file
+ * after the type, and a class ending in Trigger would need a type ending in Trigger).
  */
-export class PlatformActivityStreamTrigger implements INodeType {
+export class PlatformPostTriggers implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Platform Activity Stream Trigger',
-		name: 'platformActivityStreamTrigger',
+		name: 'platformPostTriggers',
 		icon: { light: 'file:../../icons/platform.svg', dark: 'file:../../icons/platform.dark.svg' },
 		documentationUrl:
 			'https://github.com/n8n-nodes-platform/n8n-nodes-platform/blob/main/docs/nodes/platform-trigger.md#activity-stream',
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{ "Activity stream: " + ($parameter["events"] || []).join(", ") }}',
+		subtitle: activityEventsSubtitle,
 		description:
 			'Starts a workflow on account activity (posts, DMs, profile, Spaces) over a connection n8n opens; no public URL needed',
 		defaults: { name: 'Platform Activity Stream Trigger' },
@@ -47,7 +73,7 @@ export class PlatformActivityStreamTrigger implements INodeType {
 				displayOptions: { show: { userAuthentication: ['platformOAuth1ConnectApi'] } },
 			},
 		],
-		properties: activityStreamProperties,
+		properties: [triggerOn, ...activityStreamProperties],
 	};
 
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {

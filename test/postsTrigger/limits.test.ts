@@ -1,0 +1,275 @@
+/**
+ * The Poll Trigger within the service's limits: the 15-minute rate-limit window of each mode's
+ * endpoint (polls skipped while it is spent, a read paused when it runs out, polls after a 429 skipped
+ * until its reset) and recent search's 7 days (a quiet query's position kept inside them).
+ */
+import nock from 'nock';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { poll } from '../../nodes/PlatformPostsTrigger/poll';
+import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
+import { BASE } from '../helpers/context';
+import { postIdAt, pollContext } from './helpers';
+
+const SEARCH_WINDOW_MS = 7 * 24 * 3_600_000;
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => {
+	nock.cleanAll();
+	jest.restoreAllMocks();
+});
+afterAll(() => nock.enableNetConnect());
+
+const USER = '42';
+const MINUTE = 60_000;
+
+function ids(result: INodeExecutionData[][] | null): string[] {
+	return (result?.[0] ?? []).map((i) => String(i.json.event_id));
+}
+
+/** A simulated clock for the node (Date.now), a minute between polls. */
+function clock(start = Date.now()) {
+	let now = start;
+	jest.spyOn(Date, 'now').mockImplementation(() => now);
+	return {
+		now: () => now,
+		advance: (ms: number) => (now += ms),
+	};
+}
+
+/**
+ * A user's followers (newest first) behind a rate-limit window of `limit` requests per 15 minutes,
+ * stated in the headers (or not, `headers: false`) and enforced with a 429 beyond it.
+ */
+function followers(limit: number, time: { now: () => number }, headers = true) {
+	const list: string[] = [];
+	let window: { start: number; used: number } | undefined;
+	const seen = { requests: 0, refused: 0, sizes: [] as number[] };
+	nock(BASE)
+		.persist()
+		.get(`/2/users/${USER}/followers`)
+		.query(true)
+		.reply((uri) => {
+			const q = Object.fromEntries(new URL(uri, BASE).searchParams.entries());
+			seen.requests++;
+			const now = time.now();
+			if (!window || now >= window.start + 15 * MINUTE) window = { start: now, used: 0 };
+			const reset = String(Math.ceil((window.start + 15 * MINUTE) / 1000));
+			if (window.used >= limit) {
+				seen.refused++;
+				return [
+					429,
+					{ title: 'Too Many Requests', type: 'about:blank', status: 429 },
+					{ 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': reset },
+				];
+			}
+			window.used++;
+			const size = Number(q.max_results);
+			seen.sizes.push(size);
+			const start = Number(q.pagination_token ?? 0);
+			const newestFirst = [...list].reverse();
+			const page = newestFirst.slice(start, start + size);
+			const meta: IDataObject = { result_count: page.length };
+			if (start + size < newestFirst.length) meta.next_token = String(start + size);
+			return [
+				200,
+				{ data: page.map((id) => ({ id, username: `u${id}` })), meta },
+				headers
+					? {
+							'x-rate-limit-limit': String(limit),
+							'x-rate-limit-remaining': String(limit - window.used),
+							'x-rate-limit-reset': reset,
+						}
+					: {},
+			];
+		});
+	let n = 0;
+	const add = (count: number) => {
+		const added: string[] = [];
+		for (let i = 0; i < count; i++) added.push(String(1000 + ++n));
+		list.push(...added);
+		return added;
+	};
+	return { add, seen };
+}
+
+describe('Poll Trigger rate limits', () => {
+	const parameters = {
+		event: 'followers',
+		authentication: CREDENTIAL_TYPES.appOnly,
+		user: { __rl: true, mode: 'id', value: USER },
+	};
+
+	it.each([
+		['the headers state the window', true],
+		['without headers, counted against the endpoint’s 15 requests per 15 minutes', false],
+	])(
+		'followers polled every minute for 2 hours: %s; no 429, every new follower emitted once',
+		async (_name, headers) => {
+			const time = clock();
+			const service = followers(15, time, headers);
+			const staticData: IDataObject = {};
+			service.add(30);
+			const emitted: string[] = [];
+			const added: string[] = [];
+			for (let minute = 0; minute < 120; minute++) {
+				// At the last request of each window, a burst of new followers that takes a second page.
+				if (minute % 15 === 14) added.push(...service.add(60));
+				const result = await poll.call(pollContext(parameters, staticData).context);
+				emitted.push(...ids(result));
+				time.advance(MINUTE);
+			}
+			for (let minute = 0; minute < 20; minute++) {
+				emitted.push(...ids(await poll.call(pollContext(parameters, staticData).context)));
+				time.advance(MINUTE);
+			}
+			expect(service.seen.refused).toBe(0);
+			// Each once; a burst's older page comes with the next window (after the newest, as documented).
+			expect(new Set(emitted).size).toBe(emitted.length);
+			expect([...emitted].sort()).toEqual(added.map((id) => `follow:${id}:${USER}`).sort());
+			// 15 requests at most in any window: 8 windows of 15 minutes in 140 minutes, 10 idle reads each.
+			expect(service.seen.requests).toBeLessThanOrEqual(15 * 10);
+		},
+	);
+
+	it('after a 429, polls send no request until the reset it names, then catch up', async () => {
+		const time = clock();
+		const service = followers(1, time);
+		const staticData: IDataObject = {};
+		service.add(3);
+		const run = async () => await poll.call(pollContext(parameters, staticData).context);
+		expect(await run()).toBeNull();
+		time.advance(MINUTE);
+		const newer = service.add(2);
+		// The window's only request was spent by the first poll: the service refuses the next one.
+		staticData.rate = undefined;
+		const built = pollContext(parameters, staticData);
+		expect(await poll.call(built.context)).toBeNull();
+		expect(service.seen.refused).toBe(1);
+		for (let minute = 0; minute < 12; minute++) {
+			time.advance(MINUTE);
+			expect(await run()).toBeNull();
+		}
+		expect(service.seen.refused).toBe(1);
+		expect(service.seen.requests).toBe(2);
+		time.advance(3 * MINUTE);
+		expect(ids(await run())).toEqual(newer.map((id) => `follow:${id}:${USER}`));
+	});
+});
+
+describe('Poll Trigger recent search window', () => {
+	const parameters = {
+		event: 'search',
+		authentication: CREDENTIAL_TYPES.appOnly,
+		query: 'autumn sale',
+	};
+
+	/** Recent search as the service answers it: since_id older than 7 days is refused. */
+	function search(time: { now: () => number }, posts: string[], { ignoreStartTime = false } = {}) {
+		const queries: Array<Record<string, string>> = [];
+		nock(BASE)
+			.persist()
+			.get('/2/tweets/search/recent')
+			.query(true)
+			.reply((uri) => {
+				const q = Object.fromEntries(new URL(uri, BASE).searchParams.entries());
+				queries.push(q);
+				for (const key of ['since_id', 'until_id'])
+					if (
+						q[key] !== undefined &&
+						BigInt(q[key]) < BigInt(postIdAt(time.now() - SEARCH_WINDOW_MS))
+					)
+						return [
+							400,
+							{
+								title: 'Invalid Request',
+								detail: `Invalid '${key}': must be a post id created after the start of the last 7 days`,
+								type: 'https://api.test.local/2/problems/invalid-request',
+							},
+						];
+				const since = BigInt(q.since_id ?? '0');
+				const from =
+					q.start_time && !ignoreStartTime ? BigInt(postIdAt(Date.parse(q.start_time))) : BigInt(0);
+				const found = posts
+					.filter((id) => BigInt(id) > since && BigInt(id) >= from)
+					.sort((a, b) => (BigInt(a) < BigInt(b) ? 1 : -1))
+					.slice(0, Number(q.max_results));
+				return [
+					200,
+					found.length
+						? {
+								data: found.map((id) => ({ id, text: 'autumn sale' })),
+								meta: { result_count: found.length },
+							}
+						: { meta: { result_count: 0 } },
+				];
+			});
+		return queries;
+	}
+
+	it('a query quiet for more than 7 days keeps polling: its position moves up to the window’s start', async () => {
+		const start = Date.now();
+		const time = clock(start);
+		const first = postIdAt(start - MINUTE);
+		const posts = [first];
+		const queries = search(time, posts);
+		const staticData: IDataObject = {};
+		const run = async () => await poll.call(pollContext(parameters, staticData).context);
+		expect(await run()).toBeNull();
+		expect(staticData.newestId).toBe(first);
+		// Eight quiet days (polled now and then), then a match.
+		for (let day = 1; day <= 8; day++) {
+			time.advance(24 * 60 * MINUTE);
+			expect(await run()).toBeNull();
+		}
+		const match = postIdAt(time.now() - MINUTE);
+		posts.push(match);
+		expect(ids(await run())).toEqual([match]);
+		// Not the since_id kept from eight days ago (refused): the window's start, within the 7 days.
+		const last = queries[queries.length - 1];
+		expect(last.since_id).toBeUndefined();
+		expect(Date.parse(last.start_time)).toBeGreaterThan(time.now() - SEARCH_WINDOW_MS);
+		expect(Date.parse(last.start_time)).toBeLessThan(time.now() - SEARCH_WINDOW_MS + 2 * 3_600_000);
+		expect(staticData.newestId).toBe(match);
+		expect(await run()).toBeNull();
+	});
+
+	it('a service that answers older posts too (start_time not applied) gets nothing emitted twice', async () => {
+		const start = Date.now();
+		const time = clock(start);
+		const first = postIdAt(start - MINUTE);
+		const posts = [first];
+		search(time, posts, { ignoreStartTime: true });
+		const staticData: IDataObject = {};
+		const run = async () => await poll.call(pollContext(parameters, staticData).context);
+		expect(await run()).toBeNull();
+		time.advance(8 * 24 * 60 * MINUTE);
+		// The first post is answered again: it is not newer than the position, and ends the read.
+		expect(await run()).toBeNull();
+		const match = postIdAt(time.now() - MINUTE);
+		posts.push(match);
+		expect(ids(await run())).toEqual([match]);
+	});
+});
+
+describe('Poll Trigger billed reads', () => {
+	it('a poll that finds one new follower asks for the 10 ids of its first page and 1 more, not a full page', async () => {
+		const time = clock();
+		const service = followers(900, time);
+		const staticData: IDataObject = {};
+		const parameters = {
+			event: 'followers',
+			authentication: CREDENTIAL_TYPES.appOnly,
+			user: { __rl: true, mode: 'id', value: USER },
+		};
+		service.add(50);
+		expect(await poll.call(pollContext(parameters, staticData).context)).toBeNull();
+		// Idle: one request of 10.
+		expect(await poll.call(pollContext(parameters, staticData).context)).toBeNull();
+		const [added] = service.add(1);
+		const result = await poll.call(pollContext(parameters, staticData).context);
+		expect(ids(result)).toEqual([`follow:${added}:${USER}`]);
+		// The first poll's window (up to 200 ids), the idle poll, then 10 and 1.
+		expect(service.seen.sizes.slice(1)).toEqual([10, 10, 1]);
+	});
+});
