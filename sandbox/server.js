@@ -24,6 +24,7 @@ const {
 const oauth1 = require('./lib/oauth1');
 const { createChecker } = require('./contract/check');
 const { invalidRequest } = require('./lib/http');
+const rateLimits = require('./lib/rateLimits');
 
 /** Fixed, well-known fake keys: the sandbox is a local test double, these open nothing real. */
 const DEFAULT_KEYS = {
@@ -40,6 +41,9 @@ const DEFAULT_KEYS = {
 
 function createSandbox(options = {}) {
 	const keys = Object.assign({}, DEFAULT_KEYS, options.keys || {});
+	const badRules =
+		options.rateLimits === undefined ? undefined : rateLimits.invalidRules(options.rateLimits);
+	if (badRules) throw new Error(`createSandbox: ${badRules}`);
 	const sb = {
 		keys,
 		options: {
@@ -80,9 +84,16 @@ function createSandbox(options = {}) {
 				options.answers === false
 					? false
 					: options.answers || (options.quiet === false ? 'warn' : 'record'),
+			/**
+			 * Per-endpoint rate-limit windows (lib/rateLimits.js): [{method?, path, limit, windowS}].
+			 * None by default: the service publishes no values for most endpoints.
+			 */
+			rateLimits: options.rateLimits || [],
 		},
 		/** Injected faults: latency for every request; status answers for the next N matching requests. */
 		faults: { latencyMs: 0, rules: [] },
+		/** The rate-limit windows running: `rule caller` -> {used, resetMs}. */
+		rateWindows: new Map(),
 		records: [],
 		seq: 0,
 		nonces: new Set(),
@@ -403,6 +414,28 @@ function createSandbox(options = {}) {
 				record.contract = operation;
 				if (violations.length) throw refusal(violations);
 			}
+			let windowHeaders = {};
+			if (!isControl) {
+				const counted = rateLimits.take(sb.rateWindows, sb.options.rateLimits, {
+					method: req.method,
+					path: url.pathname,
+					auth,
+				});
+				if (counted && counted.refused) {
+					record.rateLimited = true;
+					throw new HttpError(
+						429,
+						{
+							title: 'Too Many Requests',
+							detail: 'Too Many Requests',
+							type: 'about:blank',
+							status: 429,
+						},
+						{ ...counted.headers, 'content-type': 'application/problem+json' },
+					);
+				}
+				if (counted) windowHeaders = counted.headers;
+			}
 			const m = route.re.exec(url.pathname);
 			const params = {};
 			route.names.forEach((n, i) => (params[n] = decodeURIComponent(m[i + 1])));
@@ -430,6 +463,7 @@ function createSandbox(options = {}) {
 			responseBody = result.body;
 			headers = Object.assign(
 				isControl ? {} : rateHeaders(route, url.pathname.startsWith('/12/')),
+				windowHeaders,
 				result.headers || {},
 			);
 		} catch (error) {

@@ -198,7 +198,7 @@ module.exports = [
 			const member = sandbox.db.lists.get(list).members[0];
 			const post = sandbox.publishPost({ text: 'a list member posts', author_id: member }).id;
 			sandbox.publishPost({ text: 'someone outside the list posts' });
-			// A new member (the sandbox lists members newest id first, as the trigger reads them).
+			// A new member (the sandbox lists members newest first by when they were added, as the service).
 			const newcomer = { id: '1999999999999999999', username: 'list_newcomer', name: 'Newcomer' };
 			sandbox.db.users.set(newcomer.id, newcomer);
 			sandbox.db.lists.get(list).members.push(newcomer.id);

@@ -7,7 +7,16 @@
  *   DELETE /_sandbox/requests               forget recorded requests
  *   POST   /_sandbox/reset                  empty every store
  *   POST   /_sandbox/options                {emitOnCreate, legacyShapes, allowInsecureWebhookUrls, webhookLimit,
- *                                            deliveryTimeoutMs, deliveryRetryDelaysMs: [ms, ...] the service's retries}
+ *                                            deliveryTimeoutMs, deliveryRetryDelaysMs: [ms, ...] the service's retries,
+ *                                            rateLimits: [{method?, path, limit, windowS}] per-endpoint windows
+ *                                            (lib/rateLimits.js; setting them starts new windows)}
+ *   POST   /_sandbox/relations              {kind: follow|like|bookmark|list_member|list_follower, user_id, target_id}
+ *                                            someone follows the user target_id, likes or bookmarks the post
+ *                                            target_id, is added to or follows the list target_id; DELETE
+ *                                            with the same body undoes it (done again, it is on top of the list)
+ *   POST   /_sandbox/users                  {id?, username, name?} an account (the Followers read etc. list it)
+ *   POST   /_sandbox/lists                  {id?, name?, owner_id?, private?, members?: [user ids, oldest first]}
+ *   POST   /_sandbox/spaces                 {creator_id?, state?, title?, created_at?, id?} a Space (routes/spaces.js)
  *   POST   /_sandbox/tokens                 {scopes: [...]} an OAuth 2.0 user token granted only these scopes
  *   POST   /_sandbox/redeliver              {event_uuids: [...], webhook_id?} the service sends recorded events again
  *                                            (same bytes, same signature), as it does when it saw no acknowledgement
@@ -31,7 +40,8 @@
  *                                            posts, media, catalogs, products, cards, scheduled posts...
  */
 const crypto = require('node:crypto');
-const { invalidRequest } = require('../lib/http');
+const { invalidRequest, notFound } = require('../lib/http');
+const rateLimits = require('../lib/rateLimits');
 
 function install(sb) {
 	const C = 'control';
@@ -121,7 +131,14 @@ function install(sb) {
 				'deliveryRetryDelaysMs: at most 10 delays, each an integer from 0 to 600000 ms',
 				{ deliveryRetryDelaysMs: [b.deliveryRetryDelaysMs] },
 			);
+		if (b.rateLimits !== undefined) {
+			const bad = rateLimits.invalidRules(b.rateLimits);
+			if (bad) throw invalidRequest(bad, { rateLimits: [b.rateLimits] });
+			// New rules start new windows.
+			sb.rateWindows.clear();
+		}
 		for (const k of [
+			'rateLimits',
 			'emitOnCreate',
 			'legacyShapes',
 			'allowInsecureWebhookUrls',
@@ -132,6 +149,65 @@ function install(sb) {
 			if (b[k] !== undefined) sb.options[k] = b[k];
 		return { body: { options: sb.options } };
 	});
+	/** An account someone else holds: followers, list members and authors of posts are such users. */
+	sb.addUser = (input = {}) => {
+		const id = input.id !== undefined ? String(input.id) : sb.newId();
+		if (!/^[0-9]{1,19}$/.test(id)) throw invalidRequest('id: 1 to 19 digits', { id: [id] });
+		const username = String(input.username || `user_${id.slice(-8)}`);
+		if (!/^[A-Za-z0-9_]{1,15}$/.test(username))
+			throw invalidRequest('username: 1 to 15 letters, digits or _', { username: [username] });
+		sb.reserveId(id);
+		const user = {
+			id,
+			name: String(input.name || username),
+			username,
+			created_at: '2024-06-01T00:00:00.000Z',
+			description: '',
+			protected: false,
+			verified: false,
+			verified_type: 'none',
+			public_metrics: { followers_count: 0, following_count: 0, tweet_count: 0, listed_count: 0 },
+		};
+		sb.db.users.set(id, user);
+		return user;
+	};
+	sb.route('POST', '/_sandbox/users', C, ({ body }) => ({
+		status: 201,
+		body: { data: sb.addUser(body || {}) },
+	}));
+
+	const LIST_KINDS = ['list_member', 'list_follower'];
+	/**
+	 * Someone follows a user, likes or bookmarks a post, is added to or follows a list (`on`), or undoes
+	 * it: what the API routes do for the authenticated user, for any user. Answers whether it changed.
+	 */
+	sb.setRelation = (input, on) => {
+		const b = input || {};
+		const kinds = [...sb.relationKinds, ...LIST_KINDS];
+		if (!kinds.includes(b.kind))
+			throw invalidRequest(`kind: one of ${kinds.join(', ')}`, { kind: [String(b.kind)] });
+		const user = String(b.user_id ?? '');
+		const target = String(b.target_id ?? '');
+		if (!sb.db.users.get(user)) throw notFound('user', 'user_id', user);
+		if (LIST_KINDS.includes(b.kind)) return sb.listRelate(b.kind, target, user, on);
+		if (b.kind === 'follow') {
+			if (!sb.db.users.get(target)) throw notFound('user', 'target_id', target);
+			return sb.relate('follow', user, target, on);
+		}
+		const post = sb.db.tweets.get(target);
+		if (!post || post.deleted) throw notFound('tweet', 'target_id', target);
+		// Through the API routes' own bookkeeping, so that counts and bookmark folders follow.
+		const before = sb.related(b.kind, { from: user }).includes(target);
+		sb.onEngagement(b.kind === 'like' ? 'liked' : 'bookmarked', on, user, target);
+		return before !== on;
+	};
+	sb.route('POST', '/_sandbox/relations', C, ({ body }) => ({
+		body: { changed: sb.setRelation(body, true) },
+	}));
+	sb.route('DELETE', '/_sandbox/relations', C, ({ body }) => ({
+		body: { changed: sb.setRelation(body, false) },
+	}));
+
 	// An OAuth 2.0 user token granted only these scopes (the default user token has every scope):
 	// a request needing a scope the user did not grant is refused as the service refuses it.
 	sb.route('POST', '/_sandbox/tokens', C, ({ body }) => {

@@ -220,11 +220,15 @@ function install(sb) {
 	});
 
 	// ---- Members, followers, posts ----
+	/**
+	 * Members and followers in the order they were added (a member removed and added again goes to the
+	 * end of the array), answered newest first as the service lists them.
+	 */
 	function usersPage(ids, q) {
-		const users = ids
+		const users = [...ids]
+			.reverse()
 			.map((id) => sb.db.users.get(id))
-			.filter(Boolean)
-			.sort((a, b) => (a.id < b.id ? 1 : -1));
+			.filter(Boolean);
 		const { page, next } = sb.pageOf(users, pageSize(q, 1, 100), q.pagination_token);
 		const body = { meta: { result_count: page.length } };
 		if (page.length) body.data = page.map((u) => userView(u, q));
@@ -260,6 +264,45 @@ function install(sb) {
 			.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? 1 : -1));
 	}
 	const latestPostOf = (userId) => postsOf([userId])[0]?.id;
+
+	/** A list someone owns (control API), public unless `private`; `members`: user ids, oldest first. */
+	sb.addList = (input = {}) => {
+		const id = input.id !== undefined ? String(input.id) : sb.newId();
+		requireId(id, 'id');
+		const owner = String(input.owner_id || sb.keys.userId);
+		if (!sb.db.users.get(owner)) throw notFound('user', 'owner_id', owner);
+		const list = {
+			id,
+			name: String(input.name || 'A list'),
+			description: String(input.description || ''),
+			private: input.private === true,
+			owner_id: owner,
+			created_at: new Date().toISOString(),
+			members: (input.members || []).map(String),
+			followers: [],
+		};
+		sb.reserveId(id);
+		store().lists.set(id, list);
+		return list;
+	};
+	sb.route('POST', '/_sandbox/lists', 'control', ({ body }) => {
+		const list = sb.addList(body || {});
+		return { status: 201, body: { data: { id: list.id, name: list.name } } };
+	});
+
+	/**
+	 * Someone added to a list or following it (`on`), or no longer (the control API; no owner check):
+	 * added again, they are on top. Answers whether anything changed.
+	 */
+	sb.listRelate = (kind, listId, userId, on) => {
+		const list = store().lists.get(String(listId));
+		if (!list) throw notFound('list', 'id', listId);
+		const key = kind === 'list_member' ? 'members' : 'followers';
+		const had = list[key].includes(String(userId));
+		if (on && !had) list[key].push(String(userId));
+		if (!on) list[key] = list[key].filter((id) => id !== String(userId));
+		return on !== had;
+	};
 
 	sb.route('GET', '/2/lists/:id/members', 'any', ({ params, q, auth }) =>
 		usersPage(visibleList(params.id, auth).members, q),

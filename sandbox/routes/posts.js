@@ -582,10 +582,17 @@ function install(sb) {
 				(t) => !t.deleted && t.text.includes('@' + getUser(params.id).username),
 			);
 		if (params.suffix === 'muting' && sb.mutedBy) list = sb.mutedBy(params.id).map(getUser);
-		if (['followers', 'following'].includes(params.suffix))
-			list = [...db().users.values()].filter((u) => u.id !== params.id);
 		const isPosts = ['tweets', 'mentions', 'liked_tweets', 'bookmarks'].includes(params.suffix);
-		list.sort((a, b) => (a.id < b.id ? 1 : -1));
+		// Followers, followed accounts, likes and bookmarks: newest first by when each was made (a
+		// follower who unfollowed and followed again is on top), as the service lists them.
+		const related = {
+			followers: () => sb.related('follow', { to: params.id }).map((id) => db().users.get(id)),
+			following: () => sb.related('follow', { from: params.id }).map((id) => db().users.get(id)),
+			liked_tweets: () => sb.related('like', { from: params.id }).map((id) => db().tweets.get(id)),
+			bookmarks: () => sb.related('bookmark', { from: params.id }).map((id) => db().tweets.get(id)),
+		}[params.suffix];
+		if (related) list = related().filter((x) => x && !x.deleted);
+		else list.sort((a, b) => (a.id < b.id ? 1 : -1));
 		list = idWindow(list, q, ['tweets', 'mentions'].includes(params.suffix));
 		const { page, next } = sb.pageOf(list, Number(q.max_results || 10), q.pagination_token);
 		const body = isPosts ? withIncludes(page, q) : { data: page.map((u) => userView(u, q)) };
@@ -624,9 +631,14 @@ function install(sb) {
 	sb.route('DELETE', '/2/users/:id/bookmarks/:tweet_id', 'user', engage('bookmarked', false));
 	sb.route('POST', '/2/users/:id/following', 'user', (ctx) => {
 		engage('following', true, 'target_user_id')(ctx);
+		sb.relate('follow', ctx.auth.userId, String(ctx.body.target_user_id), true);
 		return { body: { data: { following: true, pending_follow: false } } };
 	});
-	sb.route('DELETE', '/2/users/:id/following/:target', 'user', engage('following', false));
+	sb.route('DELETE', '/2/users/:id/following/:target', 'user', (ctx) => {
+		const answer = engage('following', false)(ctx);
+		sb.relate('follow', ctx.auth.userId, ctx.params.target, false);
+		return answer;
+	});
 
 	// ---- News ----
 	const NEWS = [

@@ -41,8 +41,6 @@ function install(sb) {
 		const d = db();
 		if (!d.postsMore) {
 			d.postsMore = {
-				/** post id -> Set of user ids who liked it */
-				likes: new Map(),
 				/** post id -> Map(user id -> id of the repost) */
 				reposts: new Map(),
 				/** user id -> Set of muted user ids */
@@ -200,14 +198,10 @@ function install(sb) {
 	sb.onEngagement = (field, value, userId, postId) => {
 		const s = store();
 		const t = db().tweets.get(String(postId));
-		if (field === 'liked' && t) {
-			if (!s.likes.has(t.id)) s.likes.set(t.id, new Set());
-			const set = s.likes.get(t.id);
-			if (value && !set.has(userId)) t.public_metrics.like_count++;
-			if (!value && set.has(userId)) t.public_metrics.like_count--;
-			if (value) set.add(userId);
-			else set.delete(userId);
-		}
+		// Who likes and bookmarked what is kept with when (sb.relate): the Liked Posts and Bookmarks
+		// reads list them newest first.
+		if (field === 'liked' && t && sb.relate('like', userId, t.id, value))
+			t.public_metrics.like_count += value ? 1 : -1;
 		if (field === 'retweeted' && t) {
 			if (!s.reposts.has(t.id)) s.reposts.set(t.id, new Map());
 			const byUser = s.reposts.get(t.id);
@@ -243,17 +237,10 @@ function install(sb) {
 				t.public_metrics.retweet_count--;
 			}
 		}
-		if (field === 'bookmarked' && t) {
-			if (!s.bookmarkers) s.bookmarkers = new Map();
-			if (!s.bookmarkers.has(t.id)) s.bookmarkers.set(t.id, new Set());
-			const set = s.bookmarkers.get(t.id);
+		if (field === 'bookmarked' && t && sb.relate('bookmark', userId, t.id, value)) {
 			const metrics = t.public_metrics;
-			if (metrics && value && !set.has(userId))
-				metrics.bookmark_count = (metrics.bookmark_count || 0) + 1;
-			if (metrics && !value && set.has(userId))
-				metrics.bookmark_count = Math.max(0, (metrics.bookmark_count || 0) - 1);
-			if (value) set.add(userId);
-			else set.delete(userId);
+			if (metrics)
+				metrics.bookmark_count = Math.max(0, (metrics.bookmark_count || 0) + (value ? 1 : -1));
 		}
 		if (field === 'bookmarked') {
 			// Bookmarks made through the API land in the user's first folder.
@@ -356,7 +343,7 @@ function install(sb) {
 	// ---- Around one post ----
 	sb.route('GET', '/2/tweets/:id/liking_users', 'user', ({ params, q }) => {
 		const t = livePost(params.id);
-		const ids = [...(store().likes.get(t.id) || [])];
+		const ids = sb.related('like', { to: t.id });
 		const users = ids.map((id) => db().users.get(id)).filter(Boolean);
 		return paged(users, q, { min: 1, max: 100, fallback: 100 }, (page) => usersBody(page, q));
 	});
@@ -513,8 +500,8 @@ function install(sb) {
 		const until = q.end_time ? Date.parse(q.end_time) : Infinity;
 		for (const name of ['since_id', 'until_id'])
 			if (q[name] !== undefined) requireId(q[name], name);
-		// The sandbox user follows every other account (see the Following read): its home timeline
-		// is every post but those of muted accounts.
+		// The home timeline is every post but those of muted accounts (the sandbox does not narrow it to
+		// the accounts followed).
 		const posts = [...db().tweets.values()].filter(
 			(t) =>
 				!t.deleted &&

@@ -19,7 +19,13 @@
  * those since then, and end_time ends the answer once the events up to it are sent.
  *   sb.addLabelEvent({post_id?, author_id?, kind?: 'notice'|'unviewable', application?: 'apply'|'remove'})
  *   POST /_sandbox/labels  the same, over HTTP: a label applied now, sent to every open connection
+ *
+ * A creator's Spaces (GET /2/spaces/by/creator_ids) come in no promised order, as from the service.
+ *   sb.addSpace({creator_id?, state?: 'live'|'scheduled', title?, created_at?, id?})
+ *   POST /_sandbox/spaces  the same, over HTTP
  */
+const crypto = require('node:crypto');
+
 const { invalidRequest, notFound, problem, PROBLEM_BASE } = require('../lib/http');
 
 const MINUTE = 60 * 1000;
@@ -259,10 +265,21 @@ function install(sb) {
 	});
 	// The contract's user_ids and ids are repeated parameters (user_ids=1&user_ids=2).
 	const listOf = (query, name) => query.getAll(name).flatMap((v) => v.split(','));
+	/**
+	 * The service promises no order for a creator's Spaces. The sandbox answers one that is neither
+	 * newest nor oldest first (for two or more): newest first by creation with the newest moved to the
+	 * end, so that a client reading the answer as ordered is caught.
+	 */
+	const inNoPromisedOrder = (spaces) => {
+		const newestFirst = [...spaces].sort((a, b) =>
+			a.created_at === b.created_at ? 0 : a.created_at < b.created_at ? 1 : -1,
+		);
+		return [...newestFirst.slice(1), ...newestFirst.slice(0, 1)];
+	};
 	sb.route('GET', '/2/spaces/by/creator_ids', 'any', ({ q, query }) => {
 		const ids = listOf(query, 'user_ids');
-		const found = [...store().spaces.values()].filter(
-			(s) => s.state !== 'ended' && ids.includes(s.creator_id),
+		const found = inNoPromisedOrder(
+			[...store().spaces.values()].filter((s) => s.state !== 'ended' && ids.includes(s.creator_id)),
 		);
 		const body = spacesBody(found, q);
 		body.meta = { result_count: found.length };
@@ -490,6 +507,50 @@ function install(sb) {
 		for (const res of connections) if (!res.writableEnded) res.write(line);
 		return data;
 	}
+	/**
+	 * A Space someone creates (control API): live or scheduled, created now unless `created_at` says
+	 * when. `GET /2/spaces/by/creator_ids` finds it.
+	 */
+	sb.addSpace = (input = {}) => {
+		const creator = String(input.creator_id || sb.keys.userId);
+		if (!sb.db.users.get(creator)) throw notFound('user', 'creator_id', creator);
+		const state = input.state || 'live';
+		if (!['live', 'scheduled'].includes(state))
+			throw invalidRequest('state: live or scheduled', { state: [String(state)] });
+		const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+		const id =
+			input.id !== undefined
+				? String(input.id)
+				: '1' + Array.from(crypto.randomBytes(12), (b) => alphabet[b % 62]).join('');
+		if (!/^[a-zA-Z0-9]{1,13}$/.test(id)) throw invalidRequest('id: 1 to 13 letters or digits', {});
+		const at = input.created_at ? new Date(input.created_at) : new Date();
+		if (Number.isNaN(at.getTime()))
+			throw invalidRequest('created_at is not a date-time', { created_at: [input.created_at] });
+		const space = {
+			id,
+			state,
+			title: String(input.title || 'A new Space'),
+			creator_id: creator,
+			host_ids: [creator],
+			speaker_ids: [],
+			invited_user_ids: [],
+			topic_ids: [],
+			is_ticketed: false,
+			lang: 'en',
+			participant_count: 0,
+			subscriber_count: 0,
+			created_at: at.toISOString(),
+			updated_at: at.toISOString(),
+		};
+		if (state === 'live') space.started_at = at.toISOString();
+		else space.scheduled_start = new Date(at.getTime() + DAY).toISOString();
+		store().spaces.set(id, space);
+		return space;
+	};
+	sb.route('POST', '/_sandbox/spaces', 'control', ({ body }) => ({
+		status: 201,
+		body: { data: sb.addSpace(body || {}) },
+	}));
 	sb.addLabelEvent = (input) => addLabel(input);
 	sb.route('POST', '/_sandbox/labels', 'control', ({ body }) => ({
 		body: { data: addLabel(body || {}) },

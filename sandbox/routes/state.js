@@ -1,7 +1,45 @@
 'use strict';
 /** In-memory stores and the shared helpers of the route files. */
 
+/** What sb.relate keeps: who follows whom, who likes and who bookmarked which post. */
+const RELATION_KINDS = ['follow', 'like', 'bookmark'];
+
 function install(sb) {
+	/**
+	 * A relation made (`on`) or undone: `from` follows the user `to`, likes or bookmarked the post `to`.
+	 * The service lists these newest first by when they were made, so each remembers its place in that
+	 * order: one undone and made again comes back on top; made again while it holds keeps its place (the
+	 * service changes nothing then). Answers whether anything changed.
+	 */
+	sb.relate = (kind, from, to, on) => {
+		if (!RELATION_KINDS.includes(kind)) throw new Error(`sb.relate: unknown kind ${kind}`);
+		const r = sb.db.relations;
+		if (!r.byKind.has(kind)) r.byKind.set(kind, new Map());
+		const made = r.byKind.get(kind);
+		const key = `${from} ${to}`;
+		if (on) {
+			if (made.has(key)) return false;
+			made.set(key, ++r.seq);
+			return true;
+		}
+		return made.delete(key);
+	};
+	/**
+	 * The other ends of one end's relations of a kind, newest first by when they were made:
+	 * `{from}` gives whom or what `from` follows, likes or bookmarked; `{to}` who follows or likes `to`.
+	 */
+	sb.related = (kind, { from, to }) => {
+		const made = sb.db.relations.byKind.get(kind) || new Map();
+		const out = [];
+		for (const [key, seq] of made) {
+			const [a, b] = key.split(' ');
+			if (from !== undefined && a === String(from)) out.push([b, seq]);
+			if (to !== undefined && b === String(to)) out.push([a, seq]);
+		}
+		return out.sort((x, y) => y[1] - x[1]).map(([id]) => id);
+	};
+	sb.relationKinds = RELATION_KINDS;
+
 	sb.reset = () => {
 		const k = sb.keys;
 		sb.db = {
@@ -62,6 +100,11 @@ function install(sb) {
 			streamLinks: new Map(),
 			notes: [],
 			dmEvents: [],
+			/**
+			 * What a user does that can be undone and done again (see sb.relate): kind -> Map(`from to` ->
+			 * the order it was made in).
+			 */
+			relations: { seq: 0, byKind: new Map() },
 			ads: {
 				accounts: new Map([
 					[k.adsAccountId, { id: k.adsAccountId, name: 'Sandbox Ads Account', user_id: k.userId }],
@@ -84,6 +127,10 @@ function install(sb) {
 		};
 		sb.records = [];
 		sb.faults = { latencyMs: 0, rules: [] };
+		if (sb.rateWindows) sb.rateWindows.clear();
+		// The two seeded accounts follow each other.
+		sb.relate('follow', k.userId, '1000000002', true);
+		sb.relate('follow', '1000000002', k.userId, true);
 		const ts = '2026-01-01T00:00:00Z';
 		sb.db.ads.accountMedia.set('am0001', {
 			id: 'am0001',
