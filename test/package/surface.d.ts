@@ -14,3 +14,5 @@ export interface Surface {
 export function currentSurface(): Surface;
 export function breaks(recorded: Surface, current: Surface): string[];
 export function readSnapshot(): Surface;
+/** Whether a displayOptions @version condition admits the version. */
+export function versionMatches(condition: unknown, version: number): boolean;

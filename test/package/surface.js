@@ -190,4 +190,4 @@ if (require.main === module) {
 	);
 }
 
-module.exports = { currentSurface, breaks, readSnapshot };
+module.exports = { currentSurface, breaks, readSnapshot, versionMatches };

@@ -13,6 +13,7 @@ import { PlatformPosts } from '../../nodes/PlatformPosts/PlatformPosts.node';
 import { PlatformPostsTrigger } from '../../nodes/PlatformPostsTrigger/PlatformPostsTrigger.node';
 import { PlatformTriggerPosts } from '../../nodes/PlatformTrigger/PlatformTriggerPosts.node';
 import { listFiles, readText } from '../helpers/files';
+import { versionMatches } from './surface';
 
 /**
  * Every path through the editor that a message or a page names ("Platform Posts › Admin (App-Only) ›
@@ -43,23 +44,6 @@ const DESCRIPTIONS: INodeTypeDescription[] = [
 	new AdsCreatives().description,
 ];
 
-type Condition = number | { _cnd?: Record<string, unknown> };
-
-/** Whether a displayOptions @version condition admits the version. */
-function versionMatches(condition: Condition, version: number): boolean {
-	if (typeof condition === 'number') return condition === version;
-	const c = condition?._cnd as Record<string, number> & { between?: { from: number; to: number } };
-	if (!c) return true;
-	if ('eq' in c) return version === c.eq;
-	if ('not' in c) return version !== c.not;
-	if ('gte' in c) return version >= c.gte;
-	if ('lte' in c) return version <= c.lte;
-	if ('gt' in c) return version > c.gt;
-	if ('lt' in c) return version < c.lt;
-	if (c.between) return version >= c.between.from && version <= c.between.to;
-	return true;
-}
-
 function values(rules: Record<string, unknown> | undefined, key: string): unknown[] | undefined {
 	const v = rules?.[key];
 	return v === undefined ? undefined : (v as unknown[]);
@@ -67,8 +51,8 @@ function values(rules: Record<string, unknown> | undefined, key: string): unknow
 
 /** Whether the field exists in this version. */
 function inVersion(p: INodeProperties, version: number): boolean {
-	const showVersion = values(p.displayOptions?.show, '@version') as Condition[] | undefined;
-	const hideVersion = values(p.displayOptions?.hide, '@version') as Condition[] | undefined;
+	const showVersion = values(p.displayOptions?.show, '@version') as unknown[] | undefined;
+	const hideVersion = values(p.displayOptions?.hide, '@version') as unknown[] | undefined;
 	if (showVersion && !showVersion.some((c) => versionMatches(c, version))) return false;
 	if (hideVersion && hideVersion.some((c) => versionMatches(c, version))) return false;
 	return true;
