@@ -130,7 +130,15 @@ function createSandbox(options = {}) {
 		return t;
 	};
 	let lastId = 1790000000000000000n;
-	sb.newId = () => String((lastId += BigInt(1 + Math.floor(Math.random() * 1000))));
+	// Like the service's, a new id holds the time it was made (milliseconds since 2010-11-04T01:42:54.657Z,
+	// shifted left by 22 bits) and grows: the Poll Trigger reads a search position's age from its id,
+	// and the service refuses a since_id older than the search's 7 days.
+	const ID_EPOCH_MS = 1288834974657;
+	sb.newId = () => {
+		const now = BigInt(Date.now() - ID_EPOCH_MS) << 22n;
+		if (lastId < now) lastId = now;
+		return String((lastId += BigInt(1 + Math.floor(Math.random() * 1000))));
+	};
 	/** Ids loaded from a saved state: new ids are issued above them, never again. */
 	sb.reserveId = (id) => {
 		if (/^[0-9]{1,19}$/.test(String(id)) && BigInt(id) > lastId) lastId = BigInt(id);
