@@ -210,6 +210,16 @@ function elementOf(body) {
 
 /** Field shapes the operations below share. */
 const user = () => nested('User', 1);
+/** An activity subscription as Create and Update Subscription output it. */
+const subscriptionFields = () => ({
+	webhook_id: str,
+	tag: str,
+	subscription_id: str,
+	event_type: str,
+	filter: obj({ user_id: str }),
+	created_at: str,
+	updated_at: str,
+});
 const users = () => arr(nested('User', 2));
 /** A request's failure kept as an item beside the answers of the others (posts or media not found). */
 const failed = { error: str, errorType: str };
@@ -348,28 +358,9 @@ const OPERATIONS = {
 	'space.search': { fields: spacePeople },
 	'trend.getByPlace': { fields: () => ({ rank: num, woeid: num }) },
 	'admin.revalidateWebhooks': { fields: () => ({ webhook_id: str, was_valid: bool, action: str }) },
-	'admin.createSubscription': {
-		fields: () => ({
-			meta: obj({}),
-			webhook_id: str,
-			tag: str,
-			subscription_id: str,
-			event_type: str,
-			filter: obj({ user_id: str }),
-			created_at: str,
-			updated_at: str,
-		}),
-	},
+	'admin.createSubscription': { fields: () => ({ meta: obj({}), ...subscriptionFields() }) },
 	'admin.updateSubscription': {
-		fields: () => ({
-			webhook_id: str,
-			tag: str,
-			subscription_id: str,
-			event_type: str,
-			filter: obj({ user_id: str }),
-			created_at: str,
-			updated_at: str,
-		}),
+		fields: subscriptionFields,
 	},
 	'admin.endEndpointConnections': { fields: () => ({ endpoint: str }) },
 	'admin.deleteRules': {
