@@ -426,7 +426,10 @@ interface ReadOptions {
 	stopAt?: string;
 	/** When the poll started (Date.now()): n8n's poll time counts from there. */
 	started?: number;
-	/** Read to the limit whatever n8n's poll time and the rate-limit window. */
+	/**
+	 * Read to the limit whatever n8n's poll time. The rate-limit window still ends the read: a page
+	 * beyond it is refused (429) and would lose the pages read before it.
+	 */
 	untimed?: boolean;
 	/** The mode's rate-limit window: told every answer, and no further page while it has none left. */
 	window?: RateTracker;
@@ -536,7 +539,7 @@ async function read(
 			cut = 'time';
 			break;
 		}
-		if (!opts.untimed && opts.window && !opts.window.left()) {
+		if (opts.window && !opts.window.left()) {
 			ctx.logger.warn(
 				`${logPrefix(ctx)}: stopped reading after ${page + 1} pages: the service's rate-limit window has no request left until ${new Date(opts.window.resetAt() ?? Date.now()).toISOString()}; the first poll after it reads on from there`,
 			);
@@ -708,7 +711,9 @@ async function knownIdsPoll(
 	const remembered = state.known ?? [];
 	const result = await read(ctx, settings, send, id, {
 		limit: settings.maxItems,
-		firstPage: settings.mode.unpaged ? undefined : FIRST_PAGE,
+		// After a poll cut short, the read goes past the place it stopped at: a short first page of ids
+		// already read would spend a request of the window on them again.
+		firstPage: settings.mode.unpaged || state.resumeAfter ? undefined : FIRST_PAGE,
 		known: new Set(remembered),
 		resumeAfter: state.resumeAfter,
 		stopAt: state.skippedBelow,
@@ -837,13 +842,20 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 		if (state.key !== key) {
 			// First poll for this mode, account, user and query: only record where the data stands now.
 			// Modes without since_id remember the whole window that later polls compare against (two
-			// pages at most, read whatever n8n's poll time: a window cut short would let older items pass
-			// for new ones).
+			// pages at most, read whatever n8n's poll time). A read the rate-limit window ends records
+			// what it read, and its last id as the place older items begin, as the cap does: repeating
+			// the read would meet the same spent window. Later reads end at a run of remembered ids, which
+			// removed ones break: a read of fewer than a full page (100, half the window) records nothing,
+			// and the first poll after the reset reads again.
 			const first = await read(this, settings, send, id, {
 				limit: mode.sinceId ? mode.page.min : KNOWN_IDS,
 				untimed: true,
 				window,
 			});
+			if (first.cut === 'rate' && first.seen.length < KNOWN_IDS / 2) {
+				if (state.rate) stored.rate = state.rate;
+				return null;
+			}
 			state.key = key;
 			delete state.resumeAfter;
 			delete state.skippedBelow;
@@ -856,7 +868,7 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 			} else {
 				delete state.newestId;
 				state.known = first.entries.map((e) => String(e.id)).slice(0, KNOWN_IDS);
-				// A longer list: what is older than the window is not new either.
+				// A longer list (or a read the rate-limit window ended): what is older is not new either.
 				if (first.cut && !mode.unpaged) state.skippedBelow = state.known[state.known.length - 1];
 			}
 			if (mode.unpaged && settings.version >= EVENT_KINDS_VERSION) {

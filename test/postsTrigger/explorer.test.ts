@@ -82,7 +82,7 @@ const schedule: fc.Arbitrary<Schedule> = fc
 			typeVersion: fc.constantFrom(1, 1.1),
 			// The service's window: a few requests per 15 minutes (a read cut short by it, polls
 			// skipped until its reset), or no rate-limit headers at all.
-			rateLimit: fc.option(fc.integer({ min: 2, max: 12 }), { nil: undefined }),
+			rateLimit: fc.option(fc.integer({ min: 1, max: 12 }), { nil: undefined }),
 			savedOnFailure: fc.boolean(),
 			initial: fc.nat(15),
 			steps: fc.array(step(mode), { minLength: 1, maxLength: 10 }),
@@ -243,6 +243,54 @@ const FOUND: Array<{ name: string; schedule: Schedule }> = [
 					pageLimit: 1,
 					shuffle: 0,
 				},
+			],
+		},
+	},
+	{
+		// A window of one request per 15 minutes: each poll read the short first page of ids it had
+		// already emitted, the window ended the read there, and DM 1 below them was never reached.
+		name: 'directMessages: a window of one request, and a short first page read again every poll',
+		schedule: {
+			mode: 'directMessages',
+			typeVersion: 1,
+			rateLimit: 1,
+			savedOnFailure: false,
+			initial: 0,
+			steps: [
+				{ changes: [], pageLimit: 1, shuffle: 0 },
+				{ changes: [{ kind: 'switchAccount' }], pageLimit: 1, shuffle: 0 },
+				{
+					changes: [{ kind: 'switchAccount' }, { kind: 'add', count: 1 }],
+					pageLimit: 1,
+					shuffle: 0,
+				},
+				{
+					changes: [
+						{ kind: 'add', count: 3 },
+						{ kind: 'add', count: 4 },
+					],
+					pageLimit: 1,
+					shuffle: 0,
+				},
+				{ changes: [{ kind: 'add', count: 3 }], pageLimit: 1, shuffle: 0 },
+			],
+		},
+	},
+	{
+		// Found in a first version of the fix for the schedule above: a first poll the window ended after
+		// a few followers recorded them as the whole list; one of them unfollowed, and the next read went
+		// past the rest into follower 1, there before activation.
+		name: 'followers: a first poll the rate-limit window ended, then a remembered follower leaves',
+		schedule: {
+			mode: 'followers',
+			typeVersion: 1,
+			rateLimit: 2,
+			savedOnFailure: false,
+			initial: 0,
+			steps: [
+				{ changes: [{ kind: 'add', count: 3 }], pageLimit: 1, shuffle: 0 },
+				{ changes: [{ kind: 'remove', pick: 4 }], pageLimit: 1, shuffle: 0 },
+				{ changes: [], pageLimit: 1, shuffle: 0 },
 			],
 		},
 	},

@@ -38,16 +38,17 @@ function clock(start = Date.now()) {
 }
 
 /**
- * A user's followers (newest first) behind a rate-limit window of `limit` requests per 15 minutes,
- * stated in the headers (or not, `headers: false`) and enforced with a 429 beyond it.
+ * A user's followers (newest first; or another list the user has, at `suffix`) behind a rate-limit
+ * window of `limit` requests per 15 minutes, stated in the headers (or not, `headers: false`) and
+ * enforced with a 429 beyond it.
  */
-function followers(limit: number, time: { now: () => number }, headers = true) {
+function followers(limit: number, time: { now: () => number }, headers = true, suffix = 'followers') {
 	const list: string[] = [];
 	let window: { start: number; used: number } | undefined;
 	const seen = { requests: 0, refused: 0, sizes: [] as number[] };
 	nock(BASE)
 		.persist()
-		.get(`/2/users/${USER}/followers`)
+		.get(`/2/users/${USER}/${suffix}`)
 		.query(true)
 		.reply((uri) => {
 			const q = Object.fromEntries(new URL(uri, BASE).searchParams.entries());
@@ -154,6 +155,32 @@ describe('Poll Trigger rate limits', () => {
 		expect(service.seen.requests).toBe(2);
 		time.advance(3 * MINUTE);
 		expect(ids(await run())).toEqual(newer.map((id) => `follow:${id}:${USER}`));
+	});
+
+	it('a first poll that needs a second page when the window has no request left records what it read, and the next window emits what is new', async () => {
+		// Another workflow on the same account spends the window too: one request left per window here.
+		const time = clock();
+		const service = followers(1, time, true, 'liked_tweets');
+		const staticData: IDataObject = {};
+		const liked = {
+			event: 'likedPosts',
+			authentication: CREDENTIAL_TYPES.hmac,
+			user: { __rl: true, mode: 'id', value: USER },
+		};
+		// More than one page of 100: the first poll remembers 200 ids when it can.
+		service.add(150);
+		const run = async () => await poll.call(pollContext(liked, staticData).context);
+		expect(await run()).toBeNull();
+		expect(service.seen.refused).toBe(0);
+		const emitted: string[] = [];
+		const added: string[] = [];
+		for (let window = 0; window < 3; window++) {
+			added.push(...service.add(2));
+			time.advance(16 * MINUTE);
+			emitted.push(...ids(await run()));
+		}
+		expect(service.seen.refused).toBe(0);
+		expect(emitted).toEqual(added.map((id) => `favorite:${USER}:${id}`));
 	});
 });
 

@@ -296,6 +296,7 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 		/** The service's window refused a request of this poll. */
 		let refused = false;
 		let failuresLeft = step.failure?.times ?? 0;
+		const keyBefore = staticData.key;
 		clock += step.wait ?? MINUTE;
 		const fakeNow = Date.now;
 		Date.now = () => clock;
@@ -434,8 +435,14 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 		}
 		// The first poll, and the first one with another account where the mode watches its own data.
 		if (!baseline || (explored.perAccount && positionAccount !== account)) {
-			positionAccount = account;
 			if (ids.length) return fail(`poll ${index}: the first poll emitted ${ids.join(', ')}`);
+			// A first poll the rate-limit window ended before it read a run of ids records no position
+			// (n8n keeps the node's static data as it was): the next one is still the first.
+			if (staticData.key === keyBefore) {
+				log.push(`poll ${index}: recorded no position`);
+				return undefined;
+			}
+			positionAccount = account;
 			baseline = new Set(now.map((i) => eventIdOf(i, me)));
 			for (const i of now) known.add(i.id);
 			return undefined;
