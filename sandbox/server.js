@@ -139,6 +139,8 @@ function createSandbox(options = {}) {
 		if (lastId < now) lastId = now;
 		return String((lastId += BigInt(1 + Math.floor(Math.random() * 1000))));
 	};
+	/** When the post (or other object) with this id was made, in ms: the time its id holds. */
+	sb.idTime = (id) => Number(BigInt(id) >> 22n) + ID_EPOCH_MS;
 	/** Ids loaded from a saved state: new ids are issued above them, never again. */
 	sb.reserveId = (id) => {
 		if (/^[0-9]{1,19}$/.test(String(id)) && BigInt(id) > lastId) lastId = BigInt(id);
@@ -341,8 +343,11 @@ function createSandbox(options = {}) {
 				if (fault && fault.status) {
 					record.fault = fault.status;
 					const reset = Math.floor(Date.now() / 1000) + (fault.resetAfterS ?? 1);
+					// Faults answer in the service's own shapes: a Problem (application/problem+json) on
+					// the platform API, the advertising interface's errors[] on its own.
+					const isAds = url.pathname.startsWith('/12/');
+					const shape = isAds ? {} : { 'content-type': 'application/problem+json' };
 					if (fault.status === 429) {
-						const isAds = url.pathname.startsWith('/12/');
 						throw new HttpError(
 							429,
 							isAds
@@ -358,6 +363,7 @@ function createSandbox(options = {}) {
 									},
 							Object.assign(
 								{
+									...shape,
 									'x-rate-limit-limit': '900',
 									'x-rate-limit-remaining': '0',
 									'x-rate-limit-reset': String(reset),
@@ -372,12 +378,21 @@ function createSandbox(options = {}) {
 							),
 						);
 					}
-					throw new HttpError(fault.status, {
-						title: 'Service Unavailable',
-						detail: 'Injected fault',
-						type: 'about:blank',
-						status: fault.status,
-					});
+					throw new HttpError(
+						fault.status,
+						isAds
+							? {
+									errors: [{ code: 'SERVICE_UNAVAILABLE', message: 'Injected fault' }],
+									request: { params: {} },
+								}
+							: {
+									title: 'Service Unavailable',
+									detail: 'Injected fault',
+									type: 'about:blank',
+									status: fault.status,
+								},
+						shape,
+					);
 				}
 			}
 			const contractual = !isControl && sb.options.contract && url.pathname.startsWith('/2/');

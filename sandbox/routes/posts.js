@@ -405,6 +405,43 @@ function install(sb) {
 			.filter((t) => !t.deleted && matches(t, q.query))
 			.sort((a, b) => (a.id < b.id ? 1 : -1));
 	}
+	const SEARCH_DAYS_MS = 7 * 86_400_000;
+	/**
+	 * Recent search reaches the last 7 days: a start_time or a since_id (an id holds the time it was
+	 * made) older than that is refused, and what is older is never answered. start_time is inclusive
+	 * and end_time exclusive, to the second.
+	 */
+	function recentWindow(posts, q) {
+		const oldest = Date.now() - SEARCH_DAYS_MS;
+		const second = (ms) => Math.floor(ms / 1000) * 1000;
+		const timeOf = (name) => {
+			if (q[name] === undefined) return undefined;
+			const at = Date.parse(String(q[name]));
+			if (!/^\d{4}-\d{2}-\d{2}T/.test(String(q[name])) || Number.isNaN(at))
+				throw invalidRequest(`Invalid '${name}':'${q[name]}'. '${name}' must be a date and time`, {
+					[name]: [String(q[name])],
+				});
+			if (at < second(oldest))
+				throw invalidRequest(
+					`Invalid '${name}':'${q[name]}'. '${name}' must be on or after ${new Date(second(oldest)).toISOString()}`,
+					{ [name]: [String(q[name])] },
+				);
+			return at;
+		};
+		const start = timeOf('start_time');
+		const end = timeOf('end_time');
+		if (q.since_id !== undefined && sb.idTime(q.since_id) < oldest)
+			throw invalidRequest(
+				`Invalid 'since_id':'${q.since_id}'. 'since_id' must be a post id created after ${new Date(oldest).toISOString()}`,
+				{ since_id: [String(q.since_id)] },
+			);
+		return posts.filter((t) => {
+			const at = Date.parse(t.created_at);
+			return (
+				at >= oldest && (start === undefined || at >= start) && (end === undefined || at < end)
+			);
+		});
+	}
 	for (const which of ['recent', 'all']) {
 		sb.route('GET', `/2/tweets/search/${which}`, 'any', ({ q }) => {
 			const max = q.max_results === undefined ? 10 : Number(q.max_results);
@@ -423,8 +460,9 @@ function install(sb) {
 				throw invalidRequest('sort_order must be recency or relevancy', {
 					sort_order: [q.sort_order],
 				});
+			const found = idWindow(searchable(q, which === 'all'), q, true);
 			const { page, next } = sb.pageOf(
-				idWindow(searchable(q, which === 'all'), q, true),
+				which === 'recent' ? recentWindow(found, q) : found,
 				max,
 				q.next_token,
 			);

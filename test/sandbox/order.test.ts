@@ -18,6 +18,7 @@ type Sandbox = {
 	db: { users: Map<string, Record<string, unknown>> };
 	records: Array<{ path: string; status: number; answerViolations?: Violation[] }>;
 	publishPost(input: { text: string; author_id?: string }): { id: string };
+	idTime(id: string): number;
 	close(): Promise<void>;
 };
 
@@ -330,5 +331,55 @@ describe('per-endpoint rate limits', () => {
 		expect(() => createSandbox({ rateLimits: [{ path: '(', limit: 1, windowS: 1 }] })).toThrow(
 			/rateLimits\[0\]\.path/,
 		);
+	});
+});
+
+describe('recent search: the last 7 days', () => {
+	const DAY = 86_400_000;
+	/** An id made at `ms`, as the service's ids hold their time. */
+	const idAt = (ms: number) => String(BigInt(ms - 1288834974657) << 22n);
+	const search = (qs: string) =>
+		call('GET', `/2/tweets/search/recent?query=window&max_results=10&${qs}`, { token: app() });
+
+	it('refuses a since_id and a start_time older than 7 days, and takes them inside', async () => {
+		const post = sb.publishPost({ text: 'window check' });
+		const old = await search(`since_id=${idAt(Date.now() - 8 * DAY)}`);
+		expect(old.status).toBe(400);
+		expect(JSON.stringify(old.body)).toContain('since_id');
+		const early = await search(
+			`start_time=${new Date(Date.now() - 8 * DAY).toISOString().replace(/\.\d{3}Z$/, 'Z')}`,
+		);
+		expect(early.status).toBe(400);
+		expect(JSON.stringify(early.body)).toContain('start_time');
+		const inside = await search(`since_id=${idAt(Date.now() - 6 * DAY)}`);
+		expect(inside.status).toBe(200);
+		expect(ids(inside.body)).toContain(post.id);
+	});
+
+	it('applies start_time (inclusive) and end_time (exclusive), to the second', async () => {
+		const post = sb.publishPost({ text: 'window bounds' });
+		const at = Math.floor(sb.idTime(post.id) / 1000) * 1000;
+		const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+		const q = (qs: string) =>
+			call('GET', `/2/tweets/search/recent?query=bounds&max_results=10&${qs}`, { token: app() });
+		expect(ids((await q(`start_time=${iso(at)}`)).body)).toContain(post.id);
+		expect(ids((await q(`start_time=${iso(at + 1000)}`)).body)).not.toContain(post.id);
+		expect(ids((await q(`end_time=${iso(at + 1000)}`)).body)).toContain(post.id);
+		expect(ids((await q(`end_time=${iso(at)}`)).body)).not.toContain(post.id);
+	});
+});
+
+describe('injected faults answer in the service’s shapes', () => {
+	afterEach(async () => await control('DELETE', '/_sandbox/faults'));
+
+	it.each([429, 503])('platform API %i: a Problem, as application/problem+json', async (status) => {
+		await control('POST', '/_sandbox/faults', {
+			rules: [{ status, count: 1, path: '^/2/users/me$' }],
+		});
+		const r = await call('GET', '/2/users/me', { token: user() });
+		expect(r.status).toBe(status);
+		expect(r.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+		expect(r.body).toMatchObject({ status, type: 'about:blank' });
+		expect(typeof r.body.title).toBe('string');
 	});
 });
