@@ -35,6 +35,7 @@ const { spawnSync } = require('node:child_process');
 const H = require('./lib/host');
 const F = require('./lib/fixtures');
 const { createSandbox } = require('../sandbox/server');
+const { followFirstWorkflow, verifyFirstWorkflow } = require('./lib/firstWorkflow');
 
 const WORK = process.env.UI_WORK || path.join(os.tmpdir(), 'n8n-nodes-platform-ui');
 const SHOTS = path.resolve(H.ROOT, process.env.UI_SHOTS || '.ui-screenshots');
@@ -54,7 +55,7 @@ const TRIGGER_SCHEMA_VERSIONS = [1, 2, 3];
  */
 const OTHER_SCHEMAS = [
 	['Platform Posts 1.1, Post > Get', `/schemas/${F.T.posts}/1.1.0/post/get.json`],
-	['the Poll Trigger', `/schemas/${F.PKG}.platformPostsTrigger/1.0.0.json`],
+	['the Poll Trigger', `/schemas/${F.PKG}.platformPostsTrigger/1.1.0.json`],
 	['the Activity Stream Trigger', `/schemas/${F.PKG}.platformPostTriggers/1.0.0.json`],
 ];
 /** The workflow of the Platform Posts credential selector checks (Revoke App Bearer Token, versions 1 and 1.1). */
@@ -178,7 +179,14 @@ async function credentialSlots(page) {
 	);
 }
 
-async function runBrowserChecks(port, examples, chromium) {
+/**
+ * UI_ONLY=<group>[,<group>] runs only those groups of checks (first-workflow, panel, examples,
+ * credentials): a maintainer's quicker loop. CI runs them all.
+ */
+const ONLY = (process.env.UI_ONLY || '').split(',').filter(Boolean);
+const want = (group) => !ONLY.length || ONLY.includes(group);
+
+async function runBrowserChecks(port, examples, chromium, sandbox) {
 	const puppeteer = require('puppeteer-core');
 	const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-platform-ui-chromium-'));
 	const browser = await puppeteer.launch({
@@ -227,262 +235,288 @@ async function runBrowserChecks(port, examples, chromium) {
 		await page.waitForFunction(() => !location.pathname.startsWith('/signin'), { timeout: 60000 });
 		check(true, `logged in as ${OWNER.email}`);
 
-		// ---- node panel, trigger mode (a new workflow's first step) ----
-		await page.goto(`${base}/workflow/new`, { waitUntil: 'networkidle2' });
-		await page.waitForSelector('[data-test-id="canvas-add-button"]');
-		await sleep(1000);
-		await page.click('[data-test-id="canvas-add-button"]');
-		await page.waitForSelector(CREATOR_INPUT);
-		await searchCreator(page, PLATFORM);
-		const firstStep = (await creatorItems(page)).filter((e) =>
-			e.toLowerCase().includes('platform'),
-		);
-		console.log(`  first step, search "${PLATFORM}": ${JSON.stringify(firstStep)}`);
-		await shot(page, 'node-panel-first-step-search-platform');
-		check(
-			firstStep.filter((e) => e.startsWith('Platform Posts')).length === 1,
-			'first step: one Platform Posts entry',
-		);
-		check(
-			!firstStep.some((e) => /^Platform (Trigger|Poll|Activity Stream)/.test(e)),
-			'first step: no separate entry of a Platform trigger',
-		);
-		check(await clickCreatorItem(page, 'Platform Posts'), 'first step: opened Platform Posts');
-		const triggerView = await page.$eval('[data-test-id="node-creator"]', (e) => e.innerText);
-		const triggerItems = await creatorItems(page);
-		console.log(`  first step, Platform Posts: ${JSON.stringify(triggerItems.slice(0, 6))} ...`);
-		await shot(page, 'node-panel-first-step-platform-posts');
-		check(
-			!/No .*Triggers available/i.test(triggerView),
-			'Platform Posts does not say "No ... Triggers available"',
-		);
-		check(
-			triggerItems.some((a) => /^On account activity/.test(a)) &&
-				triggerItems.some((a) => /^On new post matching search rules/.test(a)),
-			"Platform Posts lists the Platform Trigger's triggers",
-		);
-		check(
-			triggerItems.some((a) => /^On account activity over a stream/.test(a)),
-			"Platform Posts lists the Activity Stream Trigger's trigger",
-		);
-		check(/Actions/i.test(triggerView), 'Platform Posts shows its actions beside the triggers');
+		// ---- the README's first workflow, step by step (its last promise is checked at the end) ----
+		const ui = { check, shot, searchCreator, clickCreatorItem };
+		const first = want('first-workflow')
+			? await followFirstWorkflow(page, base, sandbox, ui)
+			: undefined;
 
-		// ---- node panel, next step (in an example): every app and its actions ----
-		const allActions = {};
-		for (const app of ['Platform Posts', 'Platform Ads Catalog', 'Platform Ads Creatives']) {
-			await page.goto(`${base}/workflow/${examples[0].id}`, { waitUntil: 'networkidle2' });
-			await page.waitForSelector('[data-test-id="canvas-node"]');
+		if (want('panel')) {
+			// ---- node panel, trigger mode (a new workflow's first step) ----
+			await page.goto(`${base}/workflow/new`, { waitUntil: 'networkidle2' });
+			await page.waitForSelector('[data-test-id="canvas-add-button"]');
 			await sleep(1000);
-			await page.click('[data-test-id="node-creator-plus-button"]');
+			await page.click('[data-test-id="canvas-add-button"]');
 			await page.waitForSelector(CREATOR_INPUT);
 			await searchCreator(page, PLATFORM);
-			if (app === 'Platform Posts') {
-				const entries = (await creatorItems(page)).filter((e) =>
-					e.toLowerCase().includes('platform'),
-				);
-				console.log(`  next step, search "${PLATFORM}": ${JSON.stringify(entries)}`);
-				await shot(page, 'node-panel-search-platform');
-				check(
-					entries.filter((e) => e.startsWith('Platform Posts')).length === 1,
-					'one Platform Posts entry',
-				);
-				check(
-					!entries.some((e) => /^Platform (Trigger|Poll|Activity Stream)/.test(e)),
-					'no separate entry of a Platform trigger (the triggers are under Platform Posts)',
-				);
-				check(
-					entries.some((e) => e.startsWith('Platform Ads Catalog')),
-					'Platform Ads Catalog found by the platform name',
-				);
-				check(
-					entries.some((e) => e.startsWith('Platform Ads Creatives')),
-					'Platform Ads Creatives found by the platform name',
-				);
-			}
-			check(await clickCreatorItem(page, app), `opened ${app} in the node panel`);
-			const actions = (await creatorItems(page)).filter(Boolean);
-			allActions[app] = actions;
-			console.log(`  ${app}: ${actions.length} actions`);
-			await shot(page, `node-panel-${app.toLowerCase().replace(/\s+/g, '-')}`);
-			check(actions.length > 0, `${app}: actions listed`);
-			const bad = actions.filter(badActionName);
+			const firstStep = (await creatorItems(page)).filter((e) =>
+				e.toLowerCase().includes('platform'),
+			);
+			console.log(`  first step, search "${PLATFORM}": ${JSON.stringify(firstStep)}`);
+			await shot(page, 'node-panel-first-step-search-platform');
 			check(
-				bad.length === 0,
-				`${app}: no action name with "a" before a vowel or ending in "medias"${bad.length ? ` (${bad.join('; ')})` : ''}`,
+				firstStep.filter((e) => e.startsWith('Platform Posts')).length === 1,
+				'first step: one Platform Posts entry',
 			);
-		}
-		allActions['Platform Posts (first step)'] = triggerItems;
-
-		// ---- node panel, what users type ----
-		const searches = [
-			['post', 'Platform Posts'],
-			['new post', 'Platform Posts'],
-			['ad post', 'Platform Ads Creatives'],
-			['twitter', 'Platform Posts'],
-			['X', 'Platform Posts'],
-			['activity stream', 'Platform Posts'],
-		];
-		for (const [query, expected] of searches) {
-			await page.goto(`${base}/workflow/${examples[0].id}`, { waitUntil: 'networkidle2' });
-			await page.waitForSelector('[data-test-id="canvas-node"]');
-			await sleep(1000);
-			await page.click('[data-test-id="node-creator-plus-button"]');
-			await page.waitForSelector(CREATOR_INPUT);
-			await searchCreator(page, query);
-			const entries = await creatorItems(page);
-			const rank = entries.findIndex((e) => e.startsWith(expected)) + 1;
-			console.log(
-				`  search "${query}": ${expected} ${rank ? `#${rank}` : 'not found'} of ${entries.length} (${JSON.stringify(entries.slice(0, 10))})`,
+			check(
+				!firstStep.some((e) => /^Platform (Trigger|Poll|Activity Stream)/.test(e)),
+				'first step: no separate entry of a Platform trigger',
 			);
-			await shot(page, `node-panel-search-${query.replace(/\s+/g, '-').toLowerCase()}`);
-			check(rank > 0, `search "${query}" finds ${expected}`);
-		}
-		fs.writeFileSync(path.join(SHOTS, 'actions.json'), JSON.stringify(allActions, null, 2));
+			// The entry's description (n8n gives the merged entry one of its triggers' descriptions) names
+			// the three triggers.
+			const entryText = (
+				await texts(page, '[data-test-id="node-creator"] [data-test-id="item-iterator-item"]')
+			).find((t) => t.startsWith('Platform Posts'));
+			console.log(`  first step, the Platform Posts entry: ${JSON.stringify(entryText)}`);
+			check(
+				['Platform Trigger', 'Activity Stream Trigger', 'Platform Poll Trigger'].every((name) =>
+					(entryText || '').includes(name),
+				),
+				'the Platform Posts entry names the three triggers',
+			);
+			check(await clickCreatorItem(page, 'Platform Posts'), 'first step: opened Platform Posts');
+			const triggerView = await page.$eval('[data-test-id="node-creator"]', (e) => e.innerText);
+			const triggerItems = await creatorItems(page);
+			console.log(`  first step, Platform Posts: ${JSON.stringify(triggerItems.slice(0, 6))} ...`);
+			await shot(page, 'node-panel-first-step-platform-posts');
+			check(
+				!/No .*Triggers available/i.test(triggerView),
+				'Platform Posts does not say "No ... Triggers available"',
+			);
+			check(
+				triggerItems.some((a) => /^On account activity/.test(a)) &&
+					triggerItems.some((a) => /^On new post matching search rules/.test(a)),
+				"Platform Posts lists the Platform Trigger's triggers",
+			);
+			check(
+				triggerItems.some((a) => /^On account activity over a stream/.test(a)),
+				"Platform Posts lists the Activity Stream Trigger's trigger",
+			);
+			check(/Actions/i.test(triggerView), 'Platform Posts shows its actions beside the triggers');
 
-		// ---- every example: subtitles, and one open node per node type ----
-		const panelShot = new Set();
-		for (const wf of examples) {
-			await page.goto(`${base}/workflow/${wf.id}`, { waitUntil: 'networkidle2' });
-			await page.waitForSelector('[data-test-id="canvas-node"]');
-			await sleep(1500);
-			const slug = wf.file ? path.basename(wf.file, '.json') : wf.id;
-			await shot(page, `canvas-${slug}`);
-			for (const node of wf.nodes.filter((n) => n.type.startsWith(`${F.PKG}.`))) {
-				const el = await page.$(`[data-test-id="canvas-node"][data-node-name="${node.name}"]`);
-				const subtitle = el
-					? await el.evaluate((e) =>
-							(e.querySelector('[class*="subtitle"]')?.textContent || '').trim(),
-						)
-					: null;
-				check(
-					typeof subtitle === 'string' &&
-						subtitle.length > 0 &&
-						!/[a-z][A-Z]/.test(subtitle) &&
-						!/\w\.\w/.test(subtitle) &&
-						!/: /.test(subtitle),
-					`${slug}: "${node.name}" shows a human subtitle (${JSON.stringify(subtitle)})`,
-				);
-				if (el) {
-					// Every panel is opened (the editor then asks for the output schema of the node before it);
-					// one screenshot per node type.
-					openPanel = `${slug}: ${node.name}`;
-					await el.click({ count: 2 });
-					await page.waitForSelector('[data-test-id="ndv"]', { timeout: 30000 }).catch(() => {});
-					await sleep(1500);
-					// A field's mode dropdown (Handle / By ID / By URL) must show its whole value.
-					const cut = await page.$$eval('[data-test-id="rlc-mode-selector"]', (els) =>
-						els
-							.map((el) => {
-								const shown = [el, ...el.querySelectorAll('*')].filter(
-									(e) => e.children.length === 0 && (e.textContent || e.value || '').trim(),
-								);
-								const inputs = [...el.querySelectorAll('input')].filter((i) => i.value);
-								return [...shown, ...inputs]
-									.filter((e) => e.scrollWidth > e.clientWidth + 1)
-									.map((e) => (e.value || e.textContent || '').trim());
-							})
-							.flat(),
+			// ---- node panel, next step (in an example): every app and its actions ----
+			const allActions = {};
+			for (const app of ['Platform Posts', 'Platform Ads Catalog', 'Platform Ads Creatives']) {
+				await page.goto(`${base}/workflow/${examples[0].id}`, { waitUntil: 'networkidle2' });
+				await page.waitForSelector('[data-test-id="canvas-node"]');
+				await sleep(1000);
+				await page.click('[data-test-id="node-creator-plus-button"]');
+				await page.waitForSelector(CREATOR_INPUT);
+				await searchCreator(page, PLATFORM);
+				if (app === 'Platform Posts') {
+					const entries = (await creatorItems(page)).filter((e) =>
+						e.toLowerCase().includes('platform'),
+					);
+					console.log(`  next step, search "${PLATFORM}": ${JSON.stringify(entries)}`);
+					await shot(page, 'node-panel-search-platform');
+					check(
+						entries.filter((e) => e.startsWith('Platform Posts')).length === 1,
+						'one Platform Posts entry',
 					);
 					check(
-						cut.length === 0,
-						`${slug}: "${node.name}": no mode dropdown cuts its value off${cut.length ? ` (${cut.join(', ')})` : ''}`,
+						!entries.some((e) => /^Platform (Trigger|Poll|Activity Stream)/.test(e)),
+						'no separate entry of a Platform trigger (the triggers are under Platform Posts)',
 					);
-					if (!panelShot.has(node.type)) await shot(page, `panel-${node.type.split('.').pop()}`);
-					panelShot.add(node.type);
-					await page.keyboard.press('Escape');
-					await sleep(500);
-					openPanel = '';
+					check(
+						entries.some((e) => e.startsWith('Platform Ads Catalog')),
+						'Platform Ads Catalog found by the platform name',
+					);
+					check(
+						entries.some((e) => e.startsWith('Platform Ads Creatives')),
+						'Platform Ads Creatives found by the platform name',
+					);
+				}
+				check(await clickCreatorItem(page, app), `opened ${app} in the node panel`);
+				const actions = (await creatorItems(page)).filter(Boolean);
+				allActions[app] = actions;
+				console.log(`  ${app}: ${actions.length} actions`);
+				await shot(page, `node-panel-${app.toLowerCase().replace(/\s+/g, '-')}`);
+				check(actions.length > 0, `${app}: actions listed`);
+				const bad = actions.filter(badActionName);
+				check(
+					bad.length === 0,
+					`${app}: no action name with "a" before a vowel or ending in "medias"${bad.length ? ` (${bad.join('; ')})` : ''}`,
+				);
+			}
+			allActions['Platform Posts (first step)'] = triggerItems;
+
+			// ---- node panel, what users type ----
+			const searches = [
+				['post', 'Platform Posts'],
+				['new post', 'Platform Posts'],
+				['ad post', 'Platform Ads Creatives'],
+				['twitter', 'Platform Posts'],
+				['X', 'Platform Posts'],
+				['activity stream', 'Platform Posts'],
+			];
+			for (const [query, expected] of searches) {
+				await page.goto(`${base}/workflow/${examples[0].id}`, { waitUntil: 'networkidle2' });
+				await page.waitForSelector('[data-test-id="canvas-node"]');
+				await sleep(1000);
+				await page.click('[data-test-id="node-creator-plus-button"]');
+				await page.waitForSelector(CREATOR_INPUT);
+				await searchCreator(page, query);
+				const entries = await creatorItems(page);
+				const rank = entries.findIndex((e) => e.startsWith(expected)) + 1;
+				console.log(
+					`  search "${query}": ${expected} ${rank ? `#${rank}` : 'not found'} of ${entries.length} (${JSON.stringify(entries.slice(0, 10))})`,
+				);
+				await shot(page, `node-panel-search-${query.replace(/\s+/g, '-').toLowerCase()}`);
+				check(rank > 0, `search "${query}" finds ${expected}`);
+			}
+			fs.writeFileSync(path.join(SHOTS, 'actions.json'), JSON.stringify(allActions, null, 2));
+		}
+
+		if (want('examples')) {
+			// ---- every example: subtitles, and one open node per node type ----
+			const panelShot = new Set();
+			for (const wf of examples) {
+				await page.goto(`${base}/workflow/${wf.id}`, { waitUntil: 'networkidle2' });
+				await page.waitForSelector('[data-test-id="canvas-node"]');
+				await sleep(1500);
+				const slug = wf.file ? path.basename(wf.file, '.json') : wf.id;
+				await shot(page, `canvas-${slug}`);
+				for (const node of wf.nodes.filter((n) => n.type.startsWith(`${F.PKG}.`))) {
+					const el = await page.$(`[data-test-id="canvas-node"][data-node-name="${node.name}"]`);
+					const subtitle = el
+						? await el.evaluate((e) =>
+								(e.querySelector('[class*="subtitle"]')?.textContent || '').trim(),
+							)
+						: null;
+					check(
+						typeof subtitle === 'string' &&
+							subtitle.length > 0 &&
+							!/[a-z][A-Z]/.test(subtitle) &&
+							!/\w\.\w/.test(subtitle) &&
+							!/: /.test(subtitle),
+						`${slug}: "${node.name}" shows a human subtitle (${JSON.stringify(subtitle)})`,
+					);
+					if (el) {
+						// Every panel is opened (the editor then asks for the output schema of the node before it);
+						// one screenshot per node type.
+						openPanel = `${slug}: ${node.name}`;
+						await el.click({ count: 2 });
+						await page.waitForSelector('[data-test-id="ndv"]', { timeout: 30000 }).catch(() => {});
+						await sleep(1500);
+						// A field's mode dropdown (Handle / By ID / By URL) must show its whole value.
+						const cut = await page.$$eval('[data-test-id="rlc-mode-selector"]', (els) =>
+							els
+								.map((el) => {
+									const shown = [el, ...el.querySelectorAll('*')].filter(
+										(e) => e.children.length === 0 && (e.textContent || e.value || '').trim(),
+									);
+									const inputs = [...el.querySelectorAll('input')].filter((i) => i.value);
+									return [...shown, ...inputs]
+										.filter((e) => e.scrollWidth > e.clientWidth + 1)
+										.map((e) => (e.value || e.textContent || '').trim());
+								})
+								.flat(),
+						);
+						check(
+							cut.length === 0,
+							`${slug}: "${node.name}": no mode dropdown cuts its value off${cut.length ? ` (${cut.join(', ')})` : ''}`,
+						);
+						if (!panelShot.has(node.type)) await shot(page, `panel-${node.type.split('.').pop()}`);
+						panelShot.add(node.type);
+						await page.keyboard.press('Escape');
+						await sleep(500);
+						openPanel = '';
+					}
 				}
 			}
-		}
-		const schemaList = [...schemaRequests]
-			.map(([p, { status, panel }]) => `${status} ${p}${panel ? ` (opening ${panel})` : ''}`)
-			.sort();
-		console.log(
-			`  output schemas requested by the editor:\n    ${schemaList.join('\n    ') || '(none)'}`,
-		);
-		fs.writeFileSync(path.join(SHOTS, 'schemas.txt'), `${schemaList.join('\n')}\n`);
-		const received = (p) => schemaRequests.get(p)?.status === 200;
-		check(
-			[...schemaRequests.keys()].some((p) => p.includes(`.adsCreatives/`) && received(p)),
-			'the editor receives a shipped output schema of adsCreatives',
-		);
-		// n8n 2.40's editor asks for a trigger's output schema only as the input of a node placed directly
-		// after it that is not one of n8n's Core Nodes (its schema view never previews a trigger), at
-		// /schemas/<type>/<version as x.y.z>.json for a node without resource and operation. The flagship
-		// example's trigger feeds a Switch (a Core Node), so the UI workflows put Platform Posts directly
-		// after a trigger of each version.
-		for (const version of TRIGGER_SCHEMA_VERSIONS) {
-			const wanted = `/schemas/${F.T.trigger}/${version}.0.0.json`;
-			check(
-				received(wanted),
-				`the editor receives the shipped output schema of Platform Trigger v${version} (${wanted}: ${schemaRequests.get(wanted)?.status ?? 'not asked for'})`,
-			);
-		}
-		for (const [what, wanted] of OTHER_SCHEMAS)
-			check(
-				received(wanted),
-				`the editor receives the shipped output schema of ${what} (${wanted}: ${schemaRequests.get(wanted)?.status ?? 'not asked for'})`,
-			);
-		const ours404 = [...schemaRequests].filter(
-			([p, { status }]) => p.includes(`/${F.PKG}.`) && status !== 200,
-		);
-		check(
-			ours404.length === 0,
-			`every output schema of ours the editor asks for is shipped${ours404.length ? ` (${ours404.map(([p, { status }]) => `${status} ${p}`).join(', ')})` : ''}`,
-		);
-
-		// ---- Platform Posts 1.1: Revoke App Bearer Token asks for the App-Only Bearer credential beside
-		// the OAuth1 one that signs it; other OAuth1 operations and version 1 do not ----
-		await page.goto(`${base}/workflow/${REVOKE_WF}`, { waitUntil: 'networkidle2' });
-		await page.waitForSelector('[data-test-id="canvas-node"]');
-		await sleep(1500);
-		const bearerSlot = (slots) => slots.some((t) => /Bearer/i.test(t));
-		const panelOf = async (nodeName) => {
-			const opened = await openNodePanel(page, nodeName);
-			const slots = opened ? await credentialSlots(page) : [];
-			const tokenField = Boolean(
-				await page.$('[data-test-id="ndv"] [data-test-id="parameter-input-bearerTokenToRevoke"]'),
-			);
+			const schemaList = [...schemaRequests]
+				.map(([p, { status, panel }]) => `${status} ${p}${panel ? ` (opening ${panel})` : ''}`)
+				.sort();
 			console.log(
-				`  "${nodeName}": credentials ${JSON.stringify(slots)}; Bearer Token field: ${tokenField}`,
+				`  output schemas requested by the editor:\n    ${schemaList.join('\n    ') || '(none)'}`,
 			);
-			return { opened, slots, tokenField };
-		};
-		const closePanel = async () => {
-			await page.keyboard.press('Escape');
-			await sleep(500);
-		};
-		const v11 = await panelOf('Revoke App Bearer Token (1.1)');
-		await shot(page, 'panel-platformPosts-revoke-bearer-1.1');
-		check(
-			v11.opened && v11.slots.length === 2 && bearerSlot(v11.slots) && !v11.tokenField,
-			'Platform Posts 1.1, Revoke App Bearer Token: the OAuth1 and the App-Only Bearer credential, no Bearer Token field',
-		);
-		await closePanel();
-		const v1 = await panelOf('Revoke App Bearer Token (1)');
-		check(
-			v1.opened && v1.slots.length === 1 && !bearerSlot(v1.slots) && v1.tokenField,
-			'Platform Posts 1, Revoke App Bearer Token: only the OAuth1 credential and the Bearer Token field, as before',
-		);
-		await closePanel();
-		const other = await panelOf('Revoke OAuth1 Token (1.1)');
-		check(
-			other.opened && other.slots.length === 1 && !bearerSlot(other.slots),
-			'Platform Posts 1.1, another OAuth1 operation: only the OAuth1 credential',
-		);
-		await closePanel();
-		// The App-Only Bearer credential stays one of the sign-ins the Credential selector offers (the
-		// selector is labelled just "Credential"; a credential shown on its own names its type).
-		const appOnly = await panelOf('Get Me (App-Only, 1)');
-		check(
-			appOnly.opened &&
-				appOnly.slots.length === 1 &&
-				/^Credential: .*Bearer/.test(appOnly.slots[0]),
-			'Platform Posts 1 with App-Only Bearer: the bearer credential in the Credential selector, as before',
-		);
-		await closePanel();
-		check(panelShot.size >= 4, `one open panel per node type (${[...panelShot].join(', ')})`);
+			fs.writeFileSync(path.join(SHOTS, 'schemas.txt'), `${schemaList.join('\n')}\n`);
+			const received = (p) => schemaRequests.get(p)?.status === 200;
+			check(
+				[...schemaRequests.keys()].some((p) => p.includes(`.adsCreatives/`) && received(p)),
+				'the editor receives a shipped output schema of adsCreatives',
+			);
+			// n8n 2.40's editor asks for a trigger's output schema only as the input of a node placed directly
+			// after it that is not one of n8n's Core Nodes (its schema view never previews a trigger), at
+			// /schemas/<type>/<version as x.y.z>.json for a node without resource and operation. The flagship
+			// example's trigger feeds a Switch (a Core Node), so the UI workflows put Platform Posts directly
+			// after a trigger of each version.
+			for (const version of TRIGGER_SCHEMA_VERSIONS) {
+				const wanted = `/schemas/${F.T.trigger}/${version}.0.0.json`;
+				check(
+					received(wanted),
+					`the editor receives the shipped output schema of Platform Trigger v${version} (${wanted}: ${schemaRequests.get(wanted)?.status ?? 'not asked for'})`,
+				);
+			}
+			for (const [what, wanted] of OTHER_SCHEMAS)
+				check(
+					received(wanted),
+					`the editor receives the shipped output schema of ${what} (${wanted}: ${schemaRequests.get(wanted)?.status ?? 'not asked for'})`,
+				);
+			const ours404 = [...schemaRequests].filter(
+				([p, { status }]) => p.includes(`/${F.PKG}.`) && status !== 200,
+			);
+			check(
+				ours404.length === 0,
+				`every output schema of ours the editor asks for is shipped${ours404.length ? ` (${ours404.map(([p, { status }]) => `${status} ${p}`).join(', ')})` : ''}`,
+			);
+			check(panelShot.size >= 4, `one open panel per node type (${[...panelShot].join(', ')})`);
+		}
+
+		if (want('credentials')) {
+			// ---- Platform Posts 1.1: Revoke App Bearer Token asks for the App-Only Bearer credential beside
+			// the OAuth1 one that signs it; other OAuth1 operations and version 1 do not ----
+			await page.goto(`${base}/workflow/${REVOKE_WF}`, { waitUntil: 'networkidle2' });
+			await page.waitForSelector('[data-test-id="canvas-node"]');
+			await sleep(1500);
+			const bearerSlot = (slots) => slots.some((t) => /Bearer/i.test(t));
+			const panelOf = async (nodeName) => {
+				const opened = await openNodePanel(page, nodeName);
+				const slots = opened ? await credentialSlots(page) : [];
+				const tokenField = Boolean(
+					await page.$('[data-test-id="ndv"] [data-test-id="parameter-input-bearerTokenToRevoke"]'),
+				);
+				console.log(
+					`  "${nodeName}": credentials ${JSON.stringify(slots)}; Bearer Token field: ${tokenField}`,
+				);
+				return { opened, slots, tokenField };
+			};
+			const closePanel = async () => {
+				await page.keyboard.press('Escape');
+				await sleep(500);
+			};
+			const v11 = await panelOf('Revoke App Bearer Token (1.1)');
+			await shot(page, 'panel-platformPosts-revoke-bearer-1.1');
+			check(
+				v11.opened && v11.slots.length === 2 && bearerSlot(v11.slots) && !v11.tokenField,
+				'Platform Posts 1.1, Revoke App Bearer Token: the OAuth1 and the App-Only Bearer credential, no Bearer Token field',
+			);
+			await closePanel();
+			const v1 = await panelOf('Revoke App Bearer Token (1)');
+			check(
+				v1.opened && v1.slots.length === 1 && !bearerSlot(v1.slots) && v1.tokenField,
+				'Platform Posts 1, Revoke App Bearer Token: only the OAuth1 credential and the Bearer Token field, as before',
+			);
+			await closePanel();
+			const other = await panelOf('Revoke OAuth1 Token (1.1)');
+			check(
+				other.opened && other.slots.length === 1 && !bearerSlot(other.slots),
+				'Platform Posts 1.1, another OAuth1 operation: only the OAuth1 credential',
+			);
+			await closePanel();
+			// The App-Only Bearer credential stays one of the sign-ins the Credential selector offers (the
+			// selector is labelled just "Credential"; a credential shown on its own names its type).
+			const appOnly = await panelOf('Get Me (App-Only, 1)');
+			check(
+				appOnly.opened &&
+					appOnly.slots.length === 1 &&
+					/^Credential: .*Bearer/.test(appOnly.slots[0]),
+				'Platform Posts 1 with App-Only Bearer: the bearer credential in the Credential selector, as before',
+			);
+			await closePanel();
+		}
+
+		if (first) await verifyFirstWorkflow(page, sandbox, first, ui);
 	} finally {
 		await browser.close();
 		fs.rmSync(profile, { recursive: true, force: true });
@@ -636,7 +670,7 @@ async function main() {
 					F.node(
 						'Platform Poll Trigger',
 						`${F.PKG}.platformPostsTrigger`,
-						1,
+						1.1,
 						{
 							authentication: 'platformBearerApi',
 							event: 'userPosts',
@@ -674,7 +708,9 @@ async function main() {
 			const r = await H.httpJson('POST', `http://127.0.0.1:${port}/rest/owner/setup`, OWNER);
 			if (r.status !== 200) throw new Error(`owner setup answered ${r.status}`);
 		});
-		await P.run('editor checks in Chromium', () => runBrowserChecks(port, examples, chromium));
+		await P.run('editor checks in Chromium', () =>
+			runBrowserChecks(port, examples, chromium, sandbox),
+		);
 		P.print();
 		if (process.env.UI_KEEP) {
 			console.log(

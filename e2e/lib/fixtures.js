@@ -676,8 +676,17 @@ function sandboxExample(sandboxUrl, id) {
 	return sandboxExamples(sandboxUrl).find((wf) => wf.id === id);
 }
 
+/**
+ * Poll Times of every 10 seconds (six custom cron times, at seconds 5, 15, ... 55 of each minute): the
+ * Poll Trigger tests see several polls a minute instead of one.
+ */
+const EVERY_10_S = {
+	item: [5, 15, 25, 35, 45, 55].map((s) => ({ mode: 'custom', cronExpression: `${s} * * * * *` })),
+};
+
 module.exports = {
 	PKG,
+	EVERY_10_S,
 	T,
 	CRED,
 	REVOCABLE_BEARER_TOKEN,

@@ -1,7 +1,7 @@
 'use strict';
 /**
- * Platform Poll Trigger, "New posts matching a search query", active in real n8n at the shortest
- * interval n8n allows (every minute):
+ * Platform Poll Trigger, "New posts matching a search query", active in real n8n, polling every 10
+ * seconds (six custom cron Poll Times a minute):
  *   - a post published before activation never runs the workflow (the first poll only records the position);
  *   - each post published after activation runs it once, none twice, a post not matching never;
  *   - n8n stopped, a post published while it is down, n8n started: that post runs once (the position was
@@ -26,7 +26,7 @@ function pollWorkflow(ctx) {
 			query: QUERY,
 			maxItems: 100,
 			options: {},
-			pollTimes: { item: [{ mode: 'everyMinute' }] },
+			pollTimes: F.EVERY_10_S,
 		},
 		[0, 0],
 		{ credentials: F.credRef(F.CRED.bearer) },
@@ -62,7 +62,7 @@ module.exports = [
 			ctx.pollBefore = ctx.sandbox.publishPost({ text: `${QUERY} published before activation` }).id;
 			return [pollWorkflow(ctx)];
 		},
-		timeoutMs: 420000,
+		timeoutMs: 300000,
 		async run(ctx) {
 			const { assert, sandbox, inst } = ctx;
 			// Activated here, not at start-up: a poll every minute would add requests to every other test.
@@ -88,7 +88,7 @@ module.exports = [
 			await ctx.waitFor(
 				'runs for the two posts published after activation',
 				() => runCounts(ctx)[a] && runCounts(ctx)[b],
-				{ timeoutMs: 130000, intervalMs: 1000 },
+				{ timeoutMs: 60000, intervalMs: 1000 },
 			);
 			const afterFirstRun = ourSearches(ctx).pop();
 			assert.ok(
@@ -102,11 +102,11 @@ module.exports = [
 			await ctx.waitFor(
 				'a run for the post published while n8n was down',
 				() => runCounts(ctx)[c],
-				{ timeoutMs: 130000, intervalMs: 1000 },
+				{ timeoutMs: 60000, intervalMs: 1000 },
 			);
 			const d = sandbox.publishPost({ text: `${QUERY} published after the restart` }).id;
 			await ctx.waitFor('a run for the post published after the restart', () => runCounts(ctx)[d], {
-				timeoutMs: 130000,
+				timeoutMs: 60000,
 				intervalMs: 1000,
 			});
 			// One more poll after the last run: nothing new, nothing repeated.
@@ -114,7 +114,7 @@ module.exports = [
 			await ctx.waitFor(
 				'one more poll',
 				() => ourSearches(ctx, seq).some((r) => r.status === 200),
-				{ timeoutMs: 75000, intervalMs: 1000 },
+				{ timeoutMs: 30000, intervalMs: 1000 },
 			);
 			await ctx.sleep(3000);
 			const counts = runCounts(ctx);
@@ -165,7 +165,7 @@ module.exports = [
 								list: { __rl: true, mode: 'url', value: `https://x.com/i/lists/${list}` },
 								maxItems: 100,
 								options: {},
-								pollTimes: { item: [{ mode: 'everyMinute' }] },
+								pollTimes: F.EVERY_10_S,
 							},
 							[0, 0],
 							{ credentials: F.credRef(F.CRED.bearer) },
@@ -211,7 +211,7 @@ module.exports = [
 			await ctx.waitFor(
 				'a run for the member’s post and one for the new member',
 				() => counts('poll-list-posts')[post] && counts('poll-list-members')[memberEvent],
-				{ timeoutMs: 130000, intervalMs: 1000 },
+				{ timeoutMs: 60000, intervalMs: 1000 },
 			);
 			// One more poll of each: nothing repeated.
 			const seq = sandbox.seq;
@@ -220,7 +220,7 @@ module.exports = [
 				() =>
 					ctx.records(seq, `/2/lists/${list}/tweets`).length &&
 					ctx.records(seq, `/2/lists/${list}/members`).length,
-				{ timeoutMs: 75000, intervalMs: 1000 },
+				{ timeoutMs: 30000, intervalMs: 1000 },
 			);
 			await ctx.sleep(2000);
 			assert.deepEqual(

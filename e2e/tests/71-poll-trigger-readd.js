@@ -32,11 +32,6 @@ const NEW = {
 	limited: '1500000000000000104',
 };
 
-/** Every 10 seconds: six poll times at seconds 5, 15, ... 55 of each minute. */
-const EVERY_10_S = {
-	item: [5, 15, 25, 35, 45, 55].map((s) => ({ mode: 'custom', cronExpression: `${s} * * * * *` })),
-};
-
 function watch(id, name, parameters, sink, ctx) {
 	return F.workflow(
 		id,
@@ -50,7 +45,7 @@ function watch(id, name, parameters, sink, ctx) {
 					authentication: 'platformBearerApi',
 					maxItems: 100,
 					options: {},
-					pollTimes: EVERY_10_S,
+					pollTimes: F.EVERY_10_S,
 					...parameters,
 				},
 				[0, 0],

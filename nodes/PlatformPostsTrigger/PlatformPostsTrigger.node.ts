@@ -30,10 +30,10 @@ export class PlatformPostsTrigger implements INodeType {
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: pollTriggerSubtitle,
-		// The node panel shows this text on the Platform Posts entry (n8n merges both triggers into it
-		// and gives it the description of the last one), so it names the node and both triggers.
+		// The node panel shows this text on the Platform Posts entry (n8n merges the triggers into it and
+		// gives it the description of the last one), so it names the node and the three triggers.
 		description:
-			'Posts, users, DMs and more; starts a workflow on account activity or matching posts (Platform Trigger, webhooks) or on new posts, mentions or followers found by polling (Platform Poll Trigger)',
+			'Posts, users, DMs and more; starts a workflow on account activity or matching posts (Platform Trigger, webhooks; Activity Stream Trigger, no public URL) or on new posts, mentions or followers found by polling (Platform Poll Trigger)',
 		defaults: { name: POLL_TRIGGER_DISPLAY_NAME },
 		polling: true,
 		inputs: [],
