@@ -120,6 +120,21 @@ async function searchCreator(page, query) {
 	await sleep(800);
 }
 
+/**
+ * Opens the node panel as the next step of the open workflow, on its first view: the panel of an
+ * earlier search is closed first (Escape), without loading the page again.
+ */
+async function openNextStepCreator(page) {
+	if (await page.$('[data-test-id="node-creator"]')) {
+		await page.keyboard.press('Escape');
+		await page
+			.waitForSelector('[data-test-id="node-creator"]', { hidden: true, timeout: 5000 })
+			.catch(() => {});
+	}
+	await page.click('[data-test-id="node-creator-plus-button"]');
+	await page.waitForSelector(CREATOR_INPUT, { visible: true });
+}
+
 /** Entries of the node panel's current list (node names, or action names inside an app). */
 async function creatorItems(page) {
 	return await page.$$eval(
@@ -185,6 +200,12 @@ async function credentialSlots(page) {
  */
 const ONLY = (process.env.UI_ONLY || '').split(',').filter(Boolean);
 const want = (group) => !ONLY.length || ONLY.includes(group);
+let groupStarted = Date.now();
+/** Logs how long the group of checks that just ended took (the editor test's time budget). */
+function groupDone(group) {
+	console.log(`  -- ${group}: ${Math.round((Date.now() - groupStarted) / 1000)} s`);
+	groupStarted = Date.now();
+}
 
 async function runBrowserChecks(port, examples, chromium, sandbox) {
 	const puppeteer = require('puppeteer-core');
@@ -237,9 +258,11 @@ async function runBrowserChecks(port, examples, chromium, sandbox) {
 
 		// ---- the README's first workflow, step by step (its last promise is checked at the end) ----
 		const ui = { check, shot, searchCreator, clickCreatorItem };
+		groupStarted = Date.now();
 		const first = want('first-workflow')
 			? await followFirstWorkflow(page, base, sandbox, ui)
 			: undefined;
+		groupDone('first workflow');
 
 		if (want('panel')) {
 			// ---- node panel, trigger mode (a new workflow's first step) ----
@@ -296,12 +319,11 @@ async function runBrowserChecks(port, examples, chromium, sandbox) {
 
 			// ---- node panel, next step (in an example): every app and its actions ----
 			const allActions = {};
+			await page.goto(`${base}/workflow/${examples[0].id}`, { waitUntil: 'networkidle2' });
+			await page.waitForSelector('[data-test-id="canvas-node"]');
+			await sleep(1000);
 			for (const app of ['Platform Posts', 'Platform Ads Catalog', 'Platform Ads Creatives']) {
-				await page.goto(`${base}/workflow/${examples[0].id}`, { waitUntil: 'networkidle2' });
-				await page.waitForSelector('[data-test-id="canvas-node"]');
-				await sleep(1000);
-				await page.click('[data-test-id="node-creator-plus-button"]');
-				await page.waitForSelector(CREATOR_INPUT);
+				await openNextStepCreator(page);
 				await searchCreator(page, PLATFORM);
 				if (app === 'Platform Posts') {
 					const entries = (await creatorItems(page)).filter((e) =>
@@ -350,11 +372,7 @@ async function runBrowserChecks(port, examples, chromium, sandbox) {
 				['activity stream', 'Platform Posts'],
 			];
 			for (const [query, expected] of searches) {
-				await page.goto(`${base}/workflow/${examples[0].id}`, { waitUntil: 'networkidle2' });
-				await page.waitForSelector('[data-test-id="canvas-node"]');
-				await sleep(1000);
-				await page.click('[data-test-id="node-creator-plus-button"]');
-				await page.waitForSelector(CREATOR_INPUT);
+				await openNextStepCreator(page);
 				await searchCreator(page, query);
 				const entries = await creatorItems(page);
 				const rank = entries.findIndex((e) => e.startsWith(expected)) + 1;
@@ -365,6 +383,7 @@ async function runBrowserChecks(port, examples, chromium, sandbox) {
 				check(rank > 0, `search "${query}" finds ${expected}`);
 			}
 			fs.writeFileSync(path.join(SHOTS, 'actions.json'), JSON.stringify(allActions, null, 2));
+			groupDone('node panel');
 		}
 
 		if (want('examples')) {
@@ -373,7 +392,7 @@ async function runBrowserChecks(port, examples, chromium, sandbox) {
 			for (const wf of examples) {
 				await page.goto(`${base}/workflow/${wf.id}`, { waitUntil: 'networkidle2' });
 				await page.waitForSelector('[data-test-id="canvas-node"]');
-				await sleep(1500);
+				await sleep(800);
 				const slug = wf.file ? path.basename(wf.file, '.json') : wf.id;
 				await shot(page, `canvas-${slug}`);
 				for (const node of wf.nodes.filter((n) => n.type.startsWith(`${F.PKG}.`))) {
@@ -396,8 +415,13 @@ async function runBrowserChecks(port, examples, chromium, sandbox) {
 						// one screenshot per node type.
 						openPanel = `${slug}: ${node.name}`;
 						await el.click({ count: 2 });
-						await page.waitForSelector('[data-test-id="ndv"]', { timeout: 30000 }).catch(() => {});
-						await sleep(1500);
+						await page
+							.waitForSelector('[data-test-id="ndv"] [data-test-id="node-parameters"]', {
+								visible: true,
+								timeout: 30000,
+							})
+							.catch(() => {});
+						await sleep(600);
 						// A field's mode dropdown (Handle / By ID / By URL) must show its whole value.
 						const cut = await page.$$eval('[data-test-id="rlc-mode-selector"]', (els) =>
 							els
@@ -419,7 +443,9 @@ async function runBrowserChecks(port, examples, chromium, sandbox) {
 						if (!panelShot.has(node.type)) await shot(page, `panel-${node.type.split('.').pop()}`);
 						panelShot.add(node.type);
 						await page.keyboard.press('Escape');
-						await sleep(500);
+						await page
+							.waitForSelector('[data-test-id="ndv"]', { hidden: true, timeout: 5000 })
+							.catch(() => {});
 						openPanel = '';
 					}
 				}
@@ -461,6 +487,7 @@ async function runBrowserChecks(port, examples, chromium, sandbox) {
 				`every output schema of ours the editor asks for is shipped${ours404.length ? ` (${ours404.map(([p, { status }]) => `${status} ${p}`).join(', ')})` : ''}`,
 			);
 			check(panelShot.size >= 4, `one open panel per node type (${[...panelShot].join(', ')})`);
+			groupDone('examples and output schemas');
 		}
 
 		if (want('credentials')) {
@@ -516,7 +543,9 @@ async function runBrowserChecks(port, examples, chromium, sandbox) {
 			await closePanel();
 		}
 
+		groupDone('credential selectors');
 		if (first) await verifyFirstWorkflow(page, sandbox, first, ui);
+		groupDone('first workflow, its run');
 	} finally {
 		await browser.close();
 		fs.rmSync(profile, { recursive: true, force: true });
