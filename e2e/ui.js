@@ -135,6 +135,50 @@ async function openNextStepCreator(page) {
 	await page.waitForSelector(CREATOR_INPUT, { visible: true });
 }
 
+/**
+ * Opens a saved workflow the way the editor's own links do (its router), so that the editor is not
+ * loaded again for each one (a page load fetches and parses every node type); a full page load where
+ * the router is not reachable. Waits until the workflow's nodes are on the canvas.
+ */
+async function openWorkflow(page, base, wf) {
+	// The canvas shows this workflow's nodes, not the last one's (several share node names): every
+	// node but its sticky notes.
+	const wanted = wf.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote').map((n) => n.name);
+	const shown = (timeout) =>
+		page
+			.waitForFunction(
+				(id, names) => {
+					if (!location.pathname.endsWith(`/workflow/${id}`)) return false;
+					const onCanvas = [...document.querySelectorAll('[data-test-id="canvas-node"]')].map((e) =>
+						e.getAttribute('data-node-name'),
+					);
+					return names.every((n) => onCanvas.includes(n)) && onCanvas.length <= names.length + 5;
+				},
+				{ timeout },
+				wf.id,
+				wanted,
+			)
+			.then(() => true)
+			.catch(() => false);
+	const routed = await page
+		.evaluate((id) => {
+			const app = document.querySelector('#app')?.__vue_app__;
+			const router = app?.config?.globalProperties?.$router;
+			if (!router) return false;
+			void router.push(`/workflow/${id}`);
+			return true;
+		}, wf.id)
+		.catch(() => false);
+	if (routed && (await shown(10000))) {
+		await sleep(500);
+		return;
+	}
+	await page.goto(`${base}/workflow/${wf.id}`, { waitUntil: 'networkidle2' });
+	await page.waitForSelector('[data-test-id="canvas-node"]');
+	await shown(15000);
+	await sleep(500);
+}
+
 /** Entries of the node panel's current list (node names, or action names inside an app). */
 async function creatorItems(page) {
 	return await page.$$eval(
@@ -390,9 +434,7 @@ async function runBrowserChecks(port, examples, chromium, sandbox) {
 			// ---- every example: subtitles, and one open node per node type ----
 			const panelShot = new Set();
 			for (const wf of examples) {
-				await page.goto(`${base}/workflow/${wf.id}`, { waitUntil: 'networkidle2' });
-				await page.waitForSelector('[data-test-id="canvas-node"]');
-				await sleep(800);
+				await openWorkflow(page, base, wf);
 				const slug = wf.file ? path.basename(wf.file, '.json') : wf.id;
 				await shot(page, `canvas-${slug}`);
 				for (const node of wf.nodes.filter((n) => n.type.startsWith(`${F.PKG}.`))) {
@@ -493,9 +535,11 @@ async function runBrowserChecks(port, examples, chromium, sandbox) {
 		if (want('credentials')) {
 			// ---- Platform Posts 1.1: Revoke App Bearer Token asks for the App-Only Bearer credential beside
 			// the OAuth1 one that signs it; other OAuth1 operations and version 1 do not ----
-			await page.goto(`${base}/workflow/${REVOKE_WF}`, { waitUntil: 'networkidle2' });
-			await page.waitForSelector('[data-test-id="canvas-node"]');
-			await sleep(1500);
+			await openWorkflow(
+				page,
+				base,
+				examples.find((w) => w.id === REVOKE_WF),
+			);
 			const bearerSlot = (slots) => slots.some((t) => /Bearer/i.test(t));
 			const panelOf = async (nodeName) => {
 				const opened = await openNodePanel(page, nodeName);
