@@ -740,19 +740,11 @@ async function main() {
 				'uiPollTrigger001',
 				'UI: poll trigger',
 				[
-					F.node(
-						'Platform Poll Trigger',
-						`${F.PKG}.platformPostsTrigger`,
-						1.1,
-						{
-							authentication: 'platformBearerApi',
-							event: 'userPosts',
-							user: { __rl: true, mode: 'username', value: 'sandbox_user' },
-							pollTimes: { item: [{ mode: 'everyMinute' }] },
-						},
-						[0, 0],
-						{ credentials: F.credRef(F.CRED.bearer) },
-					),
+					F.pollTriggerNode({
+						event: 'userPosts',
+						user: { __rl: true, mode: 'username', value: 'sandbox_user' },
+						pollTimes: { item: [{ mode: 'everyMinute' }] },
+					}),
 					lookUpPost('Look Up Post', [250, 0]),
 				],
 				F.chain(['Platform Poll Trigger', 'Look Up Post']),

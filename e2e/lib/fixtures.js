@@ -684,9 +684,31 @@ const EVERY_10_S = {
 	item: [5, 15, 25, 35, 45, 55].map((s) => ({ mode: 'custom', cronExpression: `${s} * * * * *` })),
 };
 
+/**
+ * The Platform Poll Trigger with the app bearer credential, polling every 10 s unless `parameters`
+ * set Poll Times; `typeVersion` 1.1 (the default a new workflow gets) unless told.
+ */
+function pollTriggerNode(parameters, { typeVersion = 1.1, position = [0, 0] } = {}) {
+	return node(
+		'Platform Poll Trigger',
+		`${PKG}.platformPostsTrigger`,
+		typeVersion,
+		{
+			authentication: 'platformBearerApi',
+			maxItems: 100,
+			options: {},
+			pollTimes: EVERY_10_S,
+			...parameters,
+		},
+		position,
+		{ credentials: credRef(CRED.bearer) },
+	);
+}
+
 module.exports = {
 	PKG,
 	EVERY_10_S,
+	pollTriggerNode,
 	T,
 	CRED,
 	REVOCABLE_BEARER_TOKEN,

@@ -104,20 +104,10 @@ module.exports = [
 				caller(
 					ctx,
 					CALLERS[2],
-					F.node(
-						'Platform Poll Trigger',
-						`${F.PKG}.platformPostsTrigger`,
-						1.1,
-						{
-							authentication: 'platformBearerApi',
-							event: 'userPosts',
-							user: { __rl: true, mode: 'id', value: USER },
-							options: {},
-							pollTimes: F.EVERY_10_S,
-						},
-						[0, 0],
-						{ credentials: F.credRef(F.CRED.bearer) },
-					),
+					F.pollTriggerNode({
+						event: 'userPosts',
+						user: { __rl: true, mode: 'id', value: USER },
+					}),
 				),
 			];
 		},

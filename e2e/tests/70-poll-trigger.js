@@ -16,21 +16,7 @@ const QUERY = 'pollwatch e2e';
 const SEARCH = '/2/tweets/search/recent';
 
 function pollWorkflow(ctx) {
-	const trigger = F.node(
-		'Platform Poll Trigger',
-		`${F.PKG}.platformPostsTrigger`,
-		1,
-		{
-			authentication: 'platformBearerApi',
-			event: 'search',
-			query: QUERY,
-			maxItems: 100,
-			options: {},
-			pollTimes: F.EVERY_10_S,
-		},
-		[0, 0],
-		{ credentials: F.credRef(F.CRED.bearer) },
-	);
+	const trigger = F.pollTriggerNode({ event: 'search', query: QUERY }, { typeVersion: 1 });
 	return F.workflow(
 		WF_ID,
 		'e2e platform poll trigger',
@@ -155,20 +141,9 @@ module.exports = [
 					id,
 					name,
 					[
-						F.node(
-							'Platform Poll Trigger',
-							`${F.PKG}.platformPostsTrigger`,
-							1,
-							{
-								authentication: 'platformBearerApi',
-								event,
-								list: { __rl: true, mode: 'url', value: `https://x.com/i/lists/${list}` },
-								maxItems: 100,
-								options: {},
-								pollTimes: F.EVERY_10_S,
-							},
-							[0, 0],
-							{ credentials: F.credRef(F.CRED.bearer) },
+						F.pollTriggerNode(
+							{ event, list: { __rl: true, mode: 'url', value: `https://x.com/i/lists/${list}` } },
+							{ typeVersion: 1 },
 						),
 						F.sinkNode('Record Run', ctx.sandboxUrl, sink, [300, 0]),
 					],

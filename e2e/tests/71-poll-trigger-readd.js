@@ -37,20 +37,7 @@ function watch(id, name, parameters, sink, ctx) {
 		id,
 		name,
 		[
-			F.node(
-				'Platform Poll Trigger',
-				`${F.PKG}.platformPostsTrigger`,
-				1,
-				{
-					authentication: 'platformBearerApi',
-					maxItems: 100,
-					options: {},
-					pollTimes: F.EVERY_10_S,
-					...parameters,
-				},
-				[0, 0],
-				{ credentials: F.credRef(F.CRED.bearer) },
-			),
+			F.pollTriggerNode(parameters, { typeVersion: 1 }),
 			F.sinkNode('Record Run', ctx.sandboxUrl, sink, [300, 0]),
 		],
 		F.chain(['Platform Poll Trigger', 'Record Run']),
