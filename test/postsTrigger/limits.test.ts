@@ -42,7 +42,12 @@ function clock(start = Date.now()) {
  * window of `limit` requests per 15 minutes, stated in the headers (or not, `headers: false`) and
  * enforced with a 429 beyond it.
  */
-function followers(limit: number, time: { now: () => number }, headers = true, suffix = 'followers') {
+function followers(
+	limit: number,
+	time: { now: () => number },
+	headers = true,
+	suffix = 'followers',
+) {
 	const list: string[] = [];
 	let window: { start: number; used: number } | undefined;
 	const seen = { requests: 0, refused: 0, sizes: [] as number[] };

@@ -336,8 +336,8 @@ describe('per-endpoint rate limits', () => {
 
 describe('recent search: the last 7 days', () => {
 	const DAY = 86_400_000;
-	/** An id made at `ms`, as the service's ids hold their time. */
-	const idAt = (ms: number) => String(BigInt(ms - 1288834974657) << 22n);
+	/** An id made at `ms`, as the service's ids hold their time (milliseconds since its epoch, times 2^22). */
+	const idAt = (ms: number) => String(BigInt(ms - 1288834974657) * BigInt(4194304));
 	const search = (qs: string) =>
 		call('GET', `/2/tweets/search/recent?query=window&max_results=10&${qs}`, { token: app() });
 
