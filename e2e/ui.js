@@ -142,21 +142,25 @@ async function openNextStepCreator(page) {
  */
 async function openWorkflow(page, base, wf) {
 	// The canvas shows this workflow's nodes, not the last one's (several share node names): every
-	// node but its sticky notes.
+	// node but its sticky notes, and none it does not have.
 	const wanted = wf.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote').map((n) => n.name);
+	const all = wf.nodes.map((n) => n.name);
 	const shown = (timeout) =>
 		page
 			.waitForFunction(
-				(id, names) => {
+				(id, names, allNames) => {
 					if (!location.pathname.endsWith(`/workflow/${id}`)) return false;
 					const onCanvas = [...document.querySelectorAll('[data-test-id="canvas-node"]')].map((e) =>
 						e.getAttribute('data-node-name'),
 					);
-					return names.every((n) => onCanvas.includes(n)) && onCanvas.length <= names.length + 5;
+					return (
+						names.every((n) => onCanvas.includes(n)) && onCanvas.every((n) => allNames.includes(n))
+					);
 				},
 				{ timeout },
 				wf.id,
 				wanted,
+				all,
 			)
 			.then(() => true)
 			.catch(() => false);

@@ -17,7 +17,9 @@
  * Each step that fails names the control it could not find.
  */
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const { setTimeout: sleep } = require('node:timers/promises');
+
+const H = require('./host');
 
 /** The element of `selector` whose text (spaces folded) matches `text`, or null. */
 async function byText(page, selector, text) {
@@ -28,15 +30,11 @@ async function byText(page, selector, text) {
 	return null;
 }
 
-/** Waits until `find` returns something (or the time is up: null). */
-async function waitFor(find, timeoutMs = 20000, stepMs = 250) {
-	const until = Date.now() + timeoutMs;
-	for (;;) {
-		const found = await find();
-		if (found) return found;
-		if (Date.now() > until) return null;
-		await sleep(stepMs);
-	}
+/** What `find` returns once it returns something, or null when the time is up (a step then fails). */
+async function waitFor(find, timeoutMs = 20000, intervalMs = 250) {
+	return await H.waitFor('a first-workflow step', find, { timeoutMs, intervalMs }).catch(
+		() => null,
+	);
 }
 
 /** The visible text of the open node panel (NDV), spaces folded. */
@@ -63,7 +61,7 @@ async function fill(page, scope, name, value) {
 
 /**
  * Runs steps 1 to 5 in `page` (logged in). `ui` brings the editor test's helpers: check, shot,
- * searchCreator, clickCreatorItem, creatorItems. Returns what `verify` needs.
+ * searchCreator, clickCreatorItem. Returns what `verifyFirstWorkflow` needs.
  */
 async function followFirstWorkflow(page, base, sandbox, ui) {
 	const { check, shot, searchCreator, clickCreatorItem } = ui;
@@ -268,7 +266,8 @@ async function followFirstWorkflow(page, base, sandbox, ui) {
 
 /**
  * Step 5's promise, checked after the other editor checks: the first poll recorded the position, and
- * a post published after it ran the workflow once (n8n's executions of that workflow).
+ * a post published after it started one successful run (n8n's executions of that workflow). That no
+ * later poll runs it again is the Poll Trigger e2e tests' to show: here the next poll is a minute away.
  */
 async function verifyFirstWorkflow(page, sandbox, state, ui) {
 	const { check } = ui;
@@ -313,7 +312,7 @@ async function verifyFirstWorkflow(page, sandbox, state, ui) {
 	);
 	check(
 		Boolean(runs) && runs.length === 1 && runs.every((e) => e.status === 'success'),
-		`first workflow: the post published after activation ran the workflow once (${runs ? runs.map((e) => e.status).join(', ') : 'no run'})`,
+		`first workflow: the post published after activation started one successful run (${runs ? runs.map((e) => e.status).join(', ') : 'no run'})`,
 	);
 }
 

@@ -65,6 +65,16 @@ const MID = '1400000000000000005';
 const LOW = '1400000000000000001';
 const WATCHED = '1400000000000000100';
 
+/** `who` does `kind` to `target` through the control API (undoes it with `on` false). */
+const relate =
+	(kind: string, target: string) =>
+	(who: string, on = true) =>
+		control(on ? 'POST' : 'DELETE', '/_sandbox/relations', {
+			kind,
+			user_id: who,
+			target_id: target,
+		});
+
 describe('lists the Poll Trigger reads: newest first by when each was added', () => {
 	beforeAll(() => {
 		// Into the store directly: the reads through the API below then fail on their order alone
@@ -79,12 +89,7 @@ describe('lists the Poll Trigger reads: newest first by when each was added', ()
 	});
 
 	it('followers: an unfollow and a follow again put the follower on top', async () => {
-		const follow = (who: string, on = true) =>
-			control(on ? 'POST' : 'DELETE', '/_sandbox/relations', {
-				kind: 'follow',
-				user_id: who,
-				target_id: WATCHED,
-			});
+		const follow = relate('follow', WATCHED);
 		await follow(LOW);
 		await follow(HIGH);
 		await follow(MID);
@@ -190,12 +195,7 @@ describe('lists the Poll Trigger reads: newest first by when each was added', ()
 	it('list followers: unfollowed and followed again, the follower is on top', async () => {
 		const made = await control('POST', '/_sandbox/lists', { name: 'Watched', members: [HIGH] });
 		const list = (made.data as { id: string }).id;
-		const follow = (who: string, on = true) =>
-			control(on ? 'POST' : 'DELETE', '/_sandbox/relations', {
-				kind: 'list_follower',
-				user_id: who,
-				target_id: list,
-			});
+		const follow = relate('list_follower', list);
 		await follow(LOW);
 		await follow(HIGH);
 		await follow(LOW, false);
@@ -382,4 +382,19 @@ describe('injected faults answer in the service’s shapes', () => {
 		expect(r.body).toMatchObject({ status, type: 'about:blank' });
 		expect(typeof r.body.title).toBe('string');
 	});
+
+	it.each([429, 503])(
+		'advertising interface %i: its errors[] shape, not a Problem',
+		async (status) => {
+			await control('POST', '/_sandbox/faults', {
+				rules: [{ status, count: 1, path: '^/12/accounts$' }],
+			});
+			const r = await call('GET', '/12/accounts', { token: user() });
+			expect(r.status).toBe(status);
+			expect(r.headers.get('content-type')).not.toMatch(/problem\+json/);
+			const errors = r.body.errors as Array<{ code: string; message: string }>;
+			expect(errors[0].code).toBe(status === 429 ? 'TOO_MANY_REQUESTS' : 'SERVICE_UNAVAILABLE');
+			expect(r.body.type).toBeUndefined();
+		},
+	);
 });
