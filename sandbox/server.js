@@ -89,8 +89,19 @@ function createSandbox(options = {}) {
 			 * None by default: the service publishes no values for most endpoints.
 			 */
 			rateLimits: options.rateLimits || [],
+			/**
+			 * The app's access tier: 'selfServe' (Free, Basic, Pro, pay-per-use: what a new developer
+			 * account has) or 'enterprise'. On self-serve tiers a programmatic reply is refused unless the
+			 * author of the post replied to summoned the replier (mentioned the account or quoted its
+			 * post); platform.md, Limits. A reply to one's own post (a thread) is allowed: assumed, the
+			 * prose names no rule for it.
+			 */
+			tier: options.tier === 'enterprise' ? 'enterprise' : 'selfServe',
 		},
-		/** Injected faults: latency for every request; status answers for the next N matching requests. */
+		/**
+		 * Injected faults: latency for every request; status answers for the next N matching requests
+		 * (after the first `skip` of them, which are answered normally).
+		 */
 		faults: { latencyMs: 0, rules: [] },
 		/** The rate-limit windows running: `rule caller` -> {used, resetMs}. */
 		rateWindows: new Map(),
@@ -299,6 +310,10 @@ function createSandbox(options = {}) {
 			if (rule.remaining <= 0) continue;
 			if (rule.method && rule.method !== method) continue;
 			if (rule.path && !new RegExp(rule.path).test(path)) continue;
+			if (rule.skip > 0) {
+				rule.skip--;
+				return undefined;
+			}
 			rule.remaining--;
 			return rule;
 		}

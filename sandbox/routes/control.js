@@ -21,7 +21,8 @@
  *   POST   /_sandbox/redeliver              {event_uuids: [...], webhook_id?} the service sends recorded events again
  *                                            (same bytes, same signature), as it does when it saw no acknowledgement
  *   POST   /_sandbox/faults                 {latencyMs, rules:[{status:429|500|503, count, path?, method?, resetAfterS?,
- *                                            delayMs? (without status: answer normally after the delay)}]}
+ *                                            delayMs? (without status: answer normally after the delay),
+ *                                            skip? (the first N matching requests are answered normally)}]}
  *   DELETE /_sandbox/faults
  *   POST   /_sandbox/events                 {event_type, user_id?, text?, payload?, count?, forge?, unsigned?,
  *                                            webhook_id?, shape?: 'account_activity', negative_uuid?, media?,
@@ -131,6 +132,8 @@ function install(sb) {
 				'deliveryRetryDelaysMs: at most 10 delays, each an integer from 0 to 600000 ms',
 				{ deliveryRetryDelaysMs: [b.deliveryRetryDelaysMs] },
 			);
+		if (b.tier !== undefined && !['selfServe', 'enterprise'].includes(b.tier))
+			throw invalidRequest('tier: selfServe or enterprise', { tier: [String(b.tier)] });
 		if (b.rateLimits !== undefined) {
 			const bad = rateLimits.invalidRules(b.rateLimits);
 			if (bad) throw invalidRequest(bad, { rateLimits: [b.rateLimits] });
@@ -145,6 +148,7 @@ function install(sb) {
 			'webhookLimit',
 			'deliveryTimeoutMs',
 			'deliveryRetryDelaysMs',
+			'tier',
 		])
 			if (b[k] !== undefined) sb.options[k] = b[k];
 		return { body: { options: sb.options } };
@@ -231,6 +235,7 @@ function install(sb) {
 				path: r.path,
 				method: r.method,
 				resetAfterS: r.resetAfterS,
+				skip: Math.max(0, Number(r.skip) || 0),
 			});
 		}
 		return { body: { faults: sb.faults } };

@@ -129,6 +129,26 @@ function install(sb) {
 	};
 
 	// ---- Create / edit / delete ----
+	/**
+	 * Whether a post's author summoned a user (platform.md, Limits: mentioned the account or quoted
+	 * its post), which self-serve tiers need before a programmatic reply to it.
+	 */
+	function summoned(target, userId) {
+		const user = db().users.get(userId);
+		const mentions = ((target.entities && target.entities.mentions) || []).map((m) =>
+			String(m.username || '').toLowerCase(),
+		);
+		if (user) {
+			const name = String(user.username).toLowerCase();
+			if (mentions.includes(name)) return true;
+			if (new RegExp(`(^|[^A-Za-z0-9_])@${name}(?![A-Za-z0-9_])`, 'i').test(target.text || ''))
+				return true;
+		}
+		return (target.referenced_tweets || []).some(
+			(r) => r.type === 'quoted' && (db().tweets.get(String(r.id)) || {}).author_id === userId,
+		);
+	}
+
 	function createPost({ body, auth }) {
 		const b = body || {};
 		if (typeof b !== 'object' || Array.isArray(b))
@@ -263,6 +283,16 @@ function install(sb) {
 		if (b.share_with_followers !== undefined && !b.community_id)
 			throw invalidRequest('share_with_followers needs community_id', { share_with_followers: [] });
 		const userId = auth.userId || sb.keys.userId;
+		if (b.reply && !b.edit_options && sb.options.tier !== 'enterprise') {
+			const target = db().tweets.get(String(b.reply.in_reply_to_tweet_id));
+			if (target.author_id !== userId && !summoned(target, userId))
+				throw problem(
+					403,
+					'about:blank',
+					'Forbidden',
+					'Reply to this conversation is not allowed because you have not been mentioned or otherwise engaged by the author of the post you are replying to.',
+				);
+		}
 		let previous;
 		if (b.edit_options) {
 			const prev = String(b.edit_options.previous_post_id || '');
@@ -315,8 +345,11 @@ function install(sb) {
 			post.in_reply_to_user_id = (
 				db().tweets.get(String(b.reply.in_reply_to_tweet_id)) || {}
 			).author_id;
-		if (b.quote_tweet_id)
-			post.referenced_tweets = [{ type: 'quoted', id: String(b.quote_tweet_id) }];
+		// The service names the post replied to in referenced_tweets (type replied_to) as well.
+		const references = [];
+		if (b.reply) references.push({ type: 'replied_to', id: String(b.reply.in_reply_to_tweet_id) });
+		if (b.quote_tweet_id) references.push({ type: 'quoted', id: String(b.quote_tweet_id) });
+		if (references.length) post.referenced_tweets = references;
 		if (b.card_uri) post.card_uri = b.card_uri;
 		if (b.community_id) post.community_id = String(b.community_id);
 		if (b.paid_partnership !== undefined) post.paid_partnership = !!b.paid_partnership;

@@ -1,6 +1,7 @@
 import type { Resource } from '../../../shared/router';
 import { count } from './count';
 import { create } from './create';
+import { createThread } from './createThread';
 import { deletePost } from './delete';
 import { edit } from './edit';
 import { get } from './get';
@@ -22,6 +23,7 @@ export const post: Resource = {
 	operations: {
 		count,
 		create,
+		createThread,
 		delete: deletePost,
 		edit,
 		get,

@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IBinaryData, IDataObject } from 'n8n-workflow';
 
 import { checkMedia, uploadMedia, setAltText } from '../../../../shared/media';
 import type { OperationContext } from '../../../../shared/router';
@@ -15,33 +15,15 @@ export async function composeBody(
 	attached?: IDataObject[],
 ): Promise<IDataObject> {
 	const { text, fields, binaries, input } = readComposeInput.call(this, itemIndex);
-
-	// Every file is read and checked (type, size, duration) before the first upload.
-	const files = [];
-	for (const { property, binary } of binaries) {
-		const data = await this.helpers.getBinaryDataBuffer(itemIndex, property);
-		checkMedia(this, itemIndex, data, binary, { purpose: 'post', field: property });
-		files.push({ property, binary, data });
-	}
-	const mediaIds = [...(input.mediaIds ?? [])];
-	for (const id of mediaIds) attached?.push({ id });
-	for (const { property, binary, data } of files) {
-		const uploaded = await uploadMedia.call(this, itemIndex, data, binary, {
-			purpose: 'post',
-			field: property,
-		});
-		const alt = input.altTexts?.find((a) => a.property === property);
-		if (alt) await setAltText.call(this, itemIndex, uploaded.id, alt.text);
-		mediaIds.push(uploaded.id);
-		attached?.push({
-			id: uploaded.id,
-			...(uploaded.media_key ? { media_key: uploaded.media_key } : {}),
-			type: uploaded.type,
-			binary_property: property,
-			...(binary.fileName ? { file_name: binary.fileName } : {}),
-			...(alt ? { alt_text: alt.text } : {}),
-		});
-	}
+	const files = await checkAttachments.call(this, itemIndex, binaries);
+	const mediaIds = await uploadAttachments.call(
+		this,
+		itemIndex,
+		files,
+		input.mediaIds ?? [],
+		input.altTexts ?? [],
+		attached,
+	);
 
 	const body: IDataObject = {};
 	if (text) body.text = text;
@@ -70,6 +52,63 @@ export async function composeBody(
 	}
 	if (fields.paidPartnership === true) body.paid_partnership = true;
 	return body;
+}
+
+/** A binary input read and checked (type, size, duration), ready to upload. */
+export interface CheckedFile {
+	property: string;
+	binary: IBinaryData;
+	data: Buffer;
+}
+
+/** Reads and checks every file (type, size, duration) before the first upload. */
+export async function checkAttachments(
+	this: OperationContext,
+	itemIndex: number,
+	binaries: Array<{ property: string; binary: IBinaryData }>,
+): Promise<CheckedFile[]> {
+	const files: CheckedFile[] = [];
+	for (const { property, binary } of binaries) {
+		const data = await this.helpers.getBinaryDataBuffer(itemIndex, property);
+		checkMedia(this, itemIndex, data, binary, { purpose: 'post', field: property });
+		files.push({ property, binary, data });
+	}
+	return files;
+}
+
+/**
+ * Uploads checked files (with their alt text) and returns the media ids a post attaches: the given
+ * ids first, then the uploads. `attached` receives what the post carries (media ids; for uploads
+ * also the media key, binary property and alt text).
+ */
+export async function uploadAttachments(
+	this: OperationContext,
+	itemIndex: number,
+	files: CheckedFile[],
+	existingIds: string[],
+	altTexts: Array<{ property: string; text: string }>,
+	attached?: IDataObject[],
+): Promise<string[]> {
+	const mediaIds = [...existingIds];
+	for (const id of mediaIds) attached?.push({ id });
+	for (const { property, binary, data } of files) {
+		const uploaded = await uploadMedia.call(this, itemIndex, data, binary, {
+			purpose: 'post',
+			field: property,
+		});
+		const alt = altTexts.find((a) => a.property === property);
+		if (alt) await setAltText.call(this, itemIndex, uploaded.id, alt.text);
+		mediaIds.push(uploaded.id);
+		attached?.push({
+			id: uploaded.id,
+			...(uploaded.media_key ? { media_key: uploaded.media_key } : {}),
+			type: uploaded.type,
+			binary_property: property,
+			...(binary.fileName ? { file_name: binary.fileName } : {}),
+			...(alt ? { alt_text: alt.text } : {}),
+		});
+	}
+	return mediaIds;
 }
 
 /** Added to a failed create or edit that may nevertheless have gone through. */
