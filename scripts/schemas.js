@@ -262,6 +262,43 @@ const revoked = (more) => obj({ revoked: bool, ...more });
  * fails the conformance run or the answers property, naming the operation and the field.
  */
 const OPERATIONS = {
+	// One item per thread (nodes/PlatformPosts/resources/post/createThread.ts): the parts posted and,
+	// when a part failed, which one and what identifies the error.
+	'post.createThread': {
+		item: () =>
+			obj({
+				complete: bool,
+				thread_id: str,
+				part_ids: arr(str),
+				parts: arr(
+					obj({
+						part: int,
+						id: str,
+						text: str,
+						edit_history_tweet_ids: arr(str),
+						attached_media: attachedMedia(),
+						posted: str,
+					}),
+				),
+				continued_after_post_id: str,
+				failed_part: int,
+				not_attempted_parts: arr(int),
+				continue_after_post_id: str,
+				error: str,
+				description: str,
+				error_info: obj({
+					httpStatus: int,
+					type: str,
+					code: str,
+					parameter: str,
+					noAnswer: bool,
+					networkCode: str,
+					rateLimitKind: str,
+					rateLimitResetAt: str,
+					rateLimitLimit: num,
+				}),
+			}),
+	},
 	'post.getOne': { fields: () => failed },
 	'post.hideReply': { fields: () => ({ post_id: str }) },
 	'post.unhideReply': { fields: () => ({ post_id: str }) },

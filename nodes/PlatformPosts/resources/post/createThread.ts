@@ -207,7 +207,7 @@ export const createThread: ItemOperation = {
 		name: 'Create Thread',
 		value: 'createThread',
 		description:
-			'Publish a thread: several posts, each a reply to the one before, optionally with media per part. Each part is a post the service charges for (0.015; 0.20 when it contains a URL). On self-serve tiers the service allows programmatic replies only when the author of the post replied to summoned the replier (mentioned the account or quoted its post); its documentation does not say how this applies to replies to your own posts.',
+			'Publish a thread: several posts, each a reply to the one before, with media per part if you like. Each part is charged as a post: 0.015, or 0.20 when it contains a URL. On self-serve tiers the service takes a programmatic reply only when the author of the post replied to summoned the account (mentioned it or quoted its post); its documentation does not say whether replies to your own posts, as in a thread, count.',
 		action: 'Create a thread',
 	},
 	properties: [
@@ -264,7 +264,7 @@ export const createThread: ItemOperation = {
 	],
 	notice: {
 		displayName:
-			'Every part is charged as a post (0.015; 0.20 when it contains a URL). If a part fails, the thread stops there: the error (or the item, with Continue On Fail) names the parts posted and the ID to give as Options › Continue After Post ID. A part the service refuses as duplicate text stops the thread the same way: the service gives that refusal no error type of its own (403, type about:blank), so the node does not tell it from other refusals.',
+			'Every part is charged as a post: 0.015, or 0.20 when it contains a URL. If a part fails, the thread stops there: the error (or the item, with Continue On Fail) names the parts posted and the ID to give as Options › Continue After Post ID. A part the service refuses as duplicate text stops the thread the same way: the service gives that refusal no error type of its own (403, type about:blank), so the node does not tell it from other refusals.',
 		name: 'threadNotice',
 		type: 'notice',
 		default: '',
