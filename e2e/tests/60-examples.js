@@ -54,6 +54,39 @@ module.exports = [
 ];
 
 module.exports.push({
+	name: 'examples: thread from a list of texts runs (n8n execute) and posts each part as a reply to the one before',
+	needs: ['platformPosts:post.createThread'],
+	modes: ['regular'],
+	workflows: (ctx) => [byId(ctx, 'exThreadList0001')].filter(Boolean),
+	timeoutMs: 120000,
+	async run(ctx) {
+		const { assert } = ctx;
+		const example = byId(ctx, 'exThreadList0001');
+		const set = example.nodes.find((n) => n.name === 'Thread Parts');
+		const parts = JSON.parse(
+			set.parameters.assignments.assignments[0].value.replace(/^=\{\{\s*|\s*\}\}$/g, ''),
+		);
+		const since = ctx.seq();
+		const run = await ctx.inst.execute('exThreadList0001');
+		const items = lastNodeItems(run);
+		assert.equal(items.length, 1, JSON.stringify(items).slice(0, 500));
+		assert.equal(items[0].complete, true, JSON.stringify(items[0]).slice(0, 800));
+		const creates = ctx
+			.records(since, '/2/tweets')
+			.filter((r) => r.method === 'POST' && r.path === '/2/tweets');
+		assert.deepEqual(
+			creates.map((r) => r.body.text),
+			parts,
+		);
+		const ids = creates.map((r) => r.response.data.id);
+		assert.deepEqual(items[0].part_ids, ids);
+		for (let i = 1; i < ids.length; i++)
+			assert.equal(creates[i].body.reply.in_reply_to_tweet_id, ids[i - 1]);
+		for (const r of creates) assert.ok(r.auth && r.auth.valid && r.auth.kind === 'oauth2');
+	},
+});
+
+module.exports.push({
 	name: "examples: new post with an image -> card built from the post's own image -> scheduled ad post (trigger example, signed event)",
 	needs: ['platformTriggerPosts', 'adsCreatives:card.create', 'adsCreatives:scheduledPost.create'],
 	modes: ['regular'],
