@@ -251,7 +251,7 @@ export const createThread: ItemOperation = {
 			displayOptions: { show: { partsFrom: ['list'] } },
 			placeholder: '["First post", "Second post"]',
 			description:
-				'A list of the parts in order: texts, or objects with a "text" field. Map a list from an expression, e.g. {{ $json.output.parts }}.',
+				'A list of the parts in order: texts, or objects with a "text" field. Map a list with an expression, such as the parts of an AI agent\'s structured output.',
 		},
 		{
 			displayName: 'Additional Fields',
