@@ -168,6 +168,13 @@ describe('Post → Create Thread: parts and media', () => {
 				'Part #1: at most 4 media per post (got 5)',
 			],
 			[
+				{
+					parts: ['a'],
+					additionalFields: { altTexts: { altText: [{ property: 'data', text: 'A bike' }] } },
+				},
+				'Alt Text #1: "data" is not a binary property of any part (Part Media)',
+			],
+			[
 				{ parts: ['a'], options: { continueAfterPostId: 'https://x.com/jack' } },
 				'Continue After Post ID: give the ID or the URL of the last part that was posted',
 			],

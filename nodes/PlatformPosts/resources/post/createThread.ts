@@ -87,6 +87,14 @@ const threadSchema = z
 					message: `there is no part ${m.part} (the thread has ${v.parts.length})`,
 				});
 		});
+		v.altTexts.forEach((alt, i) => {
+			if (!v.parts.some((part) => part.binaryProperties.includes(alt.property)))
+				ctx.addIssue({
+					code: 'custom',
+					path: ['altTexts', i],
+					message: `"${alt.property}" is not a binary property of any part (Part Media)`,
+				});
+		});
 		const seenProperty = new Map<string, number>();
 		const seenText = new Map<string, number>();
 		v.parts.forEach((part, i) => {
