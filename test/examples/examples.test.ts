@@ -263,7 +263,8 @@ describe('examples run on a real account once the first note is followed', () =>
 			evalItemExpression(condition.leftValue.replace(/\$execution\.mode/g, JSON.stringify(mode)), {
 				pushOnTestNow,
 			});
-		expect([push('manual', false), push('manual', true), push('trigger', false)]).toEqual([
+		// n8n's $execution.mode: 'test' for a run from the editor, 'production' otherwise.
+		expect([push('test', false), push('test', true), push('production', false)]).toEqual([
 			false,
 			true,
 			true,
