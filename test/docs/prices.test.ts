@@ -1,6 +1,3 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-
 import { MODES } from '../../nodes/PlatformPostsTrigger/modes';
 import { listFiles, readText } from '../helpers/files';
 
@@ -10,8 +7,8 @@ import { listFiles, readText } from '../helpers/files';
  * column at that price: a changed price, a changed resource count or a mode whose endpoint becomes an
  * owned read fails here until the pages say so.
  */
-const PROSE = path.join(__dirname, '..', '..', '..', 'shared', 'spec', 'platform.md');
-const prose = fs.existsSync(PROSE) ? fs.readFileSync(PROSE, 'utf8') : undefined;
+const SPEC = '../shared/spec';
+const prose = listFiles(SPEC).includes('platform.md') ? readText(`${SPEC}/platform.md`) : undefined;
 const plans = readText('docs/plans-and-prices.md');
 const pollPage = readText('docs/nodes/platform-poll-trigger.md');
 
