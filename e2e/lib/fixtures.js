@@ -655,18 +655,63 @@ function loadExamples(dir) {
 		.map((f) => Object.assign({ file: f }, JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'))));
 }
 
-/** The placeholder host of every sample URL in examples/ (a user replaces it with their own). */
-const EXAMPLE_HOST = 'https://sandbox.example/';
+/**
+ * What `npm start` and the e2e suite set in the examples to run them against the sandbox at
+ * `sandboxUrl`, and nothing else: examples/*.json ship what a builder imports (no sandbox address, no
+ * made-up id; the first sticky note names what to set). Per file, per node name, per parameter (a
+ * dotted path): the sandbox's value. test/examples/examples.test.ts holds that every one names a
+ * parameter its example has, and that nothing outside them points at a sandbox or a made-up id.
+ */
+function exampleOverrides(sandboxUrl) {
+	const { DEFAULT_KEYS } = require('../../sandbox/server');
+	const user = DEFAULT_KEYS.userId;
+	const adAccount = { __rl: true, mode: 'id', value: DEFAULT_KEYS.adsAccountId };
+	return {
+		'activity-stream-to-team-chat.json': {
+			'New Post (Activity Stream)': { user },
+			'Post to Team Chat': { url: `${sandboxUrl}/_sandbox/sink/team-chat` },
+		},
+		'new-post-to-scheduled-ad-post.json': {
+			'Platform Trigger': { user },
+			'Create Website Card': { accountId: adAccount },
+			'Schedule Ad Post With Card': { accountId: adAccount },
+			'Schedule Text Ad Post': { accountId: adAccount },
+		},
+		'post-with-image.json': {
+			'Download Image': { url: `${sandboxUrl}/_sandbox/sample.png` },
+		},
+		'search-to-data-table.json': {
+			'New Search Match': { query: 'autumn sale' },
+		},
+	};
+}
+
+/** Sets `value` at the dotted `dotted` path of `obj`; throws when the path's parent is missing. */
+function setPath(obj, dotted, value) {
+	const keys = dotted.split('.');
+	let at = obj;
+	for (const k of keys.slice(0, -1)) {
+		if (!at || typeof at[k] !== 'object') throw new Error(`no parameter ${dotted}`);
+		at = at[k];
+	}
+	at[keys[keys.length - 1]] = value;
+}
 
 /**
- * The example workflows (examples/*.json) as `npm start` imports them: every sample URL points at the
- * sandbox at `sandboxUrl`. Each copy's file name stays readable as `file`, but not enumerable, so the
- * copy is a workflow n8n imports as is (JSON.stringify leaves `file` out).
+ * The example workflows (examples/*.json) as `npm start` imports them: exampleOverrides applied. Each
+ * copy's file name stays readable as `file`, but not enumerable, so the copy is a workflow n8n
+ * imports as is (JSON.stringify leaves `file` out).
  */
 function sandboxExamples(sandboxUrl) {
+	const overrides = exampleOverrides(sandboxUrl);
 	return loadExamples(path.join(__dirname, '..', '..', 'examples')).map((wf) => {
-		const copy = JSON.parse(JSON.stringify(wf).split(EXAMPLE_HOST).join(`${sandboxUrl}/`));
+		const copy = JSON.parse(JSON.stringify(wf));
 		delete copy.file;
+		for (const [nodeName, params] of Object.entries(overrides[wf.file] || {})) {
+			const n = copy.nodes.find((x) => x.name === nodeName);
+			if (!n) throw new Error(`${wf.file}: no node "${nodeName}" to point at the sandbox`);
+			for (const [param, value] of Object.entries(params)) setPath(n.parameters, param, value);
+		}
 		return Object.defineProperty(copy, 'file', { value: wf.file, enumerable: false });
 	});
 }
@@ -739,5 +784,6 @@ module.exports = {
 	describeInstalled,
 	loadExamples,
 	sandboxExamples,
+	exampleOverrides,
 	sandboxExample,
 };

@@ -6,6 +6,7 @@
  */
 const crypto = require('node:crypto');
 const F = require('../lib/fixtures');
+const { session } = require('../lib/rest');
 
 const byId = (ctx, id) => F.sandboxExample(ctx.sandboxUrl, id);
 
@@ -49,6 +50,30 @@ module.exports = [
 					r.auth && r.auth.valid && r.auth.kind === 'oauth1',
 					`#${r.seq} ${r.method} ${r.path}: ${JSON.stringify(r.auth)}`,
 				);
+			// Test Now in the editor (a manual run): ends at the no-op, sends nothing to the catalog.
+			const s = await session(ctx.inst.port);
+			const manualSince = ctx.seq();
+			const before = (await s.executions('exNightlyPush001')).length;
+			await s.call('POST', '/rest/workflows/exNightlyPush001/run', {
+				triggerToStartFrom: { name: 'Test Now' },
+			});
+			const manual = await ctx.waitFor(
+				'the Test Now run to finish',
+				async () => {
+					const list = await s.executions('exNightlyPush001');
+					return (
+						list.length > before &&
+						list.find((e) => e.mode === 'manual' && !['running', 'new'].includes(e.status))
+					);
+				},
+				{ timeoutMs: 60000, intervalMs: 1000 },
+			);
+			assert.equal(manual.status, 'success', JSON.stringify(manual));
+			assert.deepEqual(
+				ctx.records(manualSince).filter((r) => r.path.startsWith('/12/')),
+				[],
+				'Test Now sends nothing to the advertising interface',
+			);
 		},
 	},
 ];

@@ -46,7 +46,7 @@ export class PlatformPostTriggers implements INodeType {
 		name: 'platformPostTriggers',
 		icon: { light: 'file:../../icons/platform.svg', dark: 'file:../../icons/platform.dark.svg' },
 		documentationUrl:
-			'https://github.com/n8n-nodes-platform/n8n-nodes-platform/blob/main/docs/nodes/platform-trigger.md#activity-stream',
+			'https://github.com/n8n-nodes-platform/n8n-nodes-platform/blob/main/docs/nodes/activity-stream-trigger.md#platform-activity-stream-trigger',
 		group: ['trigger'],
 		version: 1,
 		subtitle: activityEventsSubtitle,

@@ -113,7 +113,7 @@ const NODES: Array<{ description: INodeTypeDescription; page: string; readme: st
 	{ description: trigger, page: 'docs/nodes/platform-trigger.md', readme: 'Platform Trigger' },
 	{
 		description: new PlatformActivityStreamTrigger().description,
-		page: 'docs/nodes/platform-trigger.md',
+		page: 'docs/nodes/activity-stream-trigger.md',
 		readme: 'Platform Activity Stream Trigger',
 	},
 	{
@@ -278,8 +278,9 @@ describe('the counts the docs state match the code', () => {
 		))
 			inReadme[m[1]] = versionList(m[2]);
 		for (const { description, page, readme: name } of NODES) {
+			// "The *Platform Posts* node (versions 1 and 1.1)": the name the editor shows, not the type name.
 			const header = new RegExp(
-				`\\(type\\s+\`n8n-nodes-platform\\.${description.name}\`, versions? ([^)]*)\\)`,
+				`\\*${description.displayName}\\* node \\(versions? ([^)]*)\\)`,
 			).exec(readText(page));
 			expect([description.name, header && versionList(header[1])]).toEqual([
 				description.name,

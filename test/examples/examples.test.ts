@@ -127,3 +127,154 @@ describe('examples', () => {
 		expect(into(model, 'ai_languageModel')).toEqual([[agent.name, 'ai_languageModel']]);
 	});
 });
+
+/* eslint-disable @typescript-eslint/no-require-imports -- the e2e fixtures and the sandbox are plain CommonJS */
+const fixtures = require('../../e2e/lib/fixtures') as {
+	exampleOverrides(url: string): Record<string, Record<string, Record<string, unknown>>>;
+	sandboxExamples(url: string): Workflow[];
+};
+const { DEFAULT_KEYS } = require('../../sandbox/server') as {
+	DEFAULT_KEYS: Record<string, string>;
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+const SANDBOX_URL = 'http://127.0.0.1:5680';
+
+/** What only a sandbox answers: its addresses and the ids it made up for its one account. */
+const SANDBOX_HOST =
+	/sandbox\.example|\b127\.0\.0\.1\b|\blocalhost\b|\b0\.0\.0\.0\b|\[::1\]|\/_sandbox\//i;
+const SANDBOX_IDS = new Set([
+	DEFAULT_KEYS.userId,
+	DEFAULT_KEYS.adsAccountId,
+	DEFAULT_KEYS.username,
+]);
+
+/** Every string of a node's parameters, with its dotted path. */
+function strings(value: unknown, at = ''): Array<[string, string]> {
+	if (typeof value === 'string') return [[at, value]];
+	if (Array.isArray(value)) return value.flatMap((v, i) => strings(v, `${at}.${i}`));
+	if (value && typeof value === 'object')
+		return Object.entries(value).flatMap(([k, v]) => strings(v, at ? `${at}.${k}` : k));
+	return [];
+}
+
+/**
+ * What in a workflow only works against the sandbox: a sandbox address, one of the sandbox's ids, or an id typed into the workflow (a literal of digits,
+ * a literal id in one of our nodes' resource locators), which no builder's account has.
+ */
+function sandboxOnly(file: string, wf: Workflow): string[] {
+	const out: string[] = [];
+	for (const n of wf.nodes) {
+		for (const [p, v] of strings(n.parameters)) {
+			const where = `${file}: ${n.name} › ${p}`;
+			if (SANDBOX_HOST.test(v)) out.push(`${where}: a sandbox address (${v.slice(0, 60)})`);
+			const literal = !v.startsWith('=');
+			if (literal && SANDBOX_IDS.has(v.trim())) out.push(`${where}: the sandbox's id ${v}`);
+			else if (literal && n.type !== 'n8n-nodes-base.stickyNote' && /^\d{5,19}$/.test(v.trim()))
+				out.push(`${where}: a typed-in id ${v}`);
+			else if (literal && p.endsWith('.value') && v && n.type.startsWith('n8n-nodes-platform.')) {
+				const rl = p
+					.split('.')
+					.slice(0, -1)
+					.reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], n.parameters) as {
+					__rl?: boolean;
+					mode?: string;
+				};
+				if (rl?.__rl && rl.mode === 'id') out.push(`${where}: a typed-in id ${v}`);
+			}
+		}
+	}
+	return out;
+}
+
+describe('examples run on a real account once the first note is followed', () => {
+	it('hold no sandbox address and no made-up id (npm start sets those, and only where it names)', () => {
+		expect(examples.flatMap(([file, wf]) => sandboxOnly(file, wf))).toEqual([]);
+	});
+
+	it('the check finds a sandbox address, a sandbox id and a typed-in id, and passes what npm start sets', () => {
+		const wf = (parameters: IDataObject): Workflow => ({
+			nodes: [{ name: 'N', type: 'n8n-nodes-platform.adsCreatives', typeVersion: 1, parameters }],
+			connections: {},
+		});
+		expect(
+			sandboxOnly('x.json', wf({ url: 'https://sandbox.example/_sandbox/sample.png' })),
+		).toHaveLength(1);
+		expect(sandboxOnly('x.json', wf({ url: 'http://localhost:5680/x' }))).toHaveLength(1);
+		expect(sandboxOnly('x.json', wf({ user: DEFAULT_KEYS.userId }))).toHaveLength(1);
+		expect(sandboxOnly('x.json', wf({ user: '2244994945' }))).toHaveLength(1);
+		expect(
+			sandboxOnly('x.json', wf({ accountId: { __rl: true, mode: 'id', value: 'abc123x' } })),
+		).toHaveLength(1);
+		expect(
+			sandboxOnly('x.json', wf({ accountId: { __rl: true, mode: 'list', value: '' }, url: '' })),
+		).toEqual([]);
+		// What npm start sets is where the sandbox goes: the sandbox copy breaks the rule there only.
+		const sandboxCopies = fixtures.sandboxExamples(SANDBOX_URL);
+		const found = sandboxCopies.flatMap((w) =>
+			sandboxOnly('none.json', w).map((p) => p.split(': ')[1]),
+		);
+		const set = Object.values(fixtures.exampleOverrides(SANDBOX_URL)).flatMap((nodes) =>
+			Object.entries(nodes).flatMap(([node, params]) =>
+				Object.keys(params).map((p) => `${node} › ${p}`),
+			),
+		);
+		expect(found.length).toBeGreaterThanOrEqual(5);
+		expect(found.filter((f) => !set.some((s) => f === s || f.startsWith(`${s}.`)))).toEqual([]);
+	});
+
+	it('npm start sets only parameters the examples have', () => {
+		const overrides = fixtures.exampleOverrides(SANDBOX_URL);
+		const missing: string[] = [];
+		for (const [file, nodes] of Object.entries(overrides)) {
+			const wf = examples.find(([f]) => f === file)?.[1];
+			if (!wf) {
+				missing.push(`${file}: no such example`);
+				continue;
+			}
+			for (const [name, params] of Object.entries(nodes)) {
+				const n = wf.nodes.find((x) => x.name === name);
+				for (const p of Object.keys(params))
+					if (!n || strings(n.parameters).every(([at]) => at !== p && !at.startsWith(`${p}.`)))
+						missing.push(`${file}: ${name} › ${p}`);
+			}
+		}
+		expect(missing).toEqual([]);
+	});
+
+	it('nightly product push: Test Now ends at a no-op unless its switch is on; the nightly run pushes', () => {
+		const wf = examples.find(([f]) => f === 'nightly-product-push.json')![1];
+		const next = (name: string, output = 0) =>
+			(wf.connections[name]?.main[output] ?? []).map((c) => c.node);
+		expect(next('Test Now')).toEqual(['Settings']);
+		expect(next('Every Night at 02:00')).toEqual(['Settings']);
+		expect(next('Settings')).toEqual(['Push Now?']);
+		expect(next('Push Now?', 0)).toEqual(['Find Catalog']);
+		expect(next('Push Now?', 1)).toEqual(['Test Now: Nothing Pushed']);
+		const settings = wf.nodes.find((n) => n.name === 'Settings')!;
+		const switches = (
+			settings.parameters.assignments as { assignments: Array<{ name: string; value: unknown }> }
+		).assignments;
+		expect(switches).toEqual([expect.objectContaining({ name: 'pushOnTestNow', value: false })]);
+		const gate = wf.nodes.find((n) => n.name === 'Push Now?')!;
+		const [condition] = (gate.parameters.conditions as { conditions: Array<{ leftValue: string }> })
+			.conditions;
+		const push = (mode: string, pushOnTestNow: boolean) =>
+			evalItemExpression(condition.leftValue.replace(/\$execution\.mode/g, JSON.stringify(mode)), {
+				pushOnTestNow,
+			});
+		// n8n's $execution.mode: 'test' for a run from the editor, 'production' otherwise.
+		expect([push('test', false), push('test', true), push('production', false)]).toEqual([
+			false,
+			true,
+			true,
+		]);
+	});
+
+	it('the ad example names the watchdog it needs in its first note', () => {
+		const note = flagship.nodes.find((n) => n.type === 'n8n-nodes-base.stickyNote')!;
+		expect(String(note.parameters.content)).toMatch(
+			/webhook watchdog[\s\S]*platform-webhook-watchdog\.json/,
+		);
+	});
+});
