@@ -35,6 +35,7 @@ interface Sandbox {
 	faults: { rules: IDataObject[] };
 	activityStream: {
 		keepAliveMs: number;
+		backlogLineMs: number;
 		connects: number;
 		connections: Set<{
 			stalled: boolean;
@@ -436,22 +437,46 @@ describe('the review of the activity stream trigger (each test failed before its
 
 	it('4: a cut during a catch-up asks for the same backlog again, not for the last minute', async () => {
 		const staticData = savedAt(Date.now() - 10 * MIN);
-		// No keep-alive while the test runs: the catch-up never completes.
-		sb.activityStream.keepAliveMs = 60_000;
-		const backlog = await backlogOf('wf-catchup', 2);
+		// The service sends the backlog slowly, keep-alives on their timer between its lines.
+		sb.activityStream.backlogLineMs = 400;
+		const backlog = await backlogOf('wf-catchup', 3);
 		const t = trigger({ workflowId: 'wf-catchup', staticData });
 		const response = await startActivityStream(t.context, FAST);
 		try {
-			await until('the backlog', () => t.emitted.length === 2);
-			expect(ids(t.emitted)).toEqual(backlog);
-			// The silent connection is closed by the watchdog, and the trigger reconnects.
+			await until('the first of the backlog', () => t.emitted.length === 1);
+			const [first] = [...sb.activityStream.connections];
+			expect(first.query.start_time).toMatch(/Z$/);
+			expect(first.query.end_time).toMatch(/Z$/);
 			const connects = sb.activityStream.connects;
+			// Keep-alives came after the first line; then the connection is cut.
+			await wait(250);
+			for (const c of sb.activityStream.connections) c.res.destroy();
 			await until('a reconnection', () => sb.activityStream.connects > connects, 3000);
 			await until('the new connection', () => sb.activityStream.connections.size === 1);
 			const [second] = [...sb.activityStream.connections];
-			const first = String(streamQueries().at(-1)!.start_time);
-			expect(first).toMatch(/Z$/);
-			expect(second.query).toEqual({ start_time: first });
+			expect(second.query.start_time).toBe(first.query.start_time);
+			await until('the whole backlog', () => t.emitted.length === 3, 5000);
+			expect(ids(t.emitted)).toEqual(backlog);
+		} finally {
+			await response.closeFunction!();
+		}
+	});
+
+	it('51a: a keep-alive inside a long backlog, then a cut: the rest of the backlog still runs', async () => {
+		// Before the fix the keep-alive completed the catch-up: the reconnection asked one minute of
+		// backfill and the rest of the 8-minute-old backlog never ran.
+		const staticData = savedAt(Date.now() - 10 * MIN);
+		sb.activityStream.backlogLineMs = 400;
+		const backlog = await backlogOf('wf-51a', 3);
+		const t = trigger({ workflowId: 'wf-51a', staticData });
+		const response = await startActivityStream(t.context, FAST);
+		try {
+			await until('the first of the backlog', () => t.emitted.length === 1);
+			await wait(250);
+			for (const c of sb.activityStream.connections) c.res.destroy();
+			sb.activityStream.backlogLineMs = 0;
+			await until('the whole backlog', () => t.emitted.length === 3, 5000);
+			expect(ids(t.emitted)).toEqual(backlog);
 		} finally {
 			await response.closeFunction!();
 		}
@@ -459,26 +484,27 @@ describe('the review of the activity stream trigger (each test failed before its
 
 	it('4: a restart during a catch-up starts from the same position', async () => {
 		const staticData = savedAt(Date.now() - 10 * MIN);
-		sb.activityStream.keepAliveMs = 60_000;
-		const backlog = await backlogOf('wf-catchup-2', 1);
+		sb.activityStream.backlogLineMs = 1_000;
+		const backlog = await backlogOf('wf-catchup-2', 2);
 		const slow = { ...FAST, keepAliveTimeoutMs: 5_000, removalGraceMs: 5_000 };
 		const t = trigger({ workflowId: 'wf-catchup-2', staticData });
 		const response = await startActivityStream(t.context, slow);
 		await until('the backlog', () => t.emitted.length === 1);
-		expect(ids(t.emitted)).toEqual(backlog);
+		expect(ids(t.emitted)).toEqual(backlog.slice(0, 1));
 		const [first] = [...sb.activityStream.connections];
 		await response.closeFunction!();
 		forgetStreamMemory();
+		sb.activityStream.backlogLineMs = 0;
 		const again = trigger({ workflowId: 'wf-catchup-2', staticData: clone(staticData) });
 		const restarted = await startActivityStream(again.context, slow);
 		try {
-			await until('the new stream', () => sb.activityStream.connections.size === 1);
-			const [open] = [...sb.activityStream.connections];
-			expect(open.query).toEqual(first.query);
-			expect(first.query.start_time).toBeDefined();
-			// The backlog's event ran before the restart: the saved ids drop its copy.
+			await until('the rest of the backlog', () => again.emitted.length === 1);
+			expect(sb.activityStream.log.length).toBeGreaterThan(0);
+			const queries = streamQueries();
+			expect(queries.at(-1)!.start_time ?? queries.at(-2)!.start_time).toBe(first.query.start_time);
+			// The backlog's first event ran before the restart: the saved ids drop its copy.
 			await wait(300);
-			expect(again.emitted).toHaveLength(0);
+			expect(ids(again.emitted)).toEqual(backlog.slice(1));
 		} finally {
 			await restarted.closeFunction!();
 		}
@@ -520,6 +546,39 @@ describe('the review of the activity stream trigger (each test failed before its
 			expect(saved).toBeLessThanOrEqual(before + 50);
 		} finally {
 			await response.closeFunction!();
+		}
+	});
+
+	it('51b: n8n fails to start one run, then restarts: a copy of the event still runs', async () => {
+		// Before the fix the static data n8n saves next still claimed the event (written with its emit):
+		// after the restart every copy of it was dropped, and it never ran.
+		const staticData: IDataObject = {};
+		let refused = false;
+		const first = trigger({
+			workflowId: 'wf-51b',
+			staticData,
+			start: () => (refused ? 'started' : ((refused = true), 'not started')),
+		});
+		// The reconnection that would fetch a copy waits longer than the test: n8n restarts first.
+		const response = await startActivityStream(first.context, {
+			...FAST,
+			backoffMs: 10_000,
+			removalGraceMs: 5_000,
+		});
+		await until('the stream', () => sb.activityStream.connections.size === 1);
+		const sent = await post('its run fails to start', 1);
+		await until('the failed start', () => refused);
+		await wait(100);
+		await response.closeFunction!();
+		forgetStreamMemory();
+		// n8n saves the static data as it is when the next run ends: the copy made at the restart.
+		const second = trigger({ workflowId: 'wf-51b', staticData: clone(staticData) });
+		const restarted = await startActivityStream(second.context, FAST);
+		try {
+			await until('its run after the restart', () => second.emitted.length === 1, 3000);
+			expect(ids(second.emitted)).toEqual(sent);
+		} finally {
+			await restarted.closeFunction!();
 		}
 	});
 
