@@ -528,7 +528,9 @@ function check(s: Schedule): void {
 
 /**
  * Every counterexample fast-check found here, kept as a named case: the first against an earlier
- * model, the others against the core with one of its rules broken on purpose (each rule's check).
+ * model, the others against the core with one of its rules broken on purpose (each rule's check). The
+ * older ones were drawn before the menu had copies, refused connections, saves landing and leaders:
+ * their missing fields take the defaults (one copy, answered, the first main).
  */
 const FOUND: Array<[string, Schedule]> = [
 	[
@@ -645,6 +647,64 @@ const FOUND: Array<[string, Schedule]> = [
 				{ kind: 'produce', count: 1 },
 				{ kind: 'outage', on: true },
 				{ kind: 'read', lines: 1, settle: false },
+			],
+		},
+	],
+	[
+		'issue 51 (a): a keep-alive inside a backlog completed the catch-up (found with the old keep-alive rule put back)',
+		{
+			pruneRows: false,
+			engineV2: true,
+			actions: [
+				{ kind: 'produce', count: 1, copies: 1 },
+				{ kind: 'wait', ms: 31000 },
+				{ kind: 'connect', answer: 'ok', main: 0 },
+				{ kind: 'keepAlive', inside: 0, main: 0 },
+				{ kind: 'read', lines: 1, settle: false, main: 0 },
+				{ kind: 'cut', main: 0 },
+				{ kind: 'wait', ms: 120000 },
+				{ kind: 'cut', main: 0 },
+				{ kind: 'produce', count: 1, copies: 1 },
+				{ kind: 'read', lines: 1000, settle: false, main: 0 },
+				{ kind: 'wait', ms: 0 },
+			],
+		},
+	],
+	[
+		"a bounded catch-up's end passed a run n8n did not start (found with that bound taken out of ended())",
+		{
+			pruneRows: false,
+			engineV2: false,
+			actions: [
+				{ kind: 'produce', count: 1, copies: 1 },
+				{ kind: 'wait', ms: 120000 },
+				{ kind: 'connect', answer: 'ok', main: 0 },
+				{ kind: 'outage', on: true },
+				{ kind: 'settle', which: 0 },
+				{ kind: 'keepAlive', inside: 0, main: 0 },
+				{ kind: 'read', lines: 1, settle: false, main: 0 },
+				{ kind: 'read', lines: 1, settle: false, main: 0 },
+				{ kind: 'read', lines: 1, settle: false, main: 0 },
+			],
+		},
+	],
+	[
+		'issue 52: a main that leads again kept its older memory over the record the leader between saved (found with resume() emptied)',
+		{
+			pruneRows: true,
+			engineV2: false,
+			actions: [
+				{ kind: 'produce', count: 1, copies: 1 },
+				{ kind: 'failover', overlap: false },
+				{ kind: 'connect', answer: 'ok', main: 1 },
+				{ kind: 'wait', ms: 20000 },
+				{ kind: 'restart' },
+				{ kind: 'failover', overlap: false },
+				{ kind: 'settle', which: 0 },
+				{ kind: 'land', which: 0, lost: false },
+				{ kind: 'manual', on: false },
+				{ kind: 'cut', main: 0 },
+				{ kind: 'produce', count: 1, copies: 1 },
 			],
 		},
 	],
