@@ -98,8 +98,18 @@ export class StreamCore {
 	/** Takes the ids of `saved` as claims (a restart, or what another leader saved). */
 	private adopt(saved: SavedPosition | undefined): void {
 		for (const entry of saved?.handled ?? [])
-			if (Array.isArray(entry) && typeof entry[0] === 'string' && !this.claims.has(entry[0]))
+			if (Array.isArray(entry) && typeof entry[0] === 'string' && !this.claims.has(entry[0])) {
 				this.claims.set(entry[0], Number(entry[1]) || 0);
+				// Released here and waiting for a copy, claimed in the record: another leader handled it.
+				this.unsettled.delete(entry[0]);
+			}
+	}
+
+	/** How far the position may go because of runs not known to have started. */
+	private get floor(): number {
+		let floor = Infinity;
+		for (const bound of this.unsettled.values()) floor = Math.min(floor, bound);
+		return floor;
 	}
 
 	/**
@@ -131,7 +141,9 @@ export class StreamCore {
 		const position = this.position;
 		if (position === undefined) return {};
 		const end = Math.floor((now - END_LAG_MS) / 1000) * 1000;
-		if (now - position < CHECKPOINT_MS || end <= position) return catchUpQuery(position, now);
+		// A run not known to have started holds the position: a bounded catch-up could not move it.
+		if (now - position < CHECKPOINT_MS || end <= position || this.floor <= position)
+			return catchUpQuery(position, now);
 		return { start_time: wireTime(position - CATCH_UP_MARGIN_MS), end_time: wireTime(end) };
 	}
 
@@ -151,7 +163,8 @@ export class StreamCore {
 			!!connection &&
 			connection.end === undefined &&
 			this.position !== undefined &&
-			now - this.position >= CHECKPOINT_MS
+			now - this.position >= CHECKPOINT_MS &&
+			this.floor > this.position
 		);
 	}
 

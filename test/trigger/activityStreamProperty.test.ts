@@ -708,6 +708,34 @@ const FOUND: Array<[string, Schedule]> = [
 			],
 		},
 	],
+	[
+		"issue 52: a released event claimed by the other leader's record held the position for good, and every connection was a bounded catch-up that never carried the next event (long sweep, seed 20261125)",
+		{
+			pruneRows: false,
+			engineV2: false,
+			actions: [
+				{ kind: 'produce', count: 1, copies: 1 },
+				{ kind: 'outage', on: true },
+				{ kind: 'connect', answer: 'ok', main: 0 },
+				{ kind: 'read', lines: 1000, settle: false, main: 0 },
+				{ kind: 'failover', overlap: false },
+				{ kind: 'outage', on: false },
+				{ kind: 'connect', answer: 'ok', main: 1 },
+				{ kind: 'read', lines: 1, settle: false, main: 1 },
+				{ kind: 'restart' },
+				{ kind: 'connect', answer: 'ok', main: 1 },
+				{ kind: 'stall', main: 1 },
+				{ kind: 'failover', overlap: true },
+				{ kind: 'connect', answer: 'ok', main: 1 },
+				{ kind: 'stall', main: 1 },
+				{ kind: 'produce', count: 1, copies: 1 },
+				{ kind: 'connect', answer: 'ok', main: 0 },
+				{ kind: 'keepAlive', inside: 0, main: 0 },
+				{ kind: 'read', lines: 1000, settle: false, main: 0 },
+				{ kind: 'read', lines: 1000, settle: false, main: 0 },
+			],
+		},
+	],
 ];
 
 describe('the activity stream trigger under random schedules', () => {
