@@ -689,3 +689,108 @@ describe('the review of the activity stream trigger (each test failed before its
 		}
 	});
 });
+
+describe('several main instances (issue 52): one workflow, one database, two mains', () => {
+	/** One main's copy of the trigger module: its own process memory, as a separate n8n process has. */
+	const mainProcess = (): typeof import('../../nodes/PlatformTrigger/activityStream') => {
+		let loaded: typeof import('../../nodes/PlatformTrigger/activityStream') | undefined;
+		jest.isolateModules(() => {
+			// eslint-disable-next-line @typescript-eslint/no-require-imports -- a second module instance
+			loaded = require('../../nodes/PlatformTrigger/activityStream');
+		});
+		return loaded!;
+	};
+
+	/** n8n's executions table: a deduplication key with a row refuses the run (rows kept). */
+	const rows = new Set<string>();
+	const runs: string[] = [];
+	const emitOnce = (
+		data: Array<Array<{ json: IDataObject }>>,
+		_r: unknown,
+		done: { resolve(v: unknown): void } | undefined,
+		key?: string,
+	) => {
+		if (key && rows.has(key)) {
+			void Promise.resolve().then(() => done?.resolve({}));
+			return;
+		}
+		if (key) rows.add(key);
+		runs.push(String(data[0][0].json.event_id));
+		void Promise.resolve().then(() => done?.resolve({}));
+	};
+	beforeEach(() => {
+		rows.clear();
+		runs.length = 0;
+	});
+
+	it('a leader change without execution rows: the new leader reads the record and runs nothing twice', async () => {
+		const a = mainProcess();
+		const b = mainProcess();
+		const database: IDataObject = {};
+		const slow = { ...FAST, removalGraceMs: 5_000 };
+		// No rows: n8n keeps no successful execution (the deduplication key refuses nothing).
+		const runAll = {
+			emit: (...args: Parameters<typeof emitOnce>) => emitOnce(args[0], args[1], args[2]),
+		};
+		const onA = trigger({ workflowId: 'wf-mains-2', staticData: database, extra: runAll });
+		const leaderA = await a.startActivityStream(onA.context, slow);
+		await until('A streams', () => sb.activityStream.connections.size === 1);
+		const first = await post('A leads', 2);
+		await until('A runs them', () => runs.length === 2);
+		await wait(100);
+		await leaderA.closeFunction!();
+		const whileNone = await post('no leader for a moment', 1);
+		const onB = trigger({ workflowId: 'wf-mains-2', staticData: clone(database), extra: runAll });
+		const leaderB = await b.startActivityStream(onB.context, slow);
+		try {
+			await until('the missed event', () => runs.length >= 3, 5000);
+			await wait(400);
+			expect([...runs].sort()).toEqual([...first, ...whileNone].sort());
+		} finally {
+			await leaderB.closeFunction!();
+		}
+	});
+
+	it('a leader change and then two leaders at once: each event runs once', async () => {
+		const a = mainProcess();
+		const b = mainProcess();
+		// The database's copy of the static data; each main reads it when it activates the trigger.
+		const database: IDataObject = {};
+		const slow = { ...FAST, removalGraceMs: 5_000 };
+		const onA = trigger({
+			workflowId: 'wf-mains',
+			staticData: database,
+			extra: { emit: emitOnce },
+		});
+		const leaderA = await a.startActivityStream(onA.context, slow);
+		await until('A streams', () => sb.activityStream.connections.size === 1);
+		const first = await post('A leads', 2);
+		await until('A runs them', () => runs.length === 2);
+		// A steps down: n8n closes its trigger and does not save its static data then; B reads the database.
+		await leaderA.closeFunction!();
+		const whileNone = await post('no leader for a moment', 1);
+		const onB = trigger({
+			workflowId: 'wf-mains',
+			staticData: clone(database),
+			extra: { emit: emitOnce },
+		});
+		const leaderB = await b.startActivityStream(onB.context, slow);
+		// A leads again while B still runs (B lost Redis and has not noticed): two trigger() at once.
+		const onA2 = trigger({
+			workflowId: 'wf-mains',
+			staticData: clone(database),
+			extra: { emit: emitOnce },
+		});
+		const againA = await a.startActivityStream(onA2.context, slow);
+		try {
+			await until('two streams', () => sb.activityStream.connections.size === 2);
+			const both = await post('two leaders', 3);
+			await until('every event', () => runs.length >= 6, 5000);
+			await wait(400);
+			expect([...runs].sort()).toEqual([...first, ...whileNone, ...both].sort());
+		} finally {
+			await leaderB.closeFunction!();
+			await againA.closeFunction!();
+		}
+	});
+});
