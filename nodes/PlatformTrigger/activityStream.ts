@@ -439,10 +439,9 @@ export async function startActivityStream(
 	};
 
 	const handleLine = (line: string, now: number) => {
-		if (!line) {
-			core.keepAlive(now);
-			return;
-		}
+		// A keep-alive: the connection is alive (the watchdog saw its bytes). The service sends them on a
+		// timer, also inside a backlog, so it says nothing of the catch-up (streamCore.ts).
+		if (!line) return;
 		let body: unknown;
 		try {
 			body = JSON.parse(line);

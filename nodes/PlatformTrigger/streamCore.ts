@@ -153,9 +153,6 @@ export class StreamCore {
 		this.connection = { since: this.position, end: Number.isFinite(end) ? end : undefined };
 	}
 
-	/** A keep-alive line: the connection is alive. It proves nothing about the backlog. */
-	keepAlive(_now: number): void {}
-
 	/** Whether the open connection should be closed for a bounded catch-up (see CHECKPOINT_MS). */
 	checkpointDue(now: number): boolean {
 		const connection = this.connection;

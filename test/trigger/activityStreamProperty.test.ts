@@ -345,8 +345,8 @@ function play(s: Schedule): Result {
 				}
 				break;
 			}
-			if (line === 'keep-alive') core.keepAlive(now);
-			else if (core.event(line.id, now) === 'run') emit(m, line.id);
+			if (line === 'keep-alive') continue;
+			if (core.event(line.id, now) === 'run') emit(m, line.id);
 			if (m.conn && core.checkpointDue(now)) cut(m);
 		}
 		if (m.conn && !m.conn.queue.length && m.conn.end !== undefined && lines > 0) {
