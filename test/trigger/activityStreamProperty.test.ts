@@ -736,6 +736,27 @@ const FOUND: Array<[string, Schedule]> = [
 			],
 		},
 	],
+	[
+		"issue 51 (b): a failed start's release not written into the static data, then a restart (found with the shell's save after the release taken out of the model)",
+		{
+			pruneRows: false,
+			engineV2: false,
+			actions: [
+				{ kind: 'failover', overlap: false },
+				{ kind: 'produce', count: 1, copies: 1 },
+				{ kind: 'connect', answer: 'ok', main: 1 },
+				{ kind: 'read', lines: 1, settle: false, main: 1 },
+				{ kind: 'outage', on: true },
+				{ kind: 'produce', count: 1, copies: 1 },
+				{ kind: 'wait', ms: 120000 },
+				{ kind: 'read', lines: 1, settle: false, main: 0 },
+				{ kind: 'stepDown' },
+				{ kind: 'read', lines: 1, settle: false, main: 0 },
+				{ kind: 'connect', answer: 'ok', main: 0 },
+				{ kind: 'restart' },
+			],
+		},
+	],
 ];
 
 describe('the activity stream trigger under random schedules', () => {
