@@ -32,8 +32,11 @@ export const KEEP_IDS_MS = CATCH_UP_MARGIN_MS + 2 * MINUTE;
  * moves the position: what a restart re-sends (and the ids kept for it) stays within this and KEEP_IDS_MS.
  */
 export const CHECKPOINT_MS = 2 * MINUTE;
-/** A bounded catch-up ends this long before it is asked (end_time has whole seconds). */
-const END_LAG_MS = 1_000;
+/**
+ * A bounded catch-up ends this long before it is asked: an end_time in the service's future (its
+ * clock behind this one) could be refused or left open; the catch-up margin is the skew allowed.
+ */
+const END_LAG_MS = CATCH_UP_MARGIN_MS;
 /**
  * At most this many ids, in memory and in the static data (saved with each run n8n starts). Every id
  * a restart's catch-up can re-send is saved up to this many: beyond it (more events than this within
