@@ -43,15 +43,20 @@ export { catchUpQuery, MAX_BACKFILL_MINUTES } from './streamCore';
  * - The connection: reconnected with back-off when it drops, is refused, or stays silent longer than
  *   the keep-alive timeout (the service sends a keep-alive line between events).
  * - Catch-up: each (re)connection asks for what was missed since the position (streamCore.ts):
- *   backfill_minutes (1-5) for a gap of up to 5 minutes, start_time for a longer one. The position
- *   stays where a catch-up started until its backlog is complete and every run of it started, so a
- *   cut or a restart during a catch-up asks for the same backlog again.
+ *   backfill_minutes (1-5) for a gap of up to 5 minutes, start_time for a longer one; once the position
+ *   is two minutes old, with an end_time (a bounded catch-up). Keep-alives come on a timer, also inside
+ *   a backlog, so they prove nothing: the position moves only when a bounded catch-up's answer ends,
+ *   to its end, and never past a run not known to have started. A connection without an end is closed
+ *   for a bounded catch-up two minutes after the position (a checkpoint). A cut or a restart before
+ *   that asks for the same backlog again.
  * - Exactly once: a copy of an event this trigger already handled is dropped (reconnects, catch-up
  *   overlap). The position and the ids handled near it are in the static data, which n8n saves with
  *   each run it starts, so a restart's catch-up skips what ran even when n8n keeps no execution rows.
  *   Every run also carries n8n's deduplication key `platform-activity:<workflow>:<node>:<event id>`.
- *   A run n8n reports it did not start (emit's donePromise) releases the event: the stream is asked
- *   for it again, and the position does not pass it meanwhile.
+ *   A run n8n reports it did not start (emit's donePromise) releases the event, in memory and in the
+ *   static data n8n saves next: the stream is asked for it again, and the position does not pass it.
+ * - Several main instances: a main that leads again takes the position and ids the leader between
+ *   saved when they are ahead of its memory.
  * - Editor test runs have subscriptions (tag), memory and position of their own.
  * - Deactivation closes the connection and deletes the subscriptions (see REMOVAL_GRACE_MS).
  */
@@ -340,7 +345,11 @@ export async function startActivityStream(
 	const saved = manual ? undefined : (ctx.getWorkflowStaticData('node') as StreamState);
 	let core: StreamCore;
 	if (saved) {
-		core = memory.get(key) ?? new StreamCore(savedPosition(saved), activatedAt);
+		const remembered = memory.get(key);
+		// A main instance that leads again remembers its earlier leadership: what the leader between
+		// saved (its position and ids, read from the database at this activation) is taken when ahead.
+		remembered?.resume(savedPosition(saved));
+		core = remembered ?? new StreamCore(savedPosition(saved), activatedAt);
 		memory.set(key, core);
 	} else {
 		core = new StreamCore(undefined, undefined);
@@ -399,12 +408,14 @@ export async function startActivityStream(
 				// A run that ended, or a copy n8n refused because its key already has a run.
 				startFailures = 0;
 				core.started(id);
+				save();
 			},
 			(error: unknown) => {
 				// A cancelled run was started (it has its execution); anything else n8n reports here is a
 				// run it did not start (it only logs why).
 				if (isError(error, ExecutionCancelledError)) {
 					core.started(id);
+					save();
 					return;
 				}
 				if (isError(error, UserError)) {
@@ -416,6 +427,9 @@ export async function startActivityStream(
 				}
 				startFailures++;
 				core.notStarted(id);
+				// The static data n8n saves at the end of the next run it starts no longer claims the event:
+				// a restart before a copy of it ran still runs one.
+				save();
 				ctx.logger.warn(
 					`Platform Trigger: n8n did not start the run of activity event ${id}; the stream is asked for it again`,
 				);
@@ -425,10 +439,9 @@ export async function startActivityStream(
 	};
 
 	const handleLine = (line: string, now: number) => {
-		if (!line) {
-			core.keepAlive(now);
-			return;
-		}
+		// A keep-alive: the connection is alive (the watchdog saw its bytes). The service sends them on a
+		// timer, also inside a backlog, so it says nothing of the catch-up (streamCore.ts).
+		if (!line) return;
 		let body: unknown;
 		try {
 			body = JSON.parse(line);
@@ -490,7 +503,9 @@ export async function startActivityStream(
 	};
 
 	/** One connection (`opened`, or a new one): resolves when it ends (dropped, stalled or closed). */
-	const connectOnce = async (opened?: PlatformStream): Promise<{ heard: boolean }> => {
+	const connectOnce = async (
+		opened?: PlatformStream,
+	): Promise<{ heard: boolean; again?: boolean }> => {
 		const stream = opened ?? (await open());
 		if (run.closed) {
 			// Closed while the connection was being opened.
@@ -502,6 +517,11 @@ export async function startActivityStream(
 		let lastByte = Date.now();
 		let heard = false;
 		let ended = false;
+		/** The trigger closed this connection itself (silence, a checkpoint): its end proves nothing. */
+		let closedHere = false;
+		let checkpoint = false;
+		let endedByService = false;
+		let proved = false;
 		// The keep-alive watchdog: a silent connection is closed, and the loop reconnects.
 		const watchdog = (async () => {
 			while (!ended && !run.closed) {
@@ -510,6 +530,14 @@ export async function startActivityStream(
 					ctx.logger.warn(
 						`Platform Trigger: the activity stream was silent for ${keepAliveTimeoutMs / 1000} s; reconnecting`,
 					);
+					closedHere = true;
+					stream.body.destroy?.();
+					return;
+				}
+				if (!ended && core.checkpointDue(Date.now())) {
+					// A bounded catch-up moves the position (streamCore.ts, CHECKPOINT_MS).
+					checkpoint = true;
+					closedHere = true;
 					stream.body.destroy?.();
 					return;
 				}
@@ -523,6 +551,7 @@ export async function startActivityStream(
 				for (const line of reader.push(chunk)) handleLine(line, lastByte);
 				if (run.closed) break;
 			}
+			endedByService = !run.closed && !closedHere;
 		} catch (error) {
 			if (!run.closed)
 				ctx.logger.warn(
@@ -532,10 +561,14 @@ export async function startActivityStream(
 			ended = true;
 			stream.body.destroy?.();
 			run.stream = undefined;
-			core.closed();
+			if (endedByService) {
+				// A bounded catch-up's answer ended: the position moves to its end.
+				proved = core.ended();
+				save();
+			} else core.closed();
 		}
 		await watchdog;
-		return { heard };
+		return { heard, again: proved || checkpoint };
 	};
 
 	// The first connection is opened before activation ends, so that a refused credential fails the
@@ -565,10 +598,12 @@ export async function startActivityStream(
 		while (!run.closed) {
 			let wait: number;
 			try {
-				const { heard } = await connectOnce(first);
+				const { heard, again } = await connectOnce(first);
 				first = undefined;
 				if (heard) failures = 0;
 				wait = backoffDelay(failures++, timings.backoffMs, maxBackoffMs);
+				// A bounded catch-up that ended, or a checkpoint: the next connection follows at once.
+				if (again) wait = 0;
 			} catch (error) {
 				first = undefined;
 				if (run.closed) break;

@@ -5,13 +5,16 @@ import type { IDataObject } from 'n8n-workflow';
  * far the trigger has caught up (the position), what a (re)connection asks the service to send again
  * (the catch-up query), and what a run n8n could not start undoes (release). The trigger shell
  * (activityStream.ts) feeds it what the connection does; test/trigger/activityStreamProperty.test.ts
- * drives it through random schedules against a model of the service.
+ * drives it through random schedules against a model of the service and of n8n.
  *
  * Times are the trigger's clock. The stream's lines carry no time of their own (the contract's
- * ActivityStreamingResponse has event_uuid, event_type, filter, tag and payload only), so the position
- * is never an event's time: while a connection is catching up it stays where the catch-up started
- * from, and it moves to the connection's times only once the backlog is complete (the first
- * keep-alive: the service sends the backlog before anything else).
+ * ActivityStreamingResponse has event_uuid, event_type, filter, tag and payload only), and a
+ * keep-alive line says nothing about the backlog: the service sends keep-alives on a timer, also in
+ * the middle of a long backlog. So the position moves only on proof that every event up to a time has
+ * been sent: a catch-up asked with an `end_time` whose answer ended (not cut) has sent everything up
+ * to that end. A connection without an end (the live one) never moves the position; the trigger closes
+ * it CHECKPOINT_MS after the position and asks a bounded catch-up, which re-sends what it carried
+ * (dropped by the remembered ids) and moves the position to its end.
  */
 
 const MINUTE = 60_000;
@@ -24,10 +27,28 @@ export const CATCH_UP_MARGIN_MS = 30_000;
  * events from at most the margin and one rounded-up backfill minute before it (a minute of slack).
  */
 export const KEEP_IDS_MS = CATCH_UP_MARGIN_MS + 2 * MINUTE;
-/** At most this many ids in the static data (saved with each run n8n starts). */
-export const MAX_SAVED_IDS = 2_000;
-/** At most this many ids in memory. */
-const MAX_MEMORY_IDS = 20_000;
+/**
+ * A connection without an end is closed this long after the position, for a bounded catch-up that
+ * moves the position: what a restart re-sends (and the ids kept for it) stays within this and KEEP_IDS_MS.
+ */
+export const CHECKPOINT_MS = 2 * MINUTE;
+/**
+ * A bounded catch-up ends this long before it is asked: an end_time in the service's future (its
+ * clock behind this one) could be refused or left open; the catch-up margin is the skew allowed.
+ */
+const END_LAG_MS = CATCH_UP_MARGIN_MS;
+/**
+ * At most this many ids, in memory and in the static data (saved with each run n8n starts). Every id
+ * a restart's catch-up can re-send is saved up to this many: beyond it (more events than this within
+ * CHECKPOINT_MS and KEEP_IDS_MS), n8n's deduplication key is the only guard against a second run.
+ */
+export const MAX_SAVED_IDS = 20_000;
+const MAX_MEMORY_IDS = MAX_SAVED_IDS;
+
+/** A time as the contract's start_time and end_time take it: whole seconds, UTC. */
+function wireTime(ms: number): string {
+	return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
 
 /** The catch-up query for a (re)connection when everything before `since` is handled. */
 export function catchUpQuery(since: number | undefined, now: number): IDataObject {
@@ -35,30 +56,31 @@ export function catchUpQuery(since: number | undefined, now: number): IDataObjec
 	const gap = now - since + CATCH_UP_MARGIN_MS;
 	if (gap <= MAX_BACKFILL_MINUTES * MINUTE)
 		return { backfill_minutes: Math.max(1, Math.ceil(gap / MINUTE)) };
-	return {
-		start_time: new Date(since - CATCH_UP_MARGIN_MS).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-	};
+	return { start_time: wireTime(since - CATCH_UP_MARGIN_MS) };
 }
 
-/** What the trigger keeps in its static data: n8n saves it when the trigger starts a run. */
+/** What the trigger keeps in its static data: n8n saves it when a run it started ends. */
 export interface SavedPosition extends IDataObject {
 	/** Every event the service sent before this time (ISO) is handled. */
 	caughtUpTo?: string;
-	/** Ids handled near the position (id, when it came, ms): a restart's catch-up re-sends them. */
+	/** Ids handled near the position (id, ms): a restart's catch-up re-sends them. */
 	handled?: Array<[string, number]>;
 }
 
 interface Connection {
 	/** The position when it opened: where its catch-up started. */
 	since: number | undefined;
-	caughtUp: boolean;
-	lastHeard: number;
+	/** Its end_time (ms): the answer ends once everything up to it is sent. */
+	end: number | undefined;
 }
 
 export type Arrival = 'run' | 'drop';
 
 export class StreamCore {
-	/** Ids that started (or are starting) a run, with when they came. */
+	/**
+	 * Ids that started (or are starting) a run, each with the latest time the service can have stamped
+	 * it (a bounded catch-up's end, else when it came), in the order they came.
+	 */
 	private readonly claims = new Map<string, number>();
 	/** Events whose run is not known to have started, and how far the position may go because of them. */
 	private readonly unsettled = new Map<string, number>();
@@ -73,9 +95,40 @@ export class StreamCore {
 	constructor(saved: SavedPosition | undefined, now: number | undefined) {
 		const at = Date.parse(String(saved?.caughtUpTo ?? ''));
 		this.position = Number.isFinite(at) ? at : now;
+		this.adopt(saved);
+	}
+
+	/** Takes the ids of `saved` as claims (a restart, or what another leader saved). */
+	private adopt(saved: SavedPosition | undefined): void {
 		for (const entry of saved?.handled ?? [])
-			if (Array.isArray(entry) && typeof entry[0] === 'string')
+			if (Array.isArray(entry) && typeof entry[0] === 'string' && !this.claims.has(entry[0])) {
 				this.claims.set(entry[0], Number(entry[1]) || 0);
+				// Released here and waiting for a copy, claimed in the record: another leader handled it.
+				this.unsettled.delete(entry[0]);
+			}
+	}
+
+	/** How far the position may go because of runs not known to have started. */
+	private get floor(): number {
+		let floor = Infinity;
+		for (const bound of this.unsettled.values()) floor = Math.min(floor, bound);
+		return floor;
+	}
+
+	/**
+	 * This trigger becomes active again in a process that remembers an earlier activation (a workflow
+	 * saved while active, or a main instance that leads again): a position another leader saved meanwhile
+	 * is taken, with its ids, when it is ahead of this memory.
+	 */
+	resume(saved: SavedPosition | undefined): void {
+		const at = Date.parse(String(saved?.caughtUpTo ?? ''));
+		if (Number.isFinite(at) && (this.position === undefined || at > this.position)) {
+			let next = at;
+			for (const bound of this.unsettled.values()) next = Math.min(next, bound);
+			if (this.position === undefined || next > this.position) this.position = next;
+		}
+		this.adopt(saved);
+		this.prune();
 	}
 
 	/** How far the trigger has caught up (undefined: nowhere yet). */
@@ -83,45 +136,55 @@ export class StreamCore {
 		return this.position;
 	}
 
-	/** The query for a connection opened at `now`. */
+	/**
+	 * The query for a connection opened at `now`: a bounded catch-up (with end_time) once the position
+	 * is CHECKPOINT_MS old, else a catch-up without an end.
+	 */
 	query(now: number): IDataObject {
-		return catchUpQuery(this.position, now);
+		const position = this.position;
+		if (position === undefined) return {};
+		const end = Math.floor((now - END_LAG_MS) / 1000) * 1000;
+		// A run not known to have started holds the position: a bounded catch-up could not move it.
+		if (now - position < CHECKPOINT_MS || end <= position || this.floor <= position)
+			return catchUpQuery(position, now);
+		return { start_time: wireTime(position - CATCH_UP_MARGIN_MS), end_time: wireTime(end) };
 	}
 
 	/** A connection opened at `now` with `query(now)`. */
-	opened(now: number, query: IDataObject): void {
-		const catchingUp = Object.keys(query).length > 0;
-		this.connection = { since: this.position, caughtUp: !catchingUp, lastHeard: now };
-		if (!catchingUp) this.advance();
+	opened(_now: number, query: IDataObject): void {
+		const end = Date.parse(String(query.end_time ?? ''));
+		this.connection = { since: this.position, end: Number.isFinite(end) ? end : undefined };
 	}
 
-	/** A keep-alive line: the backlog (if any) is complete. */
-	keepAlive(now: number): void {
-		if (!this.connection) return;
-		this.connection.caughtUp = true;
-		this.connection.lastHeard = now;
-		this.advance();
+	/** Whether the open connection should be closed for a bounded catch-up (see CHECKPOINT_MS). */
+	checkpointDue(now: number): boolean {
+		const connection = this.connection;
+		return (
+			!!connection &&
+			connection.end === undefined &&
+			this.position !== undefined &&
+			now - this.position >= CHECKPOINT_MS &&
+			this.floor > this.position
+		);
 	}
 
 	/** An event line of ours: 'run' when this copy is the one to start a run. */
 	event(id: string, now: number): Arrival {
 		const connection = this.connection;
-		if (connection) connection.lastHeard = now;
 		if (!id) return 'run';
 		if (this.claims.has(id)) return 'drop';
-		this.claims.set(id, now);
-		// A copy from the backlog may be as old as the catch-up's start; a live one is about as old as now.
-		const bound = connection && !connection.caughtUp ? (connection.since ?? now) : now;
+		this.claims.set(id, Math.min(now, connection?.end ?? now));
+		// A copy may be as old as its connection's catch-up start: the position waits for its run there.
+		const bound = connection?.since ?? now;
 		const before = this.unsettled.get(id);
 		this.unsettled.set(id, before === undefined ? bound : Math.min(before, bound));
-		this.advance();
+		this.prune();
 		return 'run';
 	}
 
 	/** n8n started (or refused as a duplicate) the run of `id`. */
 	started(id: string): void {
-		if (!this.unsettled.delete(id)) return;
-		this.advance();
+		this.unsettled.delete(id);
 	}
 
 	/**
@@ -131,6 +194,22 @@ export class StreamCore {
 	notStarted(id: string): void {
 		this.claims.delete(id);
 		// The bound stays in `unsettled`: the position may not pass the event until a copy starts.
+	}
+
+	/**
+	 * The answer ended by itself (not cut, not closed by the trigger): a bounded catch-up has sent every
+	 * event up to its end, and the position moves there (not past a run not known to have started).
+	 * True when it was such a catch-up.
+	 */
+	ended(): boolean {
+		const connection = this.connection;
+		this.connection = undefined;
+		if (!connection || connection.end === undefined) return false;
+		let next = connection.end;
+		for (const bound of this.unsettled.values()) next = Math.min(next, bound);
+		if (this.position === undefined || next > this.position) this.position = next;
+		this.prune();
+		return true;
 	}
 
 	/** The connection ended (cut, stalled, closed). */
@@ -144,18 +223,9 @@ export class StreamCore {
 		return false;
 	}
 
-	private advance(): void {
-		const connection = this.connection;
-		if (!connection || !connection.caughtUp) return;
-		let next = connection.lastHeard;
-		for (const bound of this.unsettled.values()) next = Math.min(next, bound);
-		if (this.position === undefined || next > this.position) this.position = next;
-		this.prune();
-	}
-
+	/** Forgets ids no catch-up from the position can re-send, and the oldest beyond the cap. */
 	private prune(): void {
-		if (this.position === undefined) return;
-		const oldest = this.position - KEEP_IDS_MS;
+		const oldest = this.position === undefined ? -Infinity : this.position - KEEP_IDS_MS;
 		// Insertion order is arrival order: the oldest come first.
 		for (const [id, at] of this.claims) {
 			if (this.claims.size <= MAX_MEMORY_IDS && at >= oldest) break;
@@ -163,12 +233,13 @@ export class StreamCore {
 		}
 	}
 
-	/** What to keep in the static data now (before the next run n8n starts and saves it). */
+	/** What to keep in the static data now (n8n saves it when a run it started ends). */
 	saved(): SavedPosition {
 		const out: SavedPosition = {};
 		if (this.position !== undefined) out.caughtUpTo = new Date(this.position).toISOString();
 		const oldest = (this.position ?? 0) - KEEP_IDS_MS;
-		const handled = [...this.claims].filter(([, at]) => at >= oldest);
+		const handled: Array<[string, number]> = [];
+		for (const [id, at] of this.claims) if (at >= oldest) handled.push([id, at]);
 		out.handled = handled.slice(-MAX_SAVED_IDS);
 		return out;
 	}

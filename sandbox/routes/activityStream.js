@@ -15,7 +15,10 @@
  * Control routes (tests cut, stall and resume the stream):
  *   GET  /_sandbox/activity-stream           {connections: [{id, query, label, stalled, sent, opened_at}], connects,
  *                                             events, keepAliveMs}
- *   POST /_sandbox/activity-stream/options   {keepAliveMs}
+ *   POST /_sandbox/activity-stream/options   {keepAliveMs, backlogLineMs}: backlogLineMs > 0 sends a
+ *                                             catch-up's backlog one line at a time, this far apart,
+ *                                             with the keep-alive timer running meanwhile (the service
+ *                                             sends keep-alives on a timer, also inside a backlog)
  *   POST /_sandbox/activity-stream/cut       closes every open connection (a dropped stream)
  *   POST /_sandbox/activity-stream/stall     open connections go silent (no event, no keep-alive), still open
  *   POST /_sandbox/activity-stream/resume    stalled connections that are still open speak again
@@ -30,6 +33,8 @@ const MINUTE = 60 * 1000;
 function install(sb) {
 	const state = {
 		keepAliveMs: 20000,
+		/** 0: the backlog is written at once; else one line per backlogLineMs (keep-alives between). */
+		backlogLineMs: 0,
 		/** Every event copy the stream carried: {at (ms), event_uuid, line}, oldest first. */
 		log: [],
 		connections: new Set(),
@@ -71,6 +76,11 @@ function install(sb) {
 			const line = JSON.stringify({ data }) + '\r\n';
 			state.log.push({ at: now, event_uuid: result.event_uuid, line });
 			for (const conn of state.connections) {
+				if (conn.behind) {
+					// Still sending its backlog (paced): after it, unless the answer ends with it.
+					if (conn.query.end_time === undefined) conn.behind.push(line);
+					continue;
+				}
 				write(conn, line);
 				if (!conn.stalled) conn.sent++;
 			}
@@ -123,23 +133,51 @@ function install(sb) {
 		};
 		res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
 		res.flushHeaders();
-		if (from !== undefined) {
-			for (const entry of state.log) {
-				if (entry.at < from || (end !== undefined && entry.at > end)) continue;
+		const backlog =
+			from === undefined
+				? []
+				: state.log.filter((e) => e.at >= from && (end === undefined || e.at <= end));
+		const bounded = end !== undefined && end <= now;
+		if (!state.backlogLineMs) {
+			for (const entry of backlog) {
 				write(conn, entry.line);
 				conn.sent++;
 			}
-		}
-		if (end !== undefined && end <= now) {
-			res.end();
-			return {};
+			if (bounded) {
+				res.end();
+				return {};
+			}
 		}
 		state.connections.add(conn);
 		sb.log(`activity stream #${conn.id} opened ${JSON.stringify(q)}`);
 		return new Promise((resolve) => {
 			const beat = setInterval(() => write(conn, '\r\n'), state.keepAliveMs);
+			let pacing;
+			if (state.backlogLineMs) {
+				// The backlog line by line; live events wait behind it (the backlog comes first).
+				conn.behind = [];
+				const next = () => {
+					if (res.destroyed || res.writableEnded) return;
+					const entry = backlog.shift();
+					if (entry) {
+						write(conn, entry.line);
+						conn.sent++;
+						pacing = setTimeout(next, state.backlogLineMs);
+						return;
+					}
+					const behind = conn.behind;
+					conn.behind = undefined;
+					if (bounded) {
+						res.end();
+						return;
+					}
+					for (const line of behind) write(conn, line);
+				};
+				next();
+			}
 			const done = () => {
 				clearInterval(beat);
+				clearTimeout(pacing);
 				state.connections.delete(conn);
 				resolve({});
 			};
@@ -167,11 +205,20 @@ function install(sb) {
 		},
 	}));
 	sb.route('POST', '/_sandbox/activity-stream/options', C, ({ body }) => {
-		const ms = Number((body || {}).keepAliveMs);
-		if (!Number.isInteger(ms) || ms < 10 || ms > 600000)
-			throw invalidRequest('keepAliveMs: 10 to 600000', { keepAliveMs: [String(ms)] });
-		state.keepAliveMs = ms;
-		return { body: { keepAliveMs: ms } };
+		const b = body || {};
+		if (b.keepAliveMs !== undefined) {
+			const ms = Number(b.keepAliveMs);
+			if (!Number.isInteger(ms) || ms < 10 || ms > 600000)
+				throw invalidRequest('keepAliveMs: 10 to 600000', { keepAliveMs: [String(ms)] });
+			state.keepAliveMs = ms;
+		}
+		if (b.backlogLineMs !== undefined) {
+			const ms = Number(b.backlogLineMs);
+			if (!Number.isInteger(ms) || ms < 0 || ms > 60000)
+				throw invalidRequest('backlogLineMs: 0 to 60000', { backlogLineMs: [String(ms)] });
+			state.backlogLineMs = ms;
+		}
+		return { body: { keepAliveMs: state.keepAliveMs, backlogLineMs: state.backlogLineMs } };
 	});
 	sb.route('POST', '/_sandbox/activity-stream/cut', C, () => {
 		const open = [...state.connections];

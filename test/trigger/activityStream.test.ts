@@ -35,6 +35,7 @@ interface Sandbox {
 	faults: { rules: IDataObject[] };
 	activityStream: {
 		keepAliveMs: number;
+		backlogLineMs: number;
 		connects: number;
 		connections: Set<{
 			stalled: boolean;
@@ -436,22 +437,46 @@ describe('the review of the activity stream trigger (each test failed before its
 
 	it('4: a cut during a catch-up asks for the same backlog again, not for the last minute', async () => {
 		const staticData = savedAt(Date.now() - 10 * MIN);
-		// No keep-alive while the test runs: the catch-up never completes.
-		sb.activityStream.keepAliveMs = 60_000;
-		const backlog = await backlogOf('wf-catchup', 2);
+		// The service sends the backlog slowly, keep-alives on their timer between its lines.
+		sb.activityStream.backlogLineMs = 400;
+		const backlog = await backlogOf('wf-catchup', 3);
 		const t = trigger({ workflowId: 'wf-catchup', staticData });
 		const response = await startActivityStream(t.context, FAST);
 		try {
-			await until('the backlog', () => t.emitted.length === 2);
-			expect(ids(t.emitted)).toEqual(backlog);
-			// The silent connection is closed by the watchdog, and the trigger reconnects.
+			await until('the first of the backlog', () => t.emitted.length === 1);
+			const [first] = [...sb.activityStream.connections];
+			expect(first.query.start_time).toMatch(/Z$/);
+			expect(first.query.end_time).toMatch(/Z$/);
 			const connects = sb.activityStream.connects;
+			// Keep-alives came after the first line; then the connection is cut.
+			await wait(250);
+			for (const c of sb.activityStream.connections) c.res.destroy();
 			await until('a reconnection', () => sb.activityStream.connects > connects, 3000);
 			await until('the new connection', () => sb.activityStream.connections.size === 1);
 			const [second] = [...sb.activityStream.connections];
-			const first = String(streamQueries().at(-1)!.start_time);
-			expect(first).toMatch(/Z$/);
-			expect(second.query).toEqual({ start_time: first });
+			expect(second.query.start_time).toBe(first.query.start_time);
+			await until('the whole backlog', () => t.emitted.length === 3, 5000);
+			expect(ids(t.emitted)).toEqual(backlog);
+		} finally {
+			await response.closeFunction!();
+		}
+	});
+
+	it('51a: a keep-alive inside a long backlog, then a cut: the rest of the backlog still runs', async () => {
+		// Before the fix the keep-alive completed the catch-up: the reconnection asked one minute of
+		// backfill and the rest of the 8-minute-old backlog never ran.
+		const staticData = savedAt(Date.now() - 10 * MIN);
+		sb.activityStream.backlogLineMs = 400;
+		const backlog = await backlogOf('wf-51a', 3);
+		const t = trigger({ workflowId: 'wf-51a', staticData });
+		const response = await startActivityStream(t.context, FAST);
+		try {
+			await until('the first of the backlog', () => t.emitted.length === 1);
+			await wait(250);
+			for (const c of sb.activityStream.connections) c.res.destroy();
+			sb.activityStream.backlogLineMs = 0;
+			await until('the whole backlog', () => t.emitted.length === 3, 5000);
+			expect(ids(t.emitted)).toEqual(backlog);
 		} finally {
 			await response.closeFunction!();
 		}
@@ -459,26 +484,27 @@ describe('the review of the activity stream trigger (each test failed before its
 
 	it('4: a restart during a catch-up starts from the same position', async () => {
 		const staticData = savedAt(Date.now() - 10 * MIN);
-		sb.activityStream.keepAliveMs = 60_000;
-		const backlog = await backlogOf('wf-catchup-2', 1);
+		sb.activityStream.backlogLineMs = 1_000;
+		const backlog = await backlogOf('wf-catchup-2', 2);
 		const slow = { ...FAST, keepAliveTimeoutMs: 5_000, removalGraceMs: 5_000 };
 		const t = trigger({ workflowId: 'wf-catchup-2', staticData });
 		const response = await startActivityStream(t.context, slow);
 		await until('the backlog', () => t.emitted.length === 1);
-		expect(ids(t.emitted)).toEqual(backlog);
+		expect(ids(t.emitted)).toEqual(backlog.slice(0, 1));
 		const [first] = [...sb.activityStream.connections];
 		await response.closeFunction!();
 		forgetStreamMemory();
+		sb.activityStream.backlogLineMs = 0;
 		const again = trigger({ workflowId: 'wf-catchup-2', staticData: clone(staticData) });
 		const restarted = await startActivityStream(again.context, slow);
 		try {
-			await until('the new stream', () => sb.activityStream.connections.size === 1);
-			const [open] = [...sb.activityStream.connections];
-			expect(open.query).toEqual(first.query);
-			expect(first.query.start_time).toBeDefined();
-			// The backlog's event ran before the restart: the saved ids drop its copy.
+			await until('the rest of the backlog', () => again.emitted.length === 1);
+			expect(sb.activityStream.log.length).toBeGreaterThan(0);
+			const queries = streamQueries();
+			expect(queries.at(-1)!.start_time ?? queries.at(-2)!.start_time).toBe(first.query.start_time);
+			// The backlog's first event ran before the restart: the saved ids drop its copy.
 			await wait(300);
-			expect(again.emitted).toHaveLength(0);
+			expect(ids(again.emitted)).toEqual(backlog.slice(1));
 		} finally {
 			await restarted.closeFunction!();
 		}
@@ -520,6 +546,39 @@ describe('the review of the activity stream trigger (each test failed before its
 			expect(saved).toBeLessThanOrEqual(before + 50);
 		} finally {
 			await response.closeFunction!();
+		}
+	});
+
+	it('51b: n8n fails to start one run, then restarts: a copy of the event still runs', async () => {
+		// Before the fix the static data n8n saves next still claimed the event (written with its emit):
+		// after the restart every copy of it was dropped, and it never ran.
+		const staticData: IDataObject = {};
+		let refused = false;
+		const first = trigger({
+			workflowId: 'wf-51b',
+			staticData,
+			start: () => (refused ? 'started' : ((refused = true), 'not started')),
+		});
+		// The reconnection that would fetch a copy waits longer than the test: n8n restarts first.
+		const response = await startActivityStream(first.context, {
+			...FAST,
+			backoffMs: 10_000,
+			removalGraceMs: 5_000,
+		});
+		await until('the stream', () => sb.activityStream.connections.size === 1);
+		const sent = await post('its run fails to start', 1);
+		await until('the failed start', () => refused);
+		await wait(100);
+		await response.closeFunction!();
+		forgetStreamMemory();
+		// n8n saves the static data as it is when the next run ends: the copy made at the restart.
+		const second = trigger({ workflowId: 'wf-51b', staticData: clone(staticData) });
+		const restarted = await startActivityStream(second.context, FAST);
+		try {
+			await until('its run after the restart', () => second.emitted.length === 1, 3000);
+			expect(ids(second.emitted)).toEqual(sent);
+		} finally {
+			await restarted.closeFunction!();
 		}
 	});
 
@@ -627,6 +686,111 @@ describe('the review of the activity stream trigger (each test failed before its
 			]);
 		} finally {
 			await response.closeFunction!();
+		}
+	});
+});
+
+describe('several main instances (issue 52): one workflow, one database, two mains', () => {
+	/** One main's copy of the trigger module: its own process memory, as a separate n8n process has. */
+	const mainProcess = (): typeof import('../../nodes/PlatformTrigger/activityStream') => {
+		let loaded: typeof import('../../nodes/PlatformTrigger/activityStream') | undefined;
+		jest.isolateModules(() => {
+			// eslint-disable-next-line @typescript-eslint/no-require-imports -- a second module instance
+			loaded = require('../../nodes/PlatformTrigger/activityStream');
+		});
+		return loaded!;
+	};
+
+	/** n8n's executions table: a deduplication key with a row refuses the run (rows kept). */
+	const rows = new Set<string>();
+	const runs: string[] = [];
+	const emitOnce = (
+		data: Array<Array<{ json: IDataObject }>>,
+		_r: unknown,
+		done: { resolve(v: unknown): void } | undefined,
+		key?: string,
+	) => {
+		if (key && rows.has(key)) {
+			void Promise.resolve().then(() => done?.resolve({}));
+			return;
+		}
+		if (key) rows.add(key);
+		runs.push(String(data[0][0].json.event_id));
+		void Promise.resolve().then(() => done?.resolve({}));
+	};
+	beforeEach(() => {
+		rows.clear();
+		runs.length = 0;
+	});
+
+	it('a leader change without execution rows: the new leader reads the record and runs nothing twice', async () => {
+		const a = mainProcess();
+		const b = mainProcess();
+		const database: IDataObject = {};
+		const slow = { ...FAST, removalGraceMs: 5_000 };
+		// No rows: n8n keeps no successful execution (the deduplication key refuses nothing).
+		const runAll = {
+			emit: (...args: Parameters<typeof emitOnce>) => emitOnce(args[0], args[1], args[2]),
+		};
+		const onA = trigger({ workflowId: 'wf-mains-2', staticData: database, extra: runAll });
+		const leaderA = await a.startActivityStream(onA.context, slow);
+		await until('A streams', () => sb.activityStream.connections.size === 1);
+		const first = await post('A leads', 2);
+		await until('A runs them', () => runs.length === 2);
+		await wait(100);
+		await leaderA.closeFunction!();
+		const whileNone = await post('no leader for a moment', 1);
+		const onB = trigger({ workflowId: 'wf-mains-2', staticData: clone(database), extra: runAll });
+		const leaderB = await b.startActivityStream(onB.context, slow);
+		try {
+			await until('the missed event', () => runs.length >= 3, 5000);
+			await wait(400);
+			expect([...runs].sort()).toEqual([...first, ...whileNone].sort());
+		} finally {
+			await leaderB.closeFunction!();
+		}
+	});
+
+	it('a leader change and then two leaders at once: each event runs once', async () => {
+		const a = mainProcess();
+		const b = mainProcess();
+		// The database's copy of the static data; each main reads it when it activates the trigger.
+		const database: IDataObject = {};
+		const slow = { ...FAST, removalGraceMs: 5_000 };
+		const onA = trigger({
+			workflowId: 'wf-mains',
+			staticData: database,
+			extra: { emit: emitOnce },
+		});
+		const leaderA = await a.startActivityStream(onA.context, slow);
+		await until('A streams', () => sb.activityStream.connections.size === 1);
+		const first = await post('A leads', 2);
+		await until('A runs them', () => runs.length === 2);
+		// A steps down: n8n closes its trigger and does not save its static data then; B reads the database.
+		await leaderA.closeFunction!();
+		const whileNone = await post('no leader for a moment', 1);
+		const onB = trigger({
+			workflowId: 'wf-mains',
+			staticData: clone(database),
+			extra: { emit: emitOnce },
+		});
+		const leaderB = await b.startActivityStream(onB.context, slow);
+		// A leads again while B still runs (B lost Redis and has not noticed): two trigger() at once.
+		const onA2 = trigger({
+			workflowId: 'wf-mains',
+			staticData: clone(database),
+			extra: { emit: emitOnce },
+		});
+		const againA = await a.startActivityStream(onA2.context, slow);
+		try {
+			await until('two streams', () => sb.activityStream.connections.size === 2);
+			const both = await post('two leaders', 3);
+			await until('every event', () => runs.length >= 6, 5000);
+			await wait(400);
+			expect([...runs].sort()).toEqual([...first, ...whileNone, ...both].sort());
+		} finally {
+			await leaderB.closeFunction!();
+			await againA.closeFunction!();
 		}
 	});
 });
