@@ -9,6 +9,7 @@ const F = require('../lib/fixtures');
 const { activate, deactivate, session } = require('../lib/rest');
 
 const WATCHED = '1500000000000000700';
+const FOLLOWER = '1500000000000000701';
 const WF = 'e2ePollPausedFollw';
 const SINK = 'poll-paused';
 
@@ -19,10 +20,8 @@ module.exports = [
 		modes: ['regular'],
 		workflows: (ctx) => {
 			ctx.sandbox.addUser({ id: WATCHED, username: 'paused_watched' });
-			ctx.sandbox.setRelation(
-				{ kind: 'follow', user_id: '1500000000000000701', target_id: WATCHED },
-				true,
-			);
+			ctx.sandbox.addUser({ id: FOLLOWER, username: 'paused_follower' });
+			ctx.sandbox.setRelation({ kind: 'follow', user_id: FOLLOWER, target_id: WATCHED }, true);
 			return [
 				F.workflow(
 					WF,
@@ -50,10 +49,17 @@ module.exports = [
 			try {
 				const activated = await activate(ctx, WF);
 				assert.ok(activated.ok, `publishing: ${activated.status} ${activated.text}`);
-				const [first] = await ctx.waitFor('the failed execution that reports the pause', failed, {
-					timeoutMs: 45000,
-					intervalMs: 1000,
-				});
+				const [first] = await ctx.waitFor(
+					'the failed execution that reports the pause',
+					async () => {
+						const list = await failed();
+						return list.length ? list : undefined;
+					},
+					{
+						timeoutMs: 45000,
+						intervalMs: 1000,
+					},
+				);
 				const detail = JSON.stringify(await api.call('GET', `/rest/executions/${first.id}`));
 				assert.match(
 					detail,
