@@ -55,7 +55,7 @@ const TRIGGER_SCHEMA_VERSIONS = [1, 2, 3];
  */
 const OTHER_SCHEMAS = [
 	['Platform Posts 1.1, Post > Get', `/schemas/${F.T.posts}/1.1.0/post/get.json`],
-	['the Poll Trigger', `/schemas/${F.PKG}.platformPostsTrigger/1.1.0.json`],
+	['the Poll Trigger', `/schemas/${F.PKG}.platformPostsTrigger/1.2.0.json`],
 	['the Activity Stream Trigger', `/schemas/${F.PKG}.platformPostTriggers/1.0.0.json`],
 ];
 /** The workflow of the Platform Posts credential selector checks (Revoke App Bearer Token, versions 1 and 1.1). */

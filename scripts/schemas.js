@@ -37,7 +37,7 @@ const DEPTH = 3;
 const VERSIONS = {
 	platformPosts: [1, 1.1],
 	platformTriggerPosts: [1, 2, 3],
-	platformPostsTrigger: [1, 1.1],
+	platformPostsTrigger: [1, 1.1, 1.2],
 	platformPostTriggers: [1],
 };
 

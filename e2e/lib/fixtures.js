@@ -731,9 +731,9 @@ const EVERY_10_S = {
 
 /**
  * The Platform Poll Trigger with the app bearer credential, polling every 10 s unless `parameters`
- * set Poll Times; `typeVersion` 1.1 (the default a new workflow gets) unless told.
+ * set Poll Times; `typeVersion` 1.2 (the default a new workflow gets) unless told.
  */
-function pollTriggerNode(parameters, { typeVersion = 1.1, position = [0, 0] } = {}) {
+function pollTriggerNode(parameters, { typeVersion = 1.2, position = [0, 0] } = {}) {
 	return node(
 		'Platform Poll Trigger',
 		`${PKG}.platformPostsTrigger`,

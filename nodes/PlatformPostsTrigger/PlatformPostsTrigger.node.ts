@@ -27,8 +27,10 @@ export class PlatformPostsTrigger implements INodeType {
 		// 1.1: Spaces labelled by their state (scheduled, start, end; a Space seen before emitted again
 		// when it starts or ends), direct message joins and leaves left out unless asked for and never
 		// labelled as messages, and Leave Out My Messages. Version 1 keeps its output.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.2: a pause of the polls long enough to notice (the rate-limit window spent) is reported once
+		// as a failed execution naming the reset time. 1 and 1.1 only log it.
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle: pollTriggerSubtitle,
 		// The node panel shows this text on the Platform Posts entry (n8n merges the triggers into it and
 		// gives it the description of the last one), so it names the node and the three triggers.

@@ -73,6 +73,20 @@ export interface ModeSpec {
  */
 export const EVENT_KINDS_VERSION = 1.1;
 
+/**
+ * From this version on, a pause of the polls long enough for a builder to notice (PAUSE_NOTICE_MS)
+ * is reported once as a failed execution that names the reset time, instead of a server log line only.
+ * Earlier versions keep the log line alone: a failed execution starts the workflow's error workflow.
+ */
+export const PAUSE_SIGNAL_VERSION = 1.2;
+
+/**
+ * A pause this long or longer is reported (PAUSE_SIGNAL_VERSION): at one poll a minute, five polls or
+ * more in a row that read nothing. A shorter pause ends before a builder looking for a run would
+ * miss one.
+ */
+export const PAUSE_NOTICE_MS = 5 * 60_000;
+
 /** The service's rate-limit window, in ms. */
 export const RATE_WINDOW_MS = 15 * 60_000;
 

@@ -21,7 +21,15 @@ import {
 import type { ItemContext } from './items';
 import { addIncludes, toItem } from './items';
 import type { ModeSpec, PollMode } from './modes';
-import { EVENT_KINDS_VERSION, fieldQuery, MODES, modeSpec, RATE_WINDOW_MS } from './modes';
+import {
+	EVENT_KINDS_VERSION,
+	fieldQuery,
+	MODES,
+	modeSpec,
+	PAUSE_NOTICE_MS,
+	PAUSE_SIGNAL_VERSION,
+	RATE_WINDOW_MS,
+} from './modes';
 
 /**
  * One poll: read what is newer than the position kept in the workflow's static data, emit it oldest
@@ -791,6 +799,26 @@ function oldestOf(entries: IDataObject[]): string | undefined {
 	return oldest;
 }
 
+/**
+ * A pause of the polls a builder would notice (PAUSE_NOTICE_MS or longer, from version
+ * PAUSE_SIGNAL_VERSION on), said once per pause where the builder looks: n8n records the error a poll
+ * throws as a failed execution of the workflow (its Executions list), and n8n's durable poll scheduler
+ * reads `failure` to wait for the reset before its next poll. The position is untouched, so the first
+ * poll after the reset catches up. A shorter pause, and earlier versions, keep the log line alone.
+ */
+function reportPause(ctx: IPollFunctions, settings: Settings, resetAt: number): void {
+	if (settings.version < PAUSE_SIGNAL_VERSION || resetAt - Date.now() < PAUSE_NOTICE_MS) return;
+	const until = new Date(resetAt).toISOString().replace(/\.\d{3}Z$/, 'Z');
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`Polls paused until ${until}: the service's rate-limit window for "${settings.mode.name}" has no request left`,
+		{
+			description: `Nothing is lost: the first poll after ${until} reads everything new since the last successful poll. The window belongs to the account (or app) and the kind of read, so other workflows and apps polling the same with this credential spend it too: if this repeats, set a longer interval in Poll Times, or give the other workflows another credential. This is reported once per pause; when it is the answer to Publish, the workflow is not published: publish it again after that time.`,
+			failure: { cause: 'rate-limited', resetsAtEpochMs: resetAt },
+		},
+	);
+}
+
 /** Replaces the static data's position with the one a successful poll moved. */
 function keep(stored: PollState, state: PollState): void {
 	for (const name of Object.keys(stored)) if (!(name in state)) delete stored[name];
@@ -812,9 +840,11 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 		// emits nothing and keeps the position; the first poll after the reset catches up. Logged once a
 		// window: polls every minute would repeat it up to 14 times.
 		const line = `${logPrefix(this)}: the service's rate-limit window for "${settings.mode.name}" has no request left; polls are skipped until it resets at ${new Date(resetAt).toISOString()}, then the next poll catches up`;
-		if (stored.rate?.told) this.logger.debug(line);
-		else this.logger.info(line);
+		const first = !stored.rate?.told;
+		if (first) this.logger.info(line);
+		else this.logger.debug(line);
 		if (stored.rate) stored.rate.told = true;
+		if (first) reportPause(this, settings, resetAt);
 		return null;
 	}
 	try {
@@ -908,6 +938,7 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 			this.logger.warn(
 				`${logPrefix(this)}: rate limit reached; this poll is skipped and the position kept. ${limited.resetAt ? `The limit resets at ${limited.resetAt.toISOString()}; polls until then are skipped without a request.` : 'The service named no reset time.'}`,
 			);
+			if (limited.resetAt) reportPause(this, settings, limited.resetAt.getTime());
 			return null;
 		}
 		const failure = asNodeError(this, error);

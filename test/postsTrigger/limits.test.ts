@@ -305,3 +305,86 @@ describe('Poll Trigger billed reads', () => {
 		expect(service.seen.sizes.slice(1)).toEqual([10, 10, 1]);
 	});
 });
+
+describe('Poll Trigger pauses a builder would notice (version 1.2)', () => {
+	const parameters = {
+		event: 'followers',
+		authentication: CREDENTIAL_TYPES.appOnly,
+		user: { __rl: true, mode: 'id', value: USER },
+	};
+	const run = (staticData: IDataObject, version: number) =>
+		poll.call(pollContext(parameters, staticData, 'trigger', {}, version).context);
+	const nodeError = async (result: Promise<unknown>) =>
+		await result.then(
+			() => undefined,
+			(error: unknown) => error as Error & { description?: string; failure?: IDataObject },
+		);
+
+	it('a spent window is reported once, as an error naming the reset, then polls skip quietly and the first after the reset catches up', async () => {
+		const time = clock(Date.parse('2026-11-29T10:00:00Z'));
+		const service = followers(1, time);
+		const staticData: IDataObject = {};
+		service.add(3);
+		// The first poll records the position and spends the window's only request.
+		expect(await run(staticData, 1.2)).toBeNull();
+		const newer = service.add(2);
+		time.advance(MINUTE);
+		const error = await nodeError(run(staticData, 1.2));
+		expect(error?.message).toBe(
+			'Polls paused until 2026-11-29T10:15:00Z: the service\'s rate-limit window for "New Followers of a User" has no request left',
+		);
+		expect(error?.description).toMatch(
+			/^Nothing is lost: the first poll after 2026-11-29T10:15:00Z/,
+		);
+		// n8n's durable poll scheduler waits for this reset before its next poll.
+		expect(error?.failure).toEqual({
+			cause: 'rate-limited',
+			resetsAtEpochMs: Date.parse('2026-11-29T10:15:00Z'),
+		});
+		for (let minute = 0; minute < 12; minute++) {
+			time.advance(MINUTE);
+			expect(await run(staticData, 1.2)).toBeNull();
+		}
+		expect(service.seen.requests).toBe(1);
+		time.advance(2 * MINUTE);
+		expect(ids(await run(staticData, 1.2))).toEqual(newer.map((id) => `follow:${id}:${USER}`));
+	});
+
+	it('a 429 whose reset is 5 minutes away or more is reported once; the position is kept', async () => {
+		const time = clock(Date.parse('2026-11-29T10:00:00Z'));
+		const service = followers(1, time);
+		const staticData: IDataObject = {};
+		service.add(3);
+		expect(await run(staticData, 1.2)).toBeNull();
+		const newer = service.add(1);
+		// What the node knew of the window is gone (another process, a restart): the service refuses.
+		staticData.rate = undefined;
+		time.advance(MINUTE);
+		const error = await nodeError(run(staticData, 1.2));
+		expect(service.seen.refused).toBe(1);
+		expect(error?.message).toMatch(/^Polls paused until 2026-11-29T10:15:00Z/);
+		time.advance(MINUTE);
+		expect(await run(staticData, 1.2)).toBeNull();
+		time.advance(13 * MINUTE);
+		expect(ids(await run(staticData, 1.2))).toEqual(newer.map((id) => `follow:${id}:${USER}`));
+	});
+
+	it('a pause shorter than 5 minutes, and any pause in versions 1 and 1.1, is only logged', async () => {
+		for (const [version, spendAt] of [
+			[1.2, 11],
+			[1.1, 1],
+			[1, 1],
+		]) {
+			const time = clock(Date.parse('2026-11-29T10:00:00Z'));
+			nock.cleanAll();
+			const service = followers(1, time);
+			const staticData: IDataObject = {};
+			service.add(3);
+			// The first poll spends the window; the next comes `spendAt` minutes later, with the rest
+			// of the window (15 - spendAt minutes) still to wait.
+			expect(await run(staticData, version)).toBeNull();
+			time.advance(spendAt * MINUTE);
+			await expect(run(staticData, version)).resolves.toBeNull();
+		}
+	});
+});
