@@ -34,6 +34,17 @@ function broken(result: CaseResult): string[] {
 	];
 }
 
+/** The sandbox answers the third post create from now 503 (the first two pass). */
+function failThirdCreate(sb: Sandbox): void {
+	(sb as unknown as { faults: { rules: unknown[] } }).faults.rules.push({
+		status: 503,
+		remaining: 1,
+		skip: 2,
+		method: 'POST',
+		path: '^/2/tweets$',
+	});
+}
+
 const thread = (
 	authentication: string,
 	tag: string,
@@ -66,13 +77,7 @@ describe.each(['platformOAuth2Api', 'platformOAuth1Api', 'platformOAuth1ConnectA
 			expect(whole.requests.filter((r) => r.path === '/2/tweets')).toHaveLength(4);
 			expect(broken(whole)).toEqual([]);
 
-			(sb as unknown as { faults: { rules: unknown[] } }).faults.rules.push({
-				status: 503,
-				remaining: 1,
-				skip: 2,
-				method: 'POST',
-				path: '^/2/tweets$',
-			});
+			failThirdCreate(sb);
 			const failing = await runCase(
 				sb,
 				checker,
@@ -92,13 +97,7 @@ describe.each(['platformOAuth2Api', 'platformOAuth1Api', 'platformOAuth1ConnectA
 				'failing, continue on fail',
 				thread(authentication, `${tag} third`),
 				async (context: never) => {
-					(sb as unknown as { faults: { rules: unknown[] } }).faults.rules.push({
-						status: 503,
-						remaining: 1,
-						skip: 2,
-						method: 'POST',
-						path: '^/2/tweets$',
-					});
+					failThirdCreate(sb);
 					return await posts.execute.call(
 						Object.create(context, { continueOnFail: { value: () => true } }) as never,
 					);
