@@ -50,6 +50,24 @@ const SEARCH_MARGIN_MS = 3_600_000;
 /** The time post ids count from (a post id holds its creation time in ms, shifted left by 22 bits). */
 const POST_ID_EPOCH_MS = 1288834974657;
 
+/**
+ * How long recent search may take to index a post after a newer one was indexed: a post made first can
+ * turn up a minute after a newer one. The service documents no figure; seconds to minutes is what is
+ * seen. Each search read starts this far behind the newest id emitted and drops what it emitted.
+ */
+export const SEARCH_LAG_MS = 5 * 60_000;
+/**
+ * Search ids emitted within SEARCH_LAG_MS of the newest one, remembered to drop on the next read. Past
+ * this many, the overlap starts at the oldest one kept: a post indexed later than that many newer
+ * matching posts is not read.
+ */
+export const RECENT_IDS = 500;
+
+/** When a post was created (ms): a post id holds it. */
+export function postIdTime(id: string): number {
+	return Number(BigInt(id) / BigInt(4_194_304)) + POST_ID_EPOCH_MS;
+}
+
 /** The smallest post id created at `ms` (no post created before `ms` has an id above it). */
 export function postIdAt(ms: number): string {
 	return (BigInt(Math.max(0, Math.floor(ms - POST_ID_EPOCH_MS))) * BigInt(4_194_304)).toString();
@@ -103,6 +121,13 @@ export interface PollState extends IDataObject {
 	 * older than untilId. The next polls read them first.
 	 */
 	gap?: { sinceId?: string; untilId: string };
+	/**
+	 * Recent search: where the next read starts (its since_id), SEARCH_LAG_MS behind newestId, never
+	 * lower than where the previous one started. Absent: newestId.
+	 */
+	overlapFrom?: string;
+	/** Recent search: the ids above overlapFrom already emitted, newest first (dropped when read again). */
+	recent?: string[];
 	/** Cached id of the watched user or of the authenticated user. */
 	subject?: { ref: string; id: string };
 	/** Cached id of the authenticated user, where a mode needs it besides its subject. */
@@ -283,8 +308,8 @@ function earlierKey(settings: Settings): string | undefined {
 }
 
 /**
- * What a cached id of the authenticated user belongs to: the credential (its type and, where n8n names
- * it, its id), so that choosing another credential looks the account up again.
+ * What the recorded id of the authenticated user belongs to: the credential (its type and, where n8n
+ * names it, its id). The id itself is looked up on every poll (see subjectId).
  */
 function meRef(ctx: IPollFunctions, settings: Settings): string {
 	const credential = ctx.getNode().credentials?.[settings.credentialType];
@@ -304,7 +329,12 @@ async function subjectId(
 	if (user?.by === 'id') return user.value;
 	const ref =
 		mode.subject === 'me' ? meRef(ctx, settings) : `username:${user!.value.toLowerCase()}`;
-	if (state.subject?.ref === ref && state.subject.id) return state.subject.id;
+	// The authenticated user is asked for on every poll, not cached: the same credential (the same id
+	// in n8n) can be reconnected to another account, and a cached id would then read the first
+	// account's mentions, or the other account's old messages under the first account's position.
+	// A username's id does not change with the credential: it is cached.
+	if (mode.subject !== 'me' && state.subject?.ref === ref && state.subject.id)
+		return state.subject.id;
 	const id =
 		mode.subject === 'me'
 			? await fetchAuthenticatedUserId(ctx.getNode(), send)
@@ -321,8 +351,8 @@ async function meId(
 	send: SendRequest,
 ): Promise<string | undefined> {
 	if (!settings.mode.needsMe) return undefined;
+	// Asked for on every poll, as in subjectId: the credential may now name another account.
 	const ref = meRef(ctx, settings);
-	if (state.me?.ref === ref && state.me.id) return state.me.id;
 	const id = await fetchAuthenticatedUserId(ctx.getNode(), send);
 	state.me = { ref, id };
 	return id;
@@ -424,6 +454,8 @@ interface ReadOptions {
 	resumeAfter?: string[];
 	/** A remembered id the read stops at: older items were skipped by the cap. */
 	stopAt?: string;
+	/** Ids already emitted that the read answers again (recent search's overlap): left out, read on. */
+	drop?: Set<string>;
 	/** When the poll started (Date.now()): n8n's poll time counts from there. */
 	started?: number;
 	/**
@@ -513,6 +545,7 @@ async function read(
 				continue;
 			}
 			run = 0;
+			if (opts.drop?.has(entryId)) continue;
 			// The service returns only newer posts for since_id; an older one is never emitted again.
 			if (opts.sinceId && !newerThan(entryId, opts.sinceId)) {
 				if (!opts.startTime) continue;
@@ -526,8 +559,10 @@ async function read(
 			entries.push(entry);
 			seen.push(entryId);
 		}
+		// A page can come back empty and still name a next one (the service removed or withheld its
+		// items after paging): only the absence of a next_token ends the list.
 		const next = (body.meta as IDataObject | undefined)?.next_token;
-		if (reached || cut || !next || data.length === 0) break;
+		if (reached || cut || !next) break;
 		if (entries.length >= opts.limit) {
 			cut = 'cap';
 			break;
@@ -649,6 +684,14 @@ async function sinceIdPoll(
 ): Promise<Pick<Read, 'entries' | 'includes' | 'cut'>> {
 	const includes: IDataObject = {};
 	let older: IDataObject[] = [];
+	// Recent search reads from behind its newest id (indexing lag) and drops what it emitted there.
+	const overlap = settings.mode.value === 'search';
+	const lower = overlap ? (state.overlapFrom ?? state.newestId) : state.newestId;
+	const drop = overlap ? new Set(state.recent ?? []) : undefined;
+	const done = (found: Pick<Read, 'entries' | 'includes' | 'cut'>) => {
+		if (overlap) moveOverlap(state, lower, found.entries);
+		return found;
+	};
 	if (state.gap && outsideSearchWindow(settings, state.gap.untilId)) {
 		// The unread ids of a search cut short have left the 7 days it reaches: none can be read now.
 		ctx.logger.warn(
@@ -661,6 +704,7 @@ async function sinceIdPoll(
 			limit: settings.maxItems,
 			...since(settings, state.gap.sinceId),
 			untilId: state.gap.untilId,
+			drop,
 			started,
 			window,
 		});
@@ -670,28 +714,49 @@ async function sinceIdPoll(
 			const oldest = oldestOf(gap.entries);
 			if (oldest) state.gap = { ...state.gap, untilId: oldest };
 			// The time is spent: what is newer waits for the next poll, where it is read after the gap.
-			return { entries: older, includes, cut: gap.cut };
+			return done({ entries: older, includes, cut: gap.cut });
 		}
 		delete state.gap;
-		if (gap.cut === 'cap') return { entries: older, includes, cut: gap.cut };
+		if (gap.cut === 'cap') return done({ entries: older, includes, cut: gap.cut });
 	}
 	const limit = settings.maxItems - older.length;
-	if (limit <= 0) return { entries: older, includes };
+	if (limit <= 0) return done({ entries: older, includes });
 	// The gap took the window's last request: what is newer waits for the first poll after the reset.
-	if (!window.left()) return { entries: older, includes };
+	if (!window.left()) return done({ entries: older, includes });
 	const result = await read(ctx, settings, send, id, {
 		limit,
-		...since(settings, state.newestId),
+		...since(settings, lower),
+		drop,
 		started,
 		window,
 	});
 	addIncludes(includes, result.includes);
 	if (paused(result.cut) && result.entries.length) {
 		state.gap = { untilId: oldestOf(result.entries)! };
-		if (state.newestId) state.gap.sinceId = state.newestId;
+		if (lower) state.gap.sinceId = lower;
 	}
 	if (result.entries.length) state.newestId = newestOf(result.entries, state.newestId);
-	return { entries: [...result.entries, ...older], includes, cut: result.cut };
+	return done({ entries: [...result.entries, ...older], includes, cut: result.cut });
+}
+
+/**
+ * Recent search, after a read: the next one starts SEARCH_LAG_MS behind the newest id (never lower
+ * than this one started), and the ids emitted above that start are remembered to be dropped.
+ */
+function moveOverlap(state: PollState, lower: string | undefined, emitted: IDataObject[]): void {
+	if (!state.newestId) return;
+	let from = (BigInt(postIdAt(postIdTime(state.newestId) - SEARCH_LAG_MS)) - BigInt(1)).toString();
+	if (lower && newerThan(lower, from)) from = lower;
+	const ids = new Set([...emitted.map((e) => String(e.id ?? '')), ...(state.recent ?? [])]);
+	let recent = [...ids]
+		.filter((k) => /^\d+$/.test(k) && newerThan(k, from))
+		.sort((a, b) => (newerThan(a, b) ? -1 : 1));
+	if (recent.length > RECENT_IDS) {
+		from = recent[RECENT_IDS];
+		recent = recent.slice(0, RECENT_IDS);
+	}
+	state.overlapFrom = from;
+	state.recent = recent;
 }
 
 /**
@@ -860,6 +925,8 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 			delete state.resumeAfter;
 			delete state.skippedBelow;
 			delete state.gap;
+			delete state.overlapFrom;
+			delete state.recent;
 			if (mode.sinceId) {
 				delete state.known;
 				const newest = newestOf(first.entries, undefined);
