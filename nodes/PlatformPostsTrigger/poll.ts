@@ -33,6 +33,13 @@ import { EVENT_KINDS_VERSION, fieldQuery, MODES, modeSpec, RATE_WINDOW_MS } from
 export const MANUAL_ITEMS = 5;
 /** Ids remembered for the reads without since_id: enough that a few deletions do not lose the place. */
 export const KNOWN_IDS = 200;
+/**
+ * Ids just below the remembered window (the ones it let go of last, or read below it by the first
+ * poll), kept so that a read still finds the place when the window's own ids are gone: its items
+ * removed (a user clears most bookmarks) or ids of followers who left since (follow-and-unfollow bots
+ * pushed the older followers out of the window).
+ */
+export const BELOW_IDS = 20;
 /** Size of the first page where the position is an id seen before (most polls find it at once). */
 const FIRST_PAGE = 10;
 /**
@@ -106,6 +113,8 @@ export interface PollState extends IDataObject {
 	newestId?: string;
 	/** Newest ids read, newest first (modes without since_id). */
 	known?: string[];
+	/** The ids just below `known` (BELOW_IDS of them), newest first: remembered as well. */
+	below?: string[];
 	/**
 	 * Where a poll cut short by n8n's poll time stopped reading (modes without since_id): the next poll
 	 * reads on past it before a run of remembered ids stops it, so the older items left unread are emitted.
@@ -454,6 +463,12 @@ interface ReadOptions {
 	resumeAfter?: string[];
 	/** A remembered id the read stops at: older items were skipped by the cap. */
 	stopAt?: string;
+	/**
+	 * The remembered ids older than the place a poll cut short stopped at. Until the read has passed
+	 * every id of resumeAfter, a run of these (and only these) ends it: one of resumeAfter may have
+	 * been removed since, and the read would otherwise go on into old items.
+	 */
+	beyond?: Set<string>;
 	/** Ids already emitted that the read answers again (recent search's overlap): left out, read on. */
 	drop?: Set<string>;
 	/** When the poll started (Date.now()): n8n's poll time counts from there. */
@@ -500,6 +515,8 @@ async function read(
 	const resumeAt = new Set(opts.resumeAfter ?? []);
 	let resumed = resumeAt.size === 0;
 	let run = 0;
+	/** Remembered ids older than the cut place read in a row (while not resumed). */
+	let beyondRun = 0;
 	let token: string | undefined;
 	let cut: Read['cut'];
 	for (let page = 0; page < MAX_PAGES; page++) {
@@ -536,6 +553,13 @@ async function read(
 			if (known?.has(entryId)) {
 				seen.push(entryId);
 				run++;
+				beyondRun = opts.beyond?.has(entryId) ? beyondRun + 1 : 0;
+				if (!resumed && beyondRun >= stopRun) {
+					// Past the place a cut short poll stopped at, though one of its ids was not read (removed).
+					resumed = true;
+					reached = true;
+					break;
+				}
 				// Stop after a run of remembered ids; not before the place where a poll cut short stopped
 				// reading, since unread items may follow it.
 				if (resumed && (run >= stopRun || entryId === opts.stopAt)) {
@@ -545,6 +569,7 @@ async function read(
 				continue;
 			}
 			run = 0;
+			beyondRun = 0;
 			if (opts.drop?.has(entryId)) continue;
 			// The service returns only newer posts for since_id; an older one is never emitted again.
 			if (opts.sinceId && !newerThan(entryId, opts.sinceId)) {
@@ -688,8 +713,9 @@ async function sinceIdPoll(
 	const overlap = settings.mode.value === 'search';
 	const lower = overlap ? (state.overlapFrom ?? state.newestId) : state.newestId;
 	const drop = overlap ? new Set(state.recent ?? []) : undefined;
-	const done = (found: Pick<Read, 'entries' | 'includes' | 'cut'>) => {
-		if (overlap) moveOverlap(state, lower, found.entries);
+	/** `capped`: the entries of the read that Max Items per Poll ended (older ones were skipped). */
+	const done = (found: Pick<Read, 'entries' | 'includes' | 'cut'>, capped?: IDataObject[]) => {
+		if (overlap) moveOverlap(state, lower, found.entries, capped);
 		return found;
 	};
 	if (state.gap && outsideSearchWindow(settings, state.gap.untilId)) {
@@ -710,6 +736,8 @@ async function sinceIdPoll(
 		});
 		addIncludes(includes, gap.includes);
 		older = gap.entries;
+		// The overlap of the read that follows reaches into the gap: what the gap gave is not given twice.
+		for (const entry of older) drop?.add(String(entry.id ?? ''));
 		if (paused(gap.cut)) {
 			const oldest = oldestOf(gap.entries);
 			if (oldest) state.gap = { ...state.gap, untilId: oldest };
@@ -717,7 +745,7 @@ async function sinceIdPoll(
 			return done({ entries: older, includes, cut: gap.cut });
 		}
 		delete state.gap;
-		if (gap.cut === 'cap') return done({ entries: older, includes, cut: gap.cut });
+		if (gap.cut === 'cap') return done({ entries: older, includes, cut: gap.cut }, older);
 	}
 	const limit = settings.maxItems - older.length;
 	if (limit <= 0) return done({ entries: older, includes });
@@ -736,17 +764,28 @@ async function sinceIdPoll(
 		if (lower) state.gap.sinceId = lower;
 	}
 	if (result.entries.length) state.newestId = newestOf(result.entries, state.newestId);
-	return done({ entries: [...result.entries, ...older], includes, cut: result.cut });
+	return done(
+		{ entries: [...result.entries, ...older], includes, cut: result.cut },
+		result.cut === 'cap' ? result.entries : undefined,
+	);
 }
 
 /**
  * Recent search, after a read: the next one starts SEARCH_LAG_MS behind the newest id (never lower
  * than this one started), and the ids emitted above that start are remembered to be dropped.
  */
-function moveOverlap(state: PollState, lower: string | undefined, emitted: IDataObject[]): void {
+function moveOverlap(
+	state: PollState,
+	lower: string | undefined,
+	emitted: IDataObject[],
+	capped: IDataObject[] | undefined,
+): void {
 	if (!state.newestId) return;
 	let from = (BigInt(postIdAt(postIdTime(state.newestId) - SEARCH_LAG_MS)) - BigInt(1)).toString();
 	if (lower && newerThan(lower, from)) from = lower;
+	// Max Items per Poll skipped what is older than the oldest emitted: the overlap does not bring it back.
+	const oldest = capped ? oldestOf(capped) : undefined;
+	if (oldest && newerThan(oldest, from)) from = oldest;
 	const ids = new Set([...emitted.map((e) => String(e.id ?? '')), ...(state.recent ?? [])]);
 	let recent = [...ids]
 		.filter((k) => /^\d+$/.test(k) && newerThan(k, from))
@@ -774,13 +813,18 @@ async function knownIdsPoll(
 	window: RateTracker,
 ): Promise<Pick<Read, 'entries' | 'includes' | 'cut'>> {
 	const remembered = state.known ?? [];
+	const below = state.below ?? [];
+	// Where an earlier poll was cut short: the remembered ids after the last of its ids still remembered.
+	let cutAt = -1;
+	for (const k of state.resumeAfter ?? []) cutAt = Math.max(cutAt, remembered.indexOf(k));
 	const result = await read(ctx, settings, send, id, {
 		limit: settings.maxItems,
 		// After a poll cut short, the read goes past the place it stopped at: a short first page of ids
 		// already read would spend a request of the window on them again.
 		firstPage: settings.mode.unpaged || state.resumeAfter ? undefined : FIRST_PAGE,
-		known: new Set(remembered),
+		known: new Set([...remembered, ...below]),
 		resumeAfter: state.resumeAfter,
+		beyond: state.resumeAfter ? new Set([...remembered.slice(cutAt + 1), ...below]) : undefined,
 		stopAt: state.skippedBelow,
 		started,
 		window,
@@ -796,9 +840,42 @@ async function knownIdsPoll(
 		);
 	} else delete state.resumeAfter;
 	const seen = new Set(result.seen);
-	state.known = [...result.seen, ...remembered.filter((k) => !seen.has(k))].slice(0, KNOWN_IDS);
+	let ordered = [...result.seen, ...remembered.filter((k) => !seen.has(k))];
+	let kept = below;
+	if (!settings.mode.unpaged && !result.cut && ordered.length > KNOWN_IDS) {
+		// The window is about to let ids go. Some of those it keeps may be gone (followers who left
+		// since): a window of gone ids finds no place once its newer ones go too, and every older item
+		// would look new. The list is read again to the window's depth, and the ids not in it dropped.
+		const answered = await listIds(
+			ctx,
+			settings,
+			send,
+			id,
+			result.entries.length + ordered.length + below.length,
+			started,
+			window,
+		);
+		if (answered) {
+			ordered = ordered.filter((k) => answered.has(k));
+			kept = below.filter((k) => answered.has(k));
+		}
+	}
+	const known = ordered.slice(0, KNOWN_IDS);
+	state.known = known;
+	if (!settings.mode.unpaged) {
+		// What the window lets go of is just below it: newer than what was below before.
+		const inWindow = new Set(known);
+		state.below = [...ordered.slice(KNOWN_IDS), ...kept.filter((k) => !seen.has(k))]
+			.filter((k) => !inWindow.has(k))
+			.slice(0, BELOW_IDS);
+		if (!state.below.length) delete state.below;
+	}
 	if (result.cut === 'cap') state.skippedBelow = result.seen[result.seen.length - 1];
-	else if (state.skippedBelow && !state.known.includes(state.skippedBelow))
+	else if (
+		state.skippedBelow &&
+		!known.includes(state.skippedBelow) &&
+		!(state.below ?? []).includes(state.skippedBelow)
+	)
 		delete state.skippedBelow;
 	// The service gives Spaces in no order: they are emitted in the order they were created.
 	if (!settings.mode.unpaged) return result;
@@ -809,6 +886,47 @@ async function knownIdsPoll(
 	// Newest first, as emit() expects: the new Spaces are emitted first, then those that started or ended.
 	const entries = [...byCreation(changed), ...byCreation(result.entries)];
 	return { entries, includes: result.includes, cut: result.cut };
+}
+
+/**
+ * The ids of the list's first `depth` items (the whole list if shorter), read in the largest pages;
+ * undefined where n8n's poll time or the rate-limit window ends the read first.
+ */
+async function listIds(
+	ctx: IPollFunctions,
+	settings: Settings,
+	send: SendRequest,
+	id: string | undefined,
+	depth: number,
+	started: number,
+	window: RateTracker,
+): Promise<Set<string> | undefined> {
+	const { mode } = settings;
+	const budget = typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : undefined;
+	const base: IDataObject = fieldQuery(mode.kind, settings.fields);
+	if (mode.subjectQuery) Object.assign(base, mode.subjectQuery(id ?? ''));
+	if (settings.exclude.length) base.exclude = settings.exclude.join(',');
+	if (mode.kind === 'dmEvents' && settings.dmEventTypes) base.event_types = settings.dmEventTypes;
+	const ids = new Set<string>();
+	let token: string | undefined;
+	for (let page = 0; page < MAX_PAGES; page++) {
+		if (!window.left()) return undefined;
+		if (budget !== undefined && Date.now() - started > budget / 2) return undefined;
+		const qs: IDataObject = { ...base, max_results: mode.page.max };
+		if (token) qs[mode.tokenParam] = token;
+		const body = await send({
+			method: 'GET',
+			path: mode.path(id ?? ''),
+			qs,
+			onRateWindow: (w) => window.observe(w),
+		});
+		for (const entry of (Array.isArray(body.data) ? body.data : []) as IDataObject[])
+			ids.add(String(entry.id ?? ''));
+		const next = (body.meta as IDataObject | undefined)?.next_token;
+		if (!next || ids.size >= depth) return ids;
+		token = String(next);
+	}
+	return undefined;
 }
 
 /**
@@ -913,7 +1031,7 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 			// removed ones break: a read of fewer than a full page (100, half the window) records nothing,
 			// and the first poll after the reset reads again.
 			const first = await read(this, settings, send, id, {
-				limit: mode.sinceId ? mode.page.min : KNOWN_IDS,
+				limit: mode.sinceId ? mode.page.min : mode.unpaged ? KNOWN_IDS : KNOWN_IDS + BELOW_IDS,
 				untimed: true,
 				window,
 			});
@@ -927,6 +1045,7 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 			delete state.gap;
 			delete state.overlapFrom;
 			delete state.recent;
+			delete state.below;
 			if (mode.sinceId) {
 				delete state.known;
 				const newest = newestOf(first.entries, undefined);
@@ -934,9 +1053,11 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 				else delete state.newestId;
 			} else {
 				delete state.newestId;
-				state.known = first.entries.map((e) => String(e.id)).slice(0, KNOWN_IDS);
+				const read = first.entries.map((e) => String(e.id));
+				state.known = read.slice(0, KNOWN_IDS);
+				if (read.length > KNOWN_IDS) state.below = read.slice(KNOWN_IDS);
 				// A longer list (or a read the rate-limit window ended): what is older is not new either.
-				if (first.cut && !mode.unpaged) state.skippedBelow = state.known[state.known.length - 1];
+				if (first.cut && !mode.unpaged) state.skippedBelow = read[read.length - 1];
 			}
 			if (mode.unpaged && settings.version >= EVENT_KINDS_VERSION) {
 				// The Spaces scheduled or live now are emitted when they start or end.
