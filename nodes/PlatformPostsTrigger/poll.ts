@@ -562,7 +562,9 @@ async function read(
 				}
 				// Stop after a run of remembered ids; not before the place where a poll cut short stopped
 				// reading, since unread items may follow it.
-				if (resumed && (run >= stopRun || entryId === opts.stopAt)) {
+				// The cap's stop id counts in its place only, after another remembered id: removed and added
+				// again, it comes back on top, where new items may follow it.
+				if (resumed && (run >= stopRun || (entryId === opts.stopAt && run >= 2))) {
 					reached = true;
 					break;
 				}
@@ -604,6 +606,15 @@ async function read(
 				`${logPrefix(ctx)}: stopped reading after ${page + 1} pages: the service's rate-limit window has no request left until ${new Date(opts.window.resetAt() ?? Date.now()).toISOString()}; the first poll after it reads on from there`,
 			);
 			cut = 'rate';
+			break;
+		}
+		if (page === MAX_PAGES - 1) {
+			// The guard against a loop ended the read with pages left: the next poll reads on from here,
+			// as after a poll cut short (ending it silently would take what is below for old).
+			ctx.logger.warn(
+				`${logPrefix(ctx)}: stopped reading after ${MAX_PAGES} pages; the next poll reads on from there`,
+			);
+			cut = 'time';
 			break;
 		}
 		token = String(next);
@@ -787,11 +798,15 @@ function moveOverlap(
 	const oldest = capped ? oldestOf(capped) : undefined;
 	if (oldest && newerThan(oldest, from)) from = oldest;
 	const ids = new Set([...emitted.map((e) => String(e.id ?? '')), ...(state.recent ?? [])]);
+	// A gap left by a cut short poll is read from its own since_id, below the overlap: what was
+	// emitted above that stays remembered until the gap is read.
+	const gapFrom = state.gap ? (state.gap.sinceId ?? '0') : undefined;
+	const keepAbove = gapFrom !== undefined && newerThan(from, gapFrom) ? gapFrom : from;
 	let recent = [...ids]
-		.filter((k) => /^\d+$/.test(k) && newerThan(k, from))
+		.filter((k) => /^\d+$/.test(k) && newerThan(k, keepAbove))
 		.sort((a, b) => (newerThan(a, b) ? -1 : 1));
 	if (recent.length > RECENT_IDS) {
-		from = recent[RECENT_IDS];
+		if (newerThan(recent[RECENT_IDS], from)) from = recent[RECENT_IDS];
 		recent = recent.slice(0, RECENT_IDS);
 	}
 	state.overlapFrom = from;
@@ -860,7 +875,9 @@ async function knownIdsPoll(
 			kept = below.filter((k) => answered.has(k));
 		}
 	}
-	const known = ordered.slice(0, KNOWN_IDS);
+	// A read that was cut short could not read the window again: the window keeps the ids it would
+	// let go of (up to twice its size) until a poll that reads to its place can tell which are gone.
+	const known = ordered.slice(0, result.cut ? 2 * KNOWN_IDS : KNOWN_IDS);
 	state.known = known;
 	if (!settings.mode.unpaged) {
 		// What the window lets go of is just below it: newer than what was below before.

@@ -35,11 +35,46 @@ const change = (mode: ExploredMode): fc.Arbitrary<Change> =>
 	fc.oneof(
 		{
 			weight: 5,
+			arbitrary: fc.record(
+				{
+					kind: fc.constant('add' as const),
+					count: fc.integer({ min: 1, max: 4 }),
+					// Recent search's indexing lag: at once, seconds, minutes, past the overlap.
+					lag: fc.constantFrom(0, 5_000, 40_000, 90_000, 240_000, 600_000),
+				},
+				{ requiredKeys: mode === 'search' ? ['kind', 'count', 'lag'] : ['kind', 'count'] },
+			),
+		},
+		{
+			// Spaces by creator answers a user's live and scheduled Spaces: a handful (assumed), never
+			// a list longer than the trigger remembers.
+			weight: mode === 'userSpaces' ? 0 : 1,
 			arbitrary: fc.record({
-				kind: fc.constant('add' as const),
-				count: fc.integer({ min: 1, max: 4 }),
+				kind: fc.constant('bulk' as const),
+				count: fc.integer({ min: 20, max: 80 }),
 			}),
 		},
+		{
+			weight: 1,
+			arbitrary: fc.record({
+				kind: fc.constant('dropNewest' as const),
+				count: fc.integer({ min: 5, max: 80 }),
+			}),
+		},
+		{
+			// Every 2nd to every 40th of the newest 200 kept (the model excuses what follows where fewer
+			// than 10 of the ids the trigger remembers stay: the documented limit).
+			weight: 1,
+			arbitrary: fc.record({
+				kind: fc.constant('thin' as const),
+				keep: fc.integer({ min: 2, max: 40 }),
+			}),
+		},
+		{
+			weight: mode === 'userSpaces' ? 0 : 1,
+			arbitrary: fc.record({ kind: fc.constant('middle' as const), pick: fc.nat(300) }),
+		},
+		{ weight: 1, arbitrary: fc.constant({ kind: 'reconnect' as const }) },
 		{ weight: 2, arbitrary: fc.record({ kind: fc.constant('remove' as const), pick: fc.nat(40) }) },
 		{
 			weight: readdable(mode) ? 3 : 0,
@@ -57,7 +92,11 @@ const step = (mode: ExploredMode): fc.Arbitrary<PollStep> =>
 	fc.record(
 		{
 			changes: fc.array(change(mode), { maxLength: 4 }),
-			pageLimit: fc.integer({ min: 1, max: 5 }),
+			// Small pages, or the largest (lists longer than the trigger remembers are read in few).
+			pageLimit: fc.oneof(
+				{ weight: 4, arbitrary: fc.integer({ min: 1, max: 5 }) },
+				{ weight: 1, arbitrary: fc.constant(100) },
+			),
 			budgetPages: fc.integer({ min: 1, max: 3 }),
 			failure: fc.record({
 				at: fc.nat(4),
@@ -65,11 +104,30 @@ const step = (mode: ExploredMode): fc.Arbitrary<PollStep> =>
 				times: fc.integer({ min: 1, max: 4 }),
 			}),
 			shuffle: fc.nat(50),
+			// A page of the read answered empty with a next_token (its items deleted or withheld).
+			emptied: fc.integer({ min: 1, max: 3 }),
+			// Items removed, added again, added between the first and second page.
+			between: fc.array(
+				fc.oneof(
+					fc.record({ kind: fc.constant('remove' as const), pick: fc.nat(40) }),
+					fc.record({
+						kind: fc.constant(readdable(mode) ? ('readd' as const) : ('remove' as const)),
+						pick: fc.nat(40),
+					}),
+					fc.record({ kind: fc.constant('add' as const), count: fc.integer({ min: 1, max: 3 }) }),
+				),
+				{ maxLength: 2 },
+			),
+			saveFails: fc.boolean(),
 			// Minutes between polls: n8n's shortest interval, a longer one, or past a window's reset.
 			wait: fc.constantFrom(60_000, 5 * 60_000, 16 * 60_000),
 		},
 		{ requiredKeys: ['changes', 'pageLimit', 'shuffle'] },
 	);
+
+const long = (s: Schedule) =>
+	s.initial > 100 ||
+	s.steps.some((st) => st.changes.some((c) => c.kind === 'bulk' || c.kind === 'dropNewest'));
 
 const readds = (s: Schedule) =>
 	s.steps.reduce((sum, st) => sum + st.changes.filter((c) => c.kind === 'readd').length, 0);
@@ -84,11 +142,19 @@ const schedule: fc.Arbitrary<Schedule> = fc
 			// skipped until its reset), or no rate-limit headers at all.
 			rateLimit: fc.option(fc.integer({ min: 1, max: 12 }), { nil: undefined }),
 			savedOnFailure: fc.boolean(),
-			initial: fc.nat(15),
+			host: fc.constantFrom('durable' as const, 'legacy' as const),
+			// A short list, or one longer than the 200 ids the trigger remembers.
+			initial: fc.oneof(
+				{ weight: 4, arbitrary: fc.nat(15) },
+				{ weight: mode === 'userSpaces' ? 0 : 1, arbitrary: fc.constantFrom(230, 260) },
+			),
 			steps: fc.array(step(mode), { minLength: 1, maxLength: 10 }),
 		}),
 	)
-	.filter((s) => readds(s) < 10);
+	.filter((s) => readds(s) < 10)
+	// A backlog longer than a window's requests can read (a page per request, each poll reading from
+	// the top) is the documented limit: long lists and bulk changes only with windows of 5 or more.
+	.filter((s) => s.rateLimit === undefined || s.rateLimit >= 5 || !long(s));
 
 /** Schedules the explorer found that broke an invariant before the fix; each stays a regression. */
 const FOUND: Array<{ name: string; schedule: Schedule }> = [
