@@ -360,6 +360,38 @@ const FOUND: Array<{ name: string; schedule: Schedule }> = [
 			],
 		},
 	},
+	{
+		// Found in the first version of recent search's overlap: a poll read the posts a cut short poll
+		// left unread, and its overlap read them again in the same poll.
+		name: 'search: the gap and the overlap behind the newest id in one poll',
+		schedule: {
+			mode: 'search',
+			rateLimit: 2,
+			savedOnFailure: false,
+			initial: 0,
+			steps: [
+				{ changes: [], pageLimit: 1, shuffle: 0 },
+				{ changes: [{ kind: 'add', count: 2 }], pageLimit: 1, shuffle: 0 },
+				{ changes: [], pageLimit: 1, shuffle: 0 },
+			],
+		},
+	},
+	{
+		// The overlap moved above a post it had emitted while a gap below still reached it: the gap's
+		// read emitted it again.
+		name: 'search: a gap reaching below the overlap keeps what it emitted there remembered',
+		schedule: {
+			mode: 'search',
+			savedOnFailure: false,
+			host: 'durable',
+			initial: 0,
+			steps: [
+				{ changes: [{ kind: 'add', count: 1, lag: 90_000 }], pageLimit: 1, shuffle: 0 },
+				{ changes: [], pageLimit: 1, shuffle: 0, wait: 300_000 },
+				{ changes: [{ kind: 'bulk', count: 20 }], pageLimit: 1, budgetPages: 1, shuffle: 0 },
+			],
+		},
+	},
 ];
 
 describe('the Poll Trigger position, explored', () => {

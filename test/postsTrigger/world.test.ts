@@ -226,6 +226,38 @@ describe('Poll Trigger against the service as it is', () => {
 		expect(await runPoll(params, staticData)).toEqual([`bookmark:7:${x}`]);
 	});
 
+	it('followers: the place where the first poll stopped, followed again, does not end the read before a new follower', async () => {
+		const world: World = { entries: [], order: 'added', pageLimit: 100, requests: [] };
+		serveWorld(`/2/users/${USER}/followers`, 'pagination_token', world);
+		const staticData: IDataObject = {};
+		world.entries.push(...Array.from({ length: 300 }, () => user(nextId())));
+		// The first poll reads 220 of 300: older ones are not new, the 220th is where it stopped.
+		expect(await runPoll(FOLLOWERS, staticData)).toEqual([]);
+		const stop = String(staticData.skippedBelow);
+		expect(stop).not.toBe('undefined');
+		const x = nextId();
+		world.entries.push(user(x));
+		// The follower at that place unfollows and follows again: on top, above the new one.
+		world.entries = world.entries.filter((e) => e.id !== stop);
+		world.entries.push(user(stop));
+		expect(await runPoll(FOLLOWERS, staticData)).toEqual([`follow:${x}:${USER}`]);
+	});
+
+	it('followers: a first read that the guard of 50 pages ends keeps its place; removals then emit no old follower', async () => {
+		// The service answers one follower a page.
+		const world: World = { entries: [], order: 'added', pageLimit: 1, requests: [] };
+		serveWorld(`/2/users/${USER}/followers`, 'pagination_token', world);
+		const staticData: IDataObject = {};
+		const all = Array.from({ length: 230 }, () => nextId());
+		world.entries.push(...all.map(user));
+		expect(await runPoll(FOLLOWERS, staticData)).toEqual([]);
+		// Of the 50 newest (what the first read reached), all but 5 unfollow.
+		const read = all.slice(-50);
+		const gone = new Set(read.filter((_, i) => i % 10 !== 0));
+		world.entries = world.entries.filter((e) => !gone.has(String(e.id)));
+		expect(await runPoll(FOLLOWERS, staticData)).toEqual([]);
+	});
+
 	it('directMessages: the same credential reconnected to another account: its old messages are not emitted', async () => {
 		let account = '7';
 		nock(BASE)

@@ -407,7 +407,19 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 		} else if (change.kind === 'bulk') add(change.count);
 		else if (change.kind === 'restart') {
 			const keyBefore = staticData.key;
+			const memory = JSON.stringify(staticData);
 			staticData = JSON.parse(saved) as IDataObject;
+			if (legacy && memory !== saved && staticData.key === keyBefore) {
+				// The legacy path lost what polls since the last save recorded (a position recorded anew
+				// for another account in between, say): what is there now may run once more.
+				log.push('restart: an older position came back');
+				for (const owned of lists.values())
+					for (const item of owned)
+						for (const who of ACCOUNTS) {
+							excused.add(eventIdOf(item, who));
+							optional.add(eventIdOf(item, who));
+						}
+			}
 			// What was emitted since the last save that held it may run again (legacy path).
 			for (const e of unsaved) excused.add(e);
 			unsaved = new Set();
@@ -668,6 +680,13 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 		}
 		// The first poll, and the first one with another account where the mode watches its own data.
 		if (!baseline || (explored.perAccount && positionAccount !== account)) {
+			// Recent search: a post made before this first poll but not indexed yet may start the
+			// workflow later or not (made before activation, found after it): either is allowed.
+			for (const item of list())
+				if (item.indexedAt !== undefined && !atStart.includes(item)) {
+					excused.add(eventIdOf(item, me));
+					optional.add(eventIdOf(item, me));
+				}
 			// Reanchoring: with no position saved, the poll that records one (or reads on from one saved).
 			if (reanchor && staticData.key === undefined) {
 				log.push(`poll ${index}: recorded no position`);
@@ -698,13 +717,7 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 			}
 			positionAccount = account;
 			baseline = new Set(atStart.filter((i) => now.includes(i)).map((i) => eventIdOf(i, me)));
-			// Recent search: a post made before this first poll but not indexed yet may start the
-			// workflow later or not (made before activation, found after it): either is allowed.
-			for (const item of list())
-				if (item.indexedAt !== undefined && !baseline.has(eventIdOf(item, me))) {
-					excused.add(eventIdOf(item, me));
-					optional.add(eventIdOf(item, me));
-				}
+
 			for (const i of atStart) known.add(i.id);
 			return undefined;
 		}
