@@ -857,6 +857,8 @@ async function knownIdsPoll(
 	const seen = new Set(result.seen);
 	let ordered = [...result.seen, ...remembered.filter((k) => !seen.has(k))];
 	let kept = below;
+	/** The window may let ids go: it was read again (or has none to let go). */
+	let settled = !result.cut;
 	if (!settings.mode.unpaged && !result.cut && ordered.length > KNOWN_IDS) {
 		// The window is about to let ids go. Some of those it keeps may be gone (followers who left
 		// since): a window of gone ids finds no place once its newer ones go too, and every older item
@@ -871,13 +873,16 @@ async function knownIdsPoll(
 			window,
 		);
 		if (answered) {
-			ordered = ordered.filter((k) => answered.has(k));
-			kept = below.filter((k) => answered.has(k));
-		}
+			// The window rebuilt in the list's order as it is now: an id added again while this poll
+			// read (back on top, behind the read) keeps its place among the newest.
+			const memory = new Set([...ordered, ...below]);
+			ordered = [...answered].filter((k) => memory.has(k));
+			kept = [];
+		} else settled = false;
 	}
-	// A read that was cut short could not read the window again: the window keeps the ids it would
-	// let go of (up to twice its size) until a poll that reads to its place can tell which are gone.
-	const known = ordered.slice(0, result.cut ? 2 * KNOWN_IDS : KNOWN_IDS);
+	// A read that was cut short, or could not read the window again, cannot tell which ids are gone:
+	// the window keeps the ids it would let go of (up to twice its size) until a poll that can.
+	const known = ordered.slice(0, settled ? KNOWN_IDS : 2 * KNOWN_IDS);
 	state.known = known;
 	if (!settings.mode.unpaged) {
 		// What the window lets go of is just below it: newer than what was below before.

@@ -1,15 +1,15 @@
 /**
  * The model behind the Poll Trigger's explorer: a fake service holding what each mode watches (per
  * account where the mode watches the authenticated user's own data), answering the real poll() through
- * a fake transport (pages of a drawn size, since_id / until_id where the endpoint takes them, Spaces in
- * a drawn order, 429 and 503 on any request), n8n's poll time that runs out after a drawn number of
- * pages, static data kept as JSON across polls and restarts (or not saved after a failed poll), and
- * credentials switched to another account. A simulated clock runs across polls (a minute between
- * polls, a second per request; the settling polls come after a window's reset). The service keeps a
- * 15-minute rate-limit window of a drawn size for the watched endpoint, states it in every answer's
- * headers and refuses a request beyond it (429); without a drawn size it sends no such headers (the
- * node then counts against its assumed limit). A poll the node skips sends no request.
- * `violation` runs one schedule and says what broke.
+ * a fake transport, and n8n's two ways of running a poll (durable and legacy). Its menu, each behaviour
+ * with its source, is the Change and PollStep types below and DEVELOPING.md's table: pages of a drawn
+ * size with cursor tokens, pages emptied after paging, since_id / until_id where the endpoint takes
+ * them, Spaces in a drawn order, changes between polls and between pages, long lists, items in the
+ * middle, recent search's indexing lag, 429 and 503 on any request, a 15-minute rate-limit window of a
+ * drawn size (or no headers), n8n's poll time, restarts, saves that fail, credentials switched or
+ * reconnected to another account. A simulated clock runs across polls (a minute between polls, a
+ * second per request; the settling polls come after a window's reset). A poll the node skips sends no
+ * request. `violation` runs one schedule and says what broke.
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
@@ -688,7 +688,10 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 					optional.add(eventIdOf(item, me));
 				}
 			// Reanchoring: with no position saved, the poll that records one (or reads on from one saved).
-			if (reanchor && staticData.key === undefined) {
+			// (A position of another account restored is not this account's: still to be recorded.)
+			const othersKey =
+				explored.perAccount && !String(staticData.key).includes(`:${ACCOUNTS[account]}"`);
+			if (reanchor && (staticData.key === undefined || othersKey)) {
 				log.push(`poll ${index}: recorded no position`);
 				return undefined;
 			}
