@@ -702,12 +702,17 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 					if (legacy && !(emits && !step.saveFails)) unsaved.add(id);
 				}
 				positionAccount = account;
-				baseline = new Set(
-					atStart
-						.filter((i) => now.includes(i))
-						.map((i) => eventIdOf(i, me))
-						.filter((e) => !ids.includes(e)),
-				);
+				// Read on from the position restored: it, not this poll, says what is old (what was there
+				// at the restart is excused already). Recorded anew: what is there now is old.
+				baseline =
+					staticData.key === keyBefore
+						? new Set()
+						: new Set(
+								atStart
+									.filter((i) => now.includes(i))
+									.map((i) => eventIdOf(i, me))
+									.filter((e) => !ids.includes(e)),
+							);
 				for (const i of atStart) known.add(i.id);
 				return undefined;
 			}
