@@ -41,6 +41,13 @@ import {
 export const MANUAL_ITEMS = 5;
 /** Ids remembered for the reads without since_id: enough that a few deletions do not lose the place. */
 export const KNOWN_IDS = 200;
+/**
+ * Ids just below the remembered window (the ones it let go of last, or read below it by the first
+ * poll), kept so that a read still finds the place when the window's own ids are gone: its items
+ * removed (a user clears most bookmarks) or ids of followers who left since (follow-and-unfollow bots
+ * pushed the older followers out of the window).
+ */
+export const BELOW_IDS = 20;
 /** Size of the first page where the position is an id seen before (most polls find it at once). */
 const FIRST_PAGE = 10;
 /**
@@ -57,6 +64,24 @@ export const SEARCH_WINDOW_MS = 7 * 24 * 3_600_000;
 const SEARCH_MARGIN_MS = 3_600_000;
 /** The time post ids count from (a post id holds its creation time in ms, shifted left by 22 bits). */
 const POST_ID_EPOCH_MS = 1288834974657;
+
+/**
+ * How long recent search may take to index a post after a newer one was indexed: a post made first can
+ * turn up a minute after a newer one. The service documents no figure; seconds to minutes is what is
+ * seen. Each search read starts this far behind the newest id emitted and drops what it emitted.
+ */
+export const SEARCH_LAG_MS = 5 * 60_000;
+/**
+ * Search ids emitted within SEARCH_LAG_MS of the newest one, remembered to drop on the next read. Past
+ * this many, the overlap starts at the oldest one kept: a post indexed later than that many newer
+ * matching posts is not read.
+ */
+export const RECENT_IDS = 500;
+
+/** When a post was created (ms): a post id holds it. */
+export function postIdTime(id: string): number {
+	return Number(BigInt(id) / BigInt(4_194_304)) + POST_ID_EPOCH_MS;
+}
 
 /** The smallest post id created at `ms` (no post created before `ms` has an id above it). */
 export function postIdAt(ms: number): string {
@@ -96,6 +121,8 @@ export interface PollState extends IDataObject {
 	newestId?: string;
 	/** Newest ids read, newest first (modes without since_id). */
 	known?: string[];
+	/** The ids just below `known` (BELOW_IDS of them), newest first: remembered as well. */
+	below?: string[];
 	/**
 	 * Where a poll cut short by n8n's poll time stopped reading (modes without since_id): the next poll
 	 * reads on past it before a run of remembered ids stops it, so the older items left unread are emitted.
@@ -111,6 +138,13 @@ export interface PollState extends IDataObject {
 	 * older than untilId. The next polls read them first.
 	 */
 	gap?: { sinceId?: string; untilId: string };
+	/**
+	 * Recent search: where the next read starts (its since_id), SEARCH_LAG_MS behind newestId, never
+	 * lower than where the previous one started. Absent: newestId.
+	 */
+	overlapFrom?: string;
+	/** Recent search: the ids above overlapFrom already emitted, newest first (dropped when read again). */
+	recent?: string[];
 	/** Cached id of the watched user or of the authenticated user. */
 	subject?: { ref: string; id: string };
 	/** Cached id of the authenticated user, where a mode needs it besides its subject. */
@@ -291,8 +325,8 @@ function earlierKey(settings: Settings): string | undefined {
 }
 
 /**
- * What a cached id of the authenticated user belongs to: the credential (its type and, where n8n names
- * it, its id), so that choosing another credential looks the account up again.
+ * What the recorded id of the authenticated user belongs to: the credential (its type and, where n8n
+ * names it, its id). The id itself is looked up on every poll (see subjectId).
  */
 function meRef(ctx: IPollFunctions, settings: Settings): string {
 	const credential = ctx.getNode().credentials?.[settings.credentialType];
@@ -312,7 +346,12 @@ async function subjectId(
 	if (user?.by === 'id') return user.value;
 	const ref =
 		mode.subject === 'me' ? meRef(ctx, settings) : `username:${user!.value.toLowerCase()}`;
-	if (state.subject?.ref === ref && state.subject.id) return state.subject.id;
+	// The authenticated user is asked for on every poll, not cached: the same credential (the same id
+	// in n8n) can be reconnected to another account, and a cached id would then read the first
+	// account's mentions, or the other account's old messages under the first account's position.
+	// A username's id does not change with the credential: it is cached.
+	if (mode.subject !== 'me' && state.subject?.ref === ref && state.subject.id)
+		return state.subject.id;
 	const id =
 		mode.subject === 'me'
 			? await fetchAuthenticatedUserId(ctx.getNode(), send)
@@ -329,8 +368,8 @@ async function meId(
 	send: SendRequest,
 ): Promise<string | undefined> {
 	if (!settings.mode.needsMe) return undefined;
+	// Asked for on every poll, as in subjectId: the credential may now name another account.
 	const ref = meRef(ctx, settings);
-	if (state.me?.ref === ref && state.me.id) return state.me.id;
 	const id = await fetchAuthenticatedUserId(ctx.getNode(), send);
 	state.me = { ref, id };
 	return id;
@@ -432,6 +471,14 @@ interface ReadOptions {
 	resumeAfter?: string[];
 	/** A remembered id the read stops at: older items were skipped by the cap. */
 	stopAt?: string;
+	/**
+	 * The remembered ids older than the place a poll cut short stopped at. Until the read has passed
+	 * every id of resumeAfter, a run of these (and only these) ends it: one of resumeAfter may have
+	 * been removed since, and the read would otherwise go on into old items.
+	 */
+	beyond?: Set<string>;
+	/** Ids already emitted that the read answers again (recent search's overlap): left out, read on. */
+	drop?: Set<string>;
 	/** When the poll started (Date.now()): n8n's poll time counts from there. */
 	started?: number;
 	/**
@@ -476,6 +523,8 @@ async function read(
 	const resumeAt = new Set(opts.resumeAfter ?? []);
 	let resumed = resumeAt.size === 0;
 	let run = 0;
+	/** Remembered ids older than the cut place read in a row (while not resumed). */
+	let beyondRun = 0;
 	let token: string | undefined;
 	let cut: Read['cut'];
 	for (let page = 0; page < MAX_PAGES; page++) {
@@ -512,15 +561,26 @@ async function read(
 			if (known?.has(entryId)) {
 				seen.push(entryId);
 				run++;
+				beyondRun = opts.beyond?.has(entryId) ? beyondRun + 1 : 0;
+				if (!resumed && beyondRun >= stopRun) {
+					// Past the place a cut short poll stopped at, though one of its ids was not read (removed).
+					resumed = true;
+					reached = true;
+					break;
+				}
 				// Stop after a run of remembered ids; not before the place where a poll cut short stopped
 				// reading, since unread items may follow it.
-				if (resumed && (run >= stopRun || entryId === opts.stopAt)) {
+				// The cap's stop id counts in its place only, after another remembered id: removed and added
+				// again, it comes back on top, where new items may follow it.
+				if (resumed && (run >= stopRun || (entryId === opts.stopAt && run >= 2))) {
 					reached = true;
 					break;
 				}
 				continue;
 			}
 			run = 0;
+			beyondRun = 0;
+			if (opts.drop?.has(entryId)) continue;
 			// The service returns only newer posts for since_id; an older one is never emitted again.
 			if (opts.sinceId && !newerThan(entryId, opts.sinceId)) {
 				if (!opts.startTime) continue;
@@ -534,8 +594,10 @@ async function read(
 			entries.push(entry);
 			seen.push(entryId);
 		}
+		// A page can come back empty and still name a next one (the service removed or withheld its
+		// items after paging): only the absence of a next_token ends the list.
 		const next = (body.meta as IDataObject | undefined)?.next_token;
-		if (reached || cut || !next || data.length === 0) break;
+		if (reached || cut || !next) break;
 		if (entries.length >= opts.limit) {
 			cut = 'cap';
 			break;
@@ -552,6 +614,15 @@ async function read(
 				`${logPrefix(ctx)}: stopped reading after ${page + 1} pages: the service's rate-limit window has no request left until ${new Date(opts.window.resetAt() ?? Date.now()).toISOString()}; the first poll after it reads on from there`,
 			);
 			cut = 'rate';
+			break;
+		}
+		if (page === MAX_PAGES - 1) {
+			// The guard against a loop ended the read with pages left: the next poll reads on from here,
+			// as after a poll cut short (ending it silently would take what is below for old).
+			ctx.logger.warn(
+				`${logPrefix(ctx)}: stopped reading after ${MAX_PAGES} pages; the next poll reads on from there`,
+			);
+			cut = 'time';
 			break;
 		}
 		token = String(next);
@@ -657,6 +728,15 @@ async function sinceIdPoll(
 ): Promise<Pick<Read, 'entries' | 'includes' | 'cut'>> {
 	const includes: IDataObject = {};
 	let older: IDataObject[] = [];
+	// Recent search reads from behind its newest id (indexing lag) and drops what it emitted there.
+	const overlap = settings.mode.value === 'search';
+	const lower = overlap ? (state.overlapFrom ?? state.newestId) : state.newestId;
+	const drop = overlap ? new Set(state.recent ?? []) : undefined;
+	/** `capped`: the entries of the read that Max Items per Poll ended (older ones were skipped). */
+	const done = (found: Pick<Read, 'entries' | 'includes' | 'cut'>, capped?: IDataObject[]) => {
+		if (overlap) moveOverlap(state, lower, found.entries, capped);
+		return found;
+	};
 	if (state.gap && outsideSearchWindow(settings, state.gap.untilId)) {
 		// The unread ids of a search cut short have left the 7 days it reaches: none can be read now.
 		ctx.logger.warn(
@@ -669,37 +749,76 @@ async function sinceIdPoll(
 			limit: settings.maxItems,
 			...since(settings, state.gap.sinceId),
 			untilId: state.gap.untilId,
+			drop,
 			started,
 			window,
 		});
 		addIncludes(includes, gap.includes);
 		older = gap.entries;
+		// The overlap of the read that follows reaches into the gap: what the gap gave is not given twice.
+		for (const entry of older) drop?.add(String(entry.id ?? ''));
 		if (paused(gap.cut)) {
 			const oldest = oldestOf(gap.entries);
 			if (oldest) state.gap = { ...state.gap, untilId: oldest };
 			// The time is spent: what is newer waits for the next poll, where it is read after the gap.
-			return { entries: older, includes, cut: gap.cut };
+			return done({ entries: older, includes, cut: gap.cut });
 		}
 		delete state.gap;
-		if (gap.cut === 'cap') return { entries: older, includes, cut: gap.cut };
+		if (gap.cut === 'cap') return done({ entries: older, includes, cut: gap.cut }, older);
 	}
 	const limit = settings.maxItems - older.length;
-	if (limit <= 0) return { entries: older, includes };
+	if (limit <= 0) return done({ entries: older, includes });
 	// The gap took the window's last request: what is newer waits for the first poll after the reset.
-	if (!window.left()) return { entries: older, includes };
+	if (!window.left()) return done({ entries: older, includes });
 	const result = await read(ctx, settings, send, id, {
 		limit,
-		...since(settings, state.newestId),
+		...since(settings, lower),
+		drop,
 		started,
 		window,
 	});
 	addIncludes(includes, result.includes);
 	if (paused(result.cut) && result.entries.length) {
 		state.gap = { untilId: oldestOf(result.entries)! };
-		if (state.newestId) state.gap.sinceId = state.newestId;
+		if (lower) state.gap.sinceId = lower;
 	}
 	if (result.entries.length) state.newestId = newestOf(result.entries, state.newestId);
-	return { entries: [...result.entries, ...older], includes, cut: result.cut };
+	return done(
+		{ entries: [...result.entries, ...older], includes, cut: result.cut },
+		result.cut === 'cap' ? result.entries : undefined,
+	);
+}
+
+/**
+ * Recent search, after a read: the next one starts SEARCH_LAG_MS behind the newest id (never lower
+ * than this one started), and the ids emitted above that start are remembered to be dropped.
+ */
+function moveOverlap(
+	state: PollState,
+	lower: string | undefined,
+	emitted: IDataObject[],
+	capped: IDataObject[] | undefined,
+): void {
+	if (!state.newestId) return;
+	let from = (BigInt(postIdAt(postIdTime(state.newestId) - SEARCH_LAG_MS)) - BigInt(1)).toString();
+	if (lower && newerThan(lower, from)) from = lower;
+	// Max Items per Poll skipped what is older than the oldest emitted: the overlap does not bring it back.
+	const oldest = capped ? oldestOf(capped) : undefined;
+	if (oldest && newerThan(oldest, from)) from = oldest;
+	const ids = new Set([...emitted.map((e) => String(e.id ?? '')), ...(state.recent ?? [])]);
+	// A gap left by a cut short poll is read from its own since_id, below the overlap: what was
+	// emitted above that stays remembered until the gap is read.
+	const gapFrom = state.gap ? (state.gap.sinceId ?? '0') : undefined;
+	const keepAbove = gapFrom !== undefined && newerThan(from, gapFrom) ? gapFrom : from;
+	let recent = [...ids]
+		.filter((k) => /^\d+$/.test(k) && newerThan(k, keepAbove))
+		.sort((a, b) => (newerThan(a, b) ? -1 : 1));
+	if (recent.length > RECENT_IDS) {
+		if (newerThan(recent[RECENT_IDS], from)) from = recent[RECENT_IDS];
+		recent = recent.slice(0, RECENT_IDS);
+	}
+	state.overlapFrom = from;
+	state.recent = recent;
 }
 
 /**
@@ -717,13 +836,18 @@ async function knownIdsPoll(
 	window: RateTracker,
 ): Promise<Pick<Read, 'entries' | 'includes' | 'cut'>> {
 	const remembered = state.known ?? [];
+	const below = state.below ?? [];
+	// Where an earlier poll was cut short: the remembered ids after the last of its ids still remembered.
+	let cutAt = -1;
+	for (const k of state.resumeAfter ?? []) cutAt = Math.max(cutAt, remembered.indexOf(k));
 	const result = await read(ctx, settings, send, id, {
 		limit: settings.maxItems,
 		// After a poll cut short, the read goes past the place it stopped at: a short first page of ids
 		// already read would spend a request of the window on them again.
 		firstPage: settings.mode.unpaged || state.resumeAfter ? undefined : FIRST_PAGE,
-		known: new Set(remembered),
+		known: new Set([...remembered, ...below]),
 		resumeAfter: state.resumeAfter,
+		beyond: state.resumeAfter ? new Set([...remembered.slice(cutAt + 1), ...below]) : undefined,
 		stopAt: state.skippedBelow,
 		started,
 		window,
@@ -739,9 +863,49 @@ async function knownIdsPoll(
 		);
 	} else delete state.resumeAfter;
 	const seen = new Set(result.seen);
-	state.known = [...result.seen, ...remembered.filter((k) => !seen.has(k))].slice(0, KNOWN_IDS);
+	let ordered = [...result.seen, ...remembered.filter((k) => !seen.has(k))];
+	let kept = below;
+	/** The window may let ids go: it was read again (or has none to let go). */
+	let settled = !result.cut;
+	if (!settings.mode.unpaged && !result.cut && ordered.length > KNOWN_IDS) {
+		// The window is about to let ids go. Some of those it keeps may be gone (followers who left
+		// since): a window of gone ids finds no place once its newer ones go too, and every older item
+		// would look new. The list is read again to the window's depth, and the ids not in it dropped.
+		const answered = await listIds(
+			ctx,
+			settings,
+			send,
+			id,
+			result.entries.length + ordered.length + below.length,
+			started,
+			window,
+		);
+		if (answered) {
+			// The window rebuilt in the list's order as it is now: an id added again while this poll
+			// read (back on top, behind the read) keeps its place among the newest.
+			const memory = new Set([...ordered, ...below]);
+			ordered = [...answered].filter((k) => memory.has(k));
+			kept = [];
+		} else settled = false;
+	}
+	// A read that was cut short, or could not read the window again, cannot tell which ids are gone:
+	// the window keeps the ids it would let go of (up to twice its size) until a poll that can.
+	const known = ordered.slice(0, settled ? KNOWN_IDS : 2 * KNOWN_IDS);
+	state.known = known;
+	if (!settings.mode.unpaged) {
+		// What the window lets go of is just below it: newer than what was below before.
+		const inWindow = new Set(known);
+		state.below = [...ordered.slice(KNOWN_IDS), ...kept.filter((k) => !seen.has(k))]
+			.filter((k) => !inWindow.has(k))
+			.slice(0, BELOW_IDS);
+		if (!state.below.length) delete state.below;
+	}
 	if (result.cut === 'cap') state.skippedBelow = result.seen[result.seen.length - 1];
-	else if (state.skippedBelow && !state.known.includes(state.skippedBelow))
+	else if (
+		state.skippedBelow &&
+		!known.includes(state.skippedBelow) &&
+		!(state.below ?? []).includes(state.skippedBelow)
+	)
 		delete state.skippedBelow;
 	// The service gives Spaces in no order: they are emitted in the order they were created.
 	if (!settings.mode.unpaged) return result;
@@ -752,6 +916,47 @@ async function knownIdsPoll(
 	// Newest first, as emit() expects: the new Spaces are emitted first, then those that started or ended.
 	const entries = [...byCreation(changed), ...byCreation(result.entries)];
 	return { entries, includes: result.includes, cut: result.cut };
+}
+
+/**
+ * The ids of the list's first `depth` items (the whole list if shorter), read in the largest pages;
+ * undefined where n8n's poll time or the rate-limit window ends the read first.
+ */
+async function listIds(
+	ctx: IPollFunctions,
+	settings: Settings,
+	send: SendRequest,
+	id: string | undefined,
+	depth: number,
+	started: number,
+	window: RateTracker,
+): Promise<Set<string> | undefined> {
+	const { mode } = settings;
+	const budget = typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : undefined;
+	const base: IDataObject = fieldQuery(mode.kind, settings.fields);
+	if (mode.subjectQuery) Object.assign(base, mode.subjectQuery(id ?? ''));
+	if (settings.exclude.length) base.exclude = settings.exclude.join(',');
+	if (mode.kind === 'dmEvents' && settings.dmEventTypes) base.event_types = settings.dmEventTypes;
+	const ids = new Set<string>();
+	let token: string | undefined;
+	for (let page = 0; page < MAX_PAGES; page++) {
+		if (!window.left()) return undefined;
+		if (budget !== undefined && Date.now() - started > budget / 2) return undefined;
+		const qs: IDataObject = { ...base, max_results: mode.page.max };
+		if (token) qs[mode.tokenParam] = token;
+		const body = await send({
+			method: 'GET',
+			path: mode.path(id ?? ''),
+			qs,
+			onRateWindow: (w) => window.observe(w),
+		});
+		for (const entry of (Array.isArray(body.data) ? body.data : []) as IDataObject[])
+			ids.add(String(entry.id ?? ''));
+		const next = (body.meta as IDataObject | undefined)?.next_token;
+		if (!next || ids.size >= depth) return ids;
+		token = String(next);
+	}
+	return undefined;
 }
 
 /**
@@ -878,7 +1083,7 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 			// removed ones break: a read of fewer than a full page (100, half the window) records nothing,
 			// and the first poll after the reset reads again.
 			const first = await read(this, settings, send, id, {
-				limit: mode.sinceId ? mode.page.min : KNOWN_IDS,
+				limit: mode.sinceId ? mode.page.min : mode.unpaged ? KNOWN_IDS : KNOWN_IDS + BELOW_IDS,
 				untimed: true,
 				window,
 			});
@@ -890,6 +1095,9 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 			delete state.resumeAfter;
 			delete state.skippedBelow;
 			delete state.gap;
+			delete state.overlapFrom;
+			delete state.recent;
+			delete state.below;
 			if (mode.sinceId) {
 				delete state.known;
 				const newest = newestOf(first.entries, undefined);
@@ -897,9 +1105,11 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 				else delete state.newestId;
 			} else {
 				delete state.newestId;
-				state.known = first.entries.map((e) => String(e.id)).slice(0, KNOWN_IDS);
+				const read = first.entries.map((e) => String(e.id));
+				state.known = read.slice(0, KNOWN_IDS);
+				if (read.length > KNOWN_IDS) state.below = read.slice(KNOWN_IDS);
 				// A longer list (or a read the rate-limit window ended): what is older is not new either.
-				if (first.cut && !mode.unpaged) state.skippedBelow = state.known[state.known.length - 1];
+				if (first.cut && !mode.unpaged) state.skippedBelow = read[read.length - 1];
 			}
 			if (mode.unpaged && settings.version >= EVENT_KINDS_VERSION) {
 				// The Spaces scheduled or live now are emitted when they start or end.
