@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
@@ -333,6 +335,38 @@ function meRef(ctx: IPollFunctions, settings: Settings): string {
 	return `me:${settings.credentialType}:${credential?.id ?? ''}`;
 }
 
+/**
+ * The authenticated account each poll trigger last looked up, with a digest of the credential it was
+ * looked up with (by workflow and node). The same credential (the same id in n8n) can be reconnected
+ * to another account, and n8n then stores new tokens in it: a poll whose credential reads as before
+ * keeps the account without a request, a changed credential (reconnected, or tokens refreshed) asks
+ * the service again. In memory only (a restart asks once); the digest is of tokens, never the tokens.
+ * At most ACCOUNTS_KEPT triggers, the least recently used forgotten first.
+ */
+const accounts = new Map<string, { digest: string; id: string }>();
+const ACCOUNTS_KEPT = 1_000;
+
+async function authenticatedUserId(
+	ctx: IPollFunctions,
+	settings: Settings,
+	send: SendRequest,
+): Promise<string> {
+	const workflow = ctx.getWorkflow();
+	const key = `${String(workflow.id ?? '')}:${ctx.getNode().id ?? ctx.getNode().name}:${meRef(ctx, settings)}`;
+	const credential = await ctx.getCredentials(settings.credentialType);
+	const digest = createHash('sha256').update(JSON.stringify(credential)).digest('base64');
+	const known = accounts.get(key);
+	accounts.delete(key);
+	if (known && known.digest === digest) {
+		accounts.set(key, known);
+		return known.id;
+	}
+	const id = await fetchAuthenticatedUserId(ctx.getNode(), send);
+	accounts.set(key, { digest, id });
+	if (accounts.size > ACCOUNTS_KEPT) accounts.delete(accounts.keys().next().value!);
+	return id;
+}
+
 async function subjectId(
 	ctx: IPollFunctions,
 	settings: Settings,
@@ -346,15 +380,16 @@ async function subjectId(
 	if (user?.by === 'id') return user.value;
 	const ref =
 		mode.subject === 'me' ? meRef(ctx, settings) : `username:${user!.value.toLowerCase()}`;
-	// The authenticated user is asked for on every poll, not cached: the same credential (the same id
-	// in n8n) can be reconnected to another account, and a cached id would then read the first
-	// account's mentions, or the other account's old messages under the first account's position.
-	// A username's id does not change with the credential: it is cached.
+	// The authenticated user is not cached in the position: the same credential (the same id in n8n)
+	// can be reconnected to another account, and a cached id would then read the first account's
+	// mentions, or the other account's old messages under the first account's position
+	// (authenticatedUserId asks again when the credential changed). A username's id does not change
+	// with the credential: it is cached.
 	if (mode.subject !== 'me' && state.subject?.ref === ref && state.subject.id)
 		return state.subject.id;
 	const id =
 		mode.subject === 'me'
-			? await fetchAuthenticatedUserId(ctx.getNode(), send)
+			? await authenticatedUserId(ctx, settings, send)
 			: await fetchUserIdByUsername(ctx.getNode(), send, user!.value);
 	state.subject = { ref, id };
 	return id;
@@ -368,9 +403,9 @@ async function meId(
 	send: SendRequest,
 ): Promise<string | undefined> {
 	if (!settings.mode.needsMe) return undefined;
-	// Asked for on every poll, as in subjectId: the credential may now name another account.
+	// As in subjectId: the credential may now name another account.
 	const ref = meRef(ctx, settings);
-	const id = await fetchAuthenticatedUserId(ctx.getNode(), send);
+	const id = await authenticatedUserId(ctx, settings, send);
 	state.me = { ref, id };
 	return id;
 }

@@ -9,7 +9,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { poll } from '../../nodes/PlatformPostsTrigger/poll';
 import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
-import { BASE } from '../helpers/context';
+import { BASE, defaultCredentials } from '../helpers/context';
 import { nextId, pollContext, postIdAt } from './helpers';
 
 beforeAll(() => nock.disableNetConnect());
@@ -79,6 +79,20 @@ function serveWorld(path: string | RegExp, tokenParam: string, world: World) {
 async function runPoll(parameters: IDataObject, staticData: IDataObject, extra: IDataObject = {}) {
 	const built = pollContext(parameters, staticData, 'trigger', extra);
 	return ids(await poll.call(built.context));
+}
+
+/**
+ * One workflow polled again and again with a credential connected to `account()`: a reconnect keeps
+ * the credential (and the workflow), and n8n stores the new account's tokens in it.
+ */
+function connectedTo(account: () => string, workflowId: string): IDataObject {
+	return {
+		getWorkflow: () => ({ id: workflowId, name: 'Reconnected', active: true }),
+		getCredentials: async (type: string) => ({
+			...defaultCredentials()[type],
+			oauthTokenData: { access_token: `token-of-${account()}` },
+		}),
+	};
 }
 
 const FOLLOWERS = {
@@ -282,26 +296,31 @@ describe('Poll Trigger against the service as it is', () => {
 			});
 		const params = { event: 'directMessages', authentication: CREDENTIAL_TYPES.pkce };
 		const staticData: IDataObject = {};
+		const extra = connectedTo(() => account, 'wf-reconnected-dm');
 		events['7'].push(dm(nextId(), '99'));
-		expect(await runPoll(params, staticData)).toEqual([]);
+		expect(await runPoll(params, staticData, extra)).toEqual([]);
 		const mine = nextId();
 		events['7'].push(dm(mine, '99'));
-		expect(await runPoll(params, staticData)).toEqual([mine]);
+		expect(await runPoll(params, staticData, extra)).toEqual([mine]);
 		// The other account has 30 old messages; the credential is reconnected to it (same credential id).
 		for (let i = 0; i < 30; i++) events['8'].push(dm(nextId(), '98'));
 		account = '8';
-		expect(await runPoll(params, staticData)).toEqual([]);
+		expect(await runPoll(params, staticData, extra)).toEqual([]);
 		const theirs = nextId();
 		events['8'].push(dm(theirs, '98'));
-		expect(await runPoll(params, staticData)).toEqual([theirs]);
+		expect(await runPoll(params, staticData, extra)).toEqual([theirs]);
 	});
 
 	it("mentions: the same credential reconnected to another account reads that account's mentions", async () => {
 		let account = '7';
+		let asked = 0;
 		nock(BASE)
 			.persist()
 			.get('/2/users/me')
-			.reply(() => [200, { data: { id: account, username: `me${account}` } }]);
+			.reply(() => {
+				asked++;
+				return [200, { data: { id: account, username: `me${account}` } }];
+			});
 		const read: string[] = [];
 		const mentions: Record<string, IDataObject[]> = {
 			'7': [post(nextId())],
@@ -319,9 +338,14 @@ describe('Poll Trigger against the service as it is', () => {
 			});
 		const params = { event: 'mentions', authentication: CREDENTIAL_TYPES.pkce };
 		const staticData: IDataObject = {};
-		expect(await runPoll(params, staticData)).toEqual([]);
+		const extra = connectedTo(() => account, 'wf-reconnected-mentions');
+		expect(await runPoll(params, staticData, extra)).toEqual([]);
+		expect(await runPoll(params, staticData, extra)).toEqual([]);
+		// The account is asked for once while the credential stays as it was: an idle poll is one request.
+		expect(asked).toBe(1);
 		account = '8';
-		expect(await runPoll(params, staticData)).toEqual([]);
+		expect(await runPoll(params, staticData, extra)).toEqual([]);
+		expect(asked).toBe(2);
 		expect(read.at(-1)).toBe('8');
 	});
 });

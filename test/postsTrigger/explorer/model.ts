@@ -16,6 +16,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { poll, SEARCH_LAG_MS } from '../../../nodes/PlatformPostsTrigger/poll';
 import { modeSpec, type PollMode } from '../../../nodes/PlatformPostsTrigger/modes';
 import { CREDENTIAL_TYPES } from '../../../nodes/shared/transport';
+import { defaultCredentials } from '../../helpers/context';
 import { pollContext, postIdAt } from '../helpers';
 
 /** Every mode is explored. */
@@ -275,6 +276,9 @@ interface Item {
 const NEXT_STATE = { scheduled: 'live', live: 'ended', ended: 'ended' } as const;
 
 /** Runs one schedule against the real poll(); returns what broke, or undefined. */
+/** Schedules run so far in this process: each gets a workflow id of its own. */
+let schedules = 0;
+
 export async function violation(s: Schedule): Promise<string | undefined> {
 	const spec = modeSpec(s.mode)!;
 	const explored = EXPLORED[s.mode];
@@ -345,6 +349,14 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 	const legacy = s.host === 'legacy';
 	/** The credential's id in n8n (a reconnect keeps it, a switch changes it). */
 	let credential = 0;
+	/**
+	 * How many times the credentials were connected: a reconnect keeps the credential's id, and n8n
+	 * stores the new account's tokens in it (n8n 2.40.7's OAuth callbacks save the token data they get:
+	 * `controllers/oauth/oauth2-credential.controller.js`, `oauth1-credential.controller.js`).
+	 */
+	let connection = 0;
+	/** One workflow per schedule, the same across its polls (n8n's workflow id). */
+	const workflowId = `explored-${++schedules}`;
 	/** Events emitted since the last save that held them (legacy): a restart may run them again. */
 	let unsaved = new Set<string>();
 	/** Events a restart (legacy, a lost save) may run twice: n8n's documented loss of a save. */
@@ -443,6 +455,7 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 			log.push(`switched to account ${ACCOUNTS[account]}`);
 		} else if (change.kind === 'reconnect') {
 			account = 1 - account;
+			connection++;
 			log.push(`credential reconnected to account ${ACCOUNTS[account]}`);
 		} else if (change.kind === 'advance') {
 			const item = items[change.pick % Math.max(1, items.length)];
@@ -623,6 +636,12 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 			{
 				helpers,
 				getNode: () => node,
+				getWorkflow: () => ({ id: workflowId, name: 'Explored', active: true }),
+				getCredentials: async (type: string) => ({
+					...defaultCredentials()[type],
+					// Stands for the tokens the connection stored: another connection, other tokens.
+					connectedAs: `${credential}:${connection}`,
+				}),
 				getPollBudgetMs: () =>
 					step.budgetPages === undefined ? undefined : step.budgetPages * 2000 - 1,
 			},
