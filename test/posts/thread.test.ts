@@ -188,6 +188,30 @@ describe('Post → Create Thread: parts and media', () => {
 });
 
 describe('Post → Create Thread: a failing part stops the thread', () => {
+	it('a part answered 201 with errors and no post ID stops the thread there: nothing replies to it, and it may have been published', async () => {
+		const bodies: IDataObject[] = [];
+		postsAnswered(bodies, {
+			n: 2,
+			status: 201,
+			body: { errors: [{ title: 'Partial Error', detail: 'The post could not be shown' }] },
+		});
+		const { output } = await run(thread({ parts: FIVE }), undefined, { continueOnFail: true });
+		expect(bodies.map((b) => b.text)).toEqual(['one', 'two']);
+		const item = output[0].json;
+		expect(item).toMatchObject({
+			complete: false,
+			part_ids: ['101'],
+			failed_part: 2,
+			not_attempted_parts: [3, 4, 5],
+		});
+		expect(item.description).toContain(
+			'Part 2 may have been published although the request failed',
+		);
+		expect(item.description).toContain(
+			'The service said: Partial Error: The post could not be shown.',
+		);
+	});
+
 	it('third part of five fails: parts 1-2 posted, 3 failed, 4-5 not attempted (Continue On Fail item)', async () => {
 		const bodies: IDataObject[] = [];
 		postsAnswered(bodies, {

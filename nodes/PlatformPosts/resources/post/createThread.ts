@@ -371,6 +371,28 @@ export const createThread: ItemOperation = {
 			} catch (error) {
 				return failure(ctx, itemIndex, { results, total, failed: i + 1, error, stage: 'post' });
 			}
+			if (typeof post?.id !== 'string' || !post.id) {
+				// The contract lets a create answer hold `errors` and no `data`: without the part's ID the
+				// next part has nothing to reply to, and the part may still have been published.
+				const errors = Array.isArray(post?.errors) ? (post.errors as IDataObject[]) : [];
+				const said = errors
+					.map((e) => [e.title, e.detail].filter(Boolean).join(': '))
+					.filter(Boolean)
+					.join('; ');
+				const error = new NodeOperationError(
+					ctx.getNode(),
+					"the service's answer holds no ID of the post",
+					{ itemIndex, description: said ? `The service said: ${said}.` : undefined },
+				);
+				return failure(ctx, itemIndex, {
+					results,
+					total,
+					failed: i + 1,
+					error,
+					stage: 'post',
+					unsure: true,
+				});
+			}
 			previous = String(post.id);
 			results.push({
 				part: i + 1,
@@ -469,6 +491,8 @@ function failure(
 		failed: number;
 		error: unknown;
 		stage: 'media' | 'post';
+		/** The create was answered, but not with what tells whether it was published. */
+		unsure?: boolean;
 	},
 ): IDataObject {
 	const { results, total, failed, error, stage } = f;
@@ -484,9 +508,11 @@ function failure(
 				? `part ${list[0]}`
 				: `parts ${list[0]}-${list[list.length - 1]}`;
 	const postedNumbers = posted.map((r) => Number(r.part));
-	// No answer, or a 5xx: the create may have gone through all the same (never retried).
+	// No answer, a 5xx, or an answer without the post's ID: the create may have gone through all the
+	// same (never retried).
 	const mayHavePosted =
-		stage === 'post' && (info.noAnswer === true || (info.httpStatus ?? 0) >= 500);
+		stage === 'post' &&
+		(f.unsure === true || info.noAnswer === true || (info.httpStatus ?? 0) >= 500);
 	const message = `Part ${failed} of ${total} ${stage === 'media' ? 'could not get its media uploaded' : 'was not posted'}: ${original.message ?? String(error)}`;
 	const next = mayHavePosted
 		? `Part ${failed} may have been published although the request failed: look at the account first. If it is there, run again with Options › Continue After Post ID set to its ID; if not, set it to ${last ?? 'nothing (run the thread again)'}.`
