@@ -51,6 +51,11 @@
  * - none twice, except (only the later run of a pair, stated once in `excused`) when no execution row
  *   can refuse it (pruneRows or Engine 2.0) and, between its first run and this one, a static data
  *   save was lost or landed out of order, or two leaders ran at once.
+ * Checked as they happen (the core's stated contract, streamCore.ts; a position that never moves
+ * still runs every event once, so "none lost" and "none twice" alone cannot see it):
+ * - progress: when the service ends a bounded catch-up's answer and every run of that main is known
+ *   to have started (none unsettled, none waiting for a copy), the position is at its end or past it;
+ * - the saved record: its position is the core's, and no saved id is older than KEEP_IDS_MS behind it.
  */
 import fc from 'fast-check';
 
@@ -219,8 +224,18 @@ function play(s: Schedule): Result {
 	const save = (m: Main) => {
 		// Also after closeFunction: a run that ends later still settles into the same object.
 		if (!m.memory) return;
+		const record = copy(m.memory.saved());
+		// The record's bounds: the position as it is, no id older than KEEP_IDS_MS behind it (what a
+		// catch-up from it can re-send). The cap of MAX_SAVED_IDS is held by streamCoreDecisions.test.ts:
+		// no schedule here makes more than a few dozen events.
+		const position = m.memory.caughtUpTo;
+		const at = position === undefined ? undefined : Date.parse(String(record.caughtUpTo));
+		const handled = record.handled ?? [];
+		if (at !== position) problems.push('the saved position is not the position');
+		if (position !== undefined && handled.some(([, t]) => t < position - KEEP_IDS_MS))
+			problems.push('a saved id older than the keep window');
 		for (const k of Object.keys(m.live)) delete m.live[k];
-		Object.assign(m.live, copy(m.memory.saved()));
+		Object.assign(m.live, record);
 	};
 	/** n8n saves the static data object as it is now (a run ended, an activation). */
 	const queueSave = (m: Main) => {
@@ -331,6 +346,21 @@ function play(s: Schedule): Result {
 		}
 		m.unsettled.push({ id, started, ran, step });
 	};
+	/**
+	 * The service ended a bounded catch-up's answer: everything up to its end was sent. Progress: with
+	 * every run of this main known to have started (none unsettled, none waiting for a copy), the position
+	 * is at that end or past it (a position that never moves still runs every event once).
+	 */
+	const endCatchUp = (m: Main, core: StreamCore) => {
+		const end = m.conn!.end!;
+		m.conn = undefined;
+		core.ended();
+		if (!m.unsettled.length && !core.waitingForCopy && !((core.caughtUpTo ?? -Infinity) >= end))
+			problems.push(
+				'a bounded catch-up ended with every run started, and the position stayed before its end',
+			);
+		save(m);
+	};
 	const read = (m: Main, lines: number) => {
 		const core = m.core;
 		if (!m.conn || !core) return;
@@ -338,22 +368,15 @@ function play(s: Schedule): Result {
 			const line = m.conn.queue.shift();
 			if (line === undefined) {
 				// Everything sent: a bounded catch-up's answer ends here.
-				if (m.conn.end !== undefined) {
-					m.conn = undefined;
-					core.ended();
-					save(m);
-				}
+				if (m.conn.end !== undefined) endCatchUp(m, core);
 				break;
 			}
 			if (line === 'keep-alive') continue;
 			if (core.event(line.id, now) === 'run') emit(m, line.id);
 			if (m.conn && core.checkpointDue(now)) cut(m);
 		}
-		if (m.conn && !m.conn.queue.length && m.conn.end !== undefined && lines > 0) {
-			m.conn = undefined;
-			core.ended();
-			save(m);
-		}
+		if (m.conn && !m.conn.queue.length && m.conn.end !== undefined && lines > 0)
+			endCatchUp(m, core);
 		if (manual) {
 			for (const line of manual.queue.splice(0))
 				if (line !== 'keep-alive') manual.core.event(line.id, now);
@@ -754,6 +777,21 @@ const FOUND: Array<[string, Schedule]> = [
 				{ kind: 'read', lines: 1, settle: false, main: 0 },
 				{ kind: 'connect', answer: 'ok', main: 0 },
 				{ kind: 'restart' },
+			],
+		},
+	],
+	[
+		"issue 51: the position stopped short of a bounded catch-up's end that the service reached (found by the progress check with ended() moving to a minute before the end; none lost, none twice)",
+		{
+			pruneRows: false,
+			engineV2: false,
+			actions: [
+				{ kind: 'wait', ms: 120000 },
+				{ kind: 'produce', count: 1, copies: 1 },
+				{ kind: 'land', which: 0, lost: false },
+				{ kind: 'land', which: 0, lost: false },
+				{ kind: 'read', lines: 1, settle: false, main: 0 },
+				{ kind: 'read', lines: 1, settle: false, main: 0 },
 			],
 		},
 	],

@@ -1,13 +1,18 @@
 /**
  * The Activity Stream Trigger's decisions (nodes/PlatformTrigger/streamCore.ts), one at a time: where
- * the position goes, what a catch-up asks for, what is remembered and what is saved. The explorer
- * (activityStreamProperty.test.ts) holds "every event runs once", which a position that never moves
- * also holds (a catch-up from the activation re-sends everything, and the claims drop it); these
- * tests hold the rest. Each was written for mutants that `npm run test:mutation` left alive
- * (bench/results/mutation.md).
+ * the position goes, what a (re)connection asks the service for, which copies run, what is remembered
+ * and what is saved, their bounds, and what a main that leads again takes. The rules are the core's
+ * own comments and docs/production.md ("The Activity Stream Trigger: what holds and where it ends"):
+ * the position moves only when a catch-up asked with an end_time is ended by the service, never past
+ * a run not known to have started; a connection without an end is closed CHECKPOINT_MS after the
+ * position for such a catch-up; ids are kept KEEP_IDS_MS behind the position, at most MAX_SAVED_IDS.
+ * The explorer (activityStreamProperty.test.ts) drives the same rules through random schedules; these
+ * tests hold the ones its schedules are too small or too coarse to reach (bench/results/mutation.md).
  */
+import type { SavedPosition } from '../../nodes/PlatformTrigger/streamCore';
 import {
 	CATCH_UP_MARGIN_MS,
+	CHECKPOINT_MS,
 	KEEP_IDS_MS,
 	MAX_SAVED_IDS,
 	StreamCore,
@@ -16,189 +21,346 @@ import {
 
 const MIN = 60_000;
 const T0 = Date.parse('2026-11-25T12:00:00.000Z');
-/** The cap on ids in memory (streamCore's MAX_MEMORY_IDS, not exported). */
-const MAX_MEMORY_IDS = 20_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+/** As the contract's start_time and end_time take it: whole seconds. */
+const wire = (ms: number) => iso(ms).replace('.000Z', 'Z');
 
-/** A core with `position`, connected at `now` and caught up (no catch-up asked). */
-function caughtUpCore(
-	now = T0,
-	saved?: { caughtUpTo?: string; handled?: Array<[string, number]> },
-) {
-	const core = new StreamCore(saved, now);
+/** A core whose position is `position`, with a bounded catch-up opened at `now` (asserted bounded). */
+function boundedCatchUp(position: number, now: number, saved: SavedPosition = {}) {
+	const core = new StreamCore({ ...saved, caughtUpTo: iso(position) }, now);
 	const query = core.query(now);
+	expect(query.end_time).toBeDefined();
 	core.opened(now, query);
-	if (Object.keys(query).length > 0) core.keepAlive(now);
-	return core;
+	return { core, end: Date.parse(String(query.end_time)) };
 }
 
-describe('the catch-up query', () => {
+describe('the catch-up query of a (re)connection', () => {
 	it('asks for nothing without a finite position or with one ahead of the clock', () => {
 		expect(catchUpQuery(undefined, T0)).toEqual({});
 		expect(catchUpQuery(Number.NaN, T0)).toEqual({});
 		expect(catchUpQuery(T0 + 1, T0)).toEqual({});
+		expect(new StreamCore(undefined, undefined).query(T0)).toEqual({});
 	});
 
-	it('asks for 5 backfill minutes when the gap and margin are exactly 5 minutes, start_time past them', () => {
+	it('asks for at least one backfill minute, the gap and margin rounded up, up to 5', () => {
+		expect(catchUpQuery(T0, T0)).toEqual({ backfill_minutes: 1 });
+		expect(catchUpQuery(T0 - 30_001, T0)).toEqual({ backfill_minutes: 2 });
 		const since = T0 - 5 * MIN + CATCH_UP_MARGIN_MS;
 		expect(catchUpQuery(since, T0)).toEqual({ backfill_minutes: 5 });
-		expect(catchUpQuery(since - 1_000, T0)).toEqual({
-			start_time: new Date(since - 1_000 - CATCH_UP_MARGIN_MS).toISOString().replace('.000Z', 'Z'),
+	});
+
+	it('asks for start_time (margin before the position, whole seconds) past 5 minutes', () => {
+		const since = T0 - 5 * MIN + CATCH_UP_MARGIN_MS - 1_500;
+		expect(catchUpQuery(since, T0)).toEqual({ start_time: '2026-11-25T11:54:58Z' });
+	});
+
+	it('asks a catch-up without an end while the position is younger than the checkpoint', () => {
+		const core = new StreamCore({ caughtUpTo: iso(T0 - CHECKPOINT_MS + 1) }, T0);
+		expect(core.query(T0)).toEqual({ backfill_minutes: 3 });
+	});
+
+	it('asks a bounded catch-up from margin before the position to margin before now, once the position is the checkpoint old', () => {
+		const position = T0 - CHECKPOINT_MS;
+		const core = new StreamCore({ caughtUpTo: iso(position) }, T0);
+		expect(core.query(T0 + 400)).toEqual({
+			start_time: '2026-11-25T11:57:30Z',
+			end_time: '2026-11-25T11:59:30Z',
 		});
+	});
+
+	it('asks no bounded catch-up while a run n8n did not start holds the position', () => {
+		const position = T0 - 10 * MIN;
+		const core = new StreamCore({ caughtUpTo: iso(position) }, T0);
+		core.opened(T0, core.query(T0));
+		core.event('held', T0);
+		core.notStarted('held');
+		core.closed();
+		expect(core.query(T0 + MIN)).toEqual({ start_time: wire(position - CATCH_UP_MARGIN_MS) });
+		// Once a copy of it started, the bounded catch-up comes back.
+		core.opened(T0 + MIN, core.query(T0 + MIN));
+		expect(core.event('held', T0 + MIN)).toBe('run');
+		core.started('held');
+		core.closed();
+		expect(core.query(T0 + MIN).end_time).toBeDefined();
 	});
 });
 
 describe('the position', () => {
-	it('is where a connection that needs no catch-up opened, at once (an editor test run too)', () => {
-		const core = new StreamCore(undefined, undefined);
-		expect(core.caughtUpTo).toBeUndefined();
-		expect(core.query(T0)).toEqual({});
-		core.opened(T0, {});
-		expect(core.caughtUpTo).toBe(T0);
+	it('starts at the saved position, else at the activation, else nowhere (an editor test run)', () => {
+		expect(new StreamCore({ caughtUpTo: iso(T0 - MIN) }, T0).caughtUpTo).toBe(T0 - MIN);
+		expect(new StreamCore({}, T0).caughtUpTo).toBe(T0);
+		expect(new StreamCore({ caughtUpTo: 'not a time' }, T0).caughtUpTo).toBe(T0);
+		expect(new StreamCore(undefined, undefined).caughtUpTo).toBeUndefined();
 	});
 
-	it('stays where a catch-up started until its keep-alive, then moves to the keep-alive', () => {
-		const start = T0 - 2 * MIN;
-		const core = new StreamCore({ caughtUpTo: new Date(start).toISOString() }, T0);
-		const query = core.query(T0);
-		expect(query).toEqual({ backfill_minutes: 3 });
-		core.opened(T0, query);
-		expect(core.event('backlog', T0 + 1_000)).toBe('run');
-		core.started('backlog');
-		expect(core.caughtUpTo).toBe(start);
-		core.keepAlive(T0 + 2_000);
-		expect(core.caughtUpTo).toBe(T0 + 2_000);
+	it("moves to a bounded catch-up's end when the service ends its answer", () => {
+		const { core, end } = boundedCatchUp(T0 - 3 * MIN, T0);
+		expect(core.event('a', T0)).toBe('run');
+		core.started('a');
+		expect(core.caughtUpTo).toBe(T0 - 3 * MIN);
+		expect(core.ended()).toBe(true);
+		expect(core.caughtUpTo).toBe(end);
 	});
 
-	it('does not move on a keep-alive or an event without a connection', () => {
-		const core = caughtUpCore();
+	it('does not move when a bounded catch-up is cut, nor when a connection without an end ends', () => {
+		const { core } = boundedCatchUp(T0 - 3 * MIN, T0);
 		core.closed();
-		core.keepAlive(T0 + MIN);
-		expect(core.event('after-close', T0 + 2 * MIN)).toBe('run');
-		core.started('after-close');
-		expect(core.caughtUpTo).toBe(T0);
+		expect(core.ended()).toBe(false);
+		expect(core.caughtUpTo).toBe(T0 - 3 * MIN);
+
+		const live = new StreamCore({ caughtUpTo: iso(T0 - MIN) }, T0);
+		live.opened(T0, live.query(T0));
+		expect(live.event('b', T0 + 10 * MIN)).toBe('run');
+		live.started('b');
+		expect(live.ended()).toBe(false);
+		expect(live.caughtUpTo).toBe(T0 - MIN);
 	});
 
-	it('follows the events of a caught-up connection as their runs start', () => {
-		const core = caughtUpCore();
-		core.event('a', T0 + 1_000);
-		core.event('b', T0 + 2_000);
-		expect(core.caughtUpTo).toBe(T0 + 1_000);
-		core.started('a');
-		expect(core.caughtUpTo).toBe(T0 + 2_000);
-		core.started('b');
-		expect(core.caughtUpTo).toBe(T0 + 2_000);
+	it('stays where the catch-up started while a run on it is not known to have started', () => {
+		const position = T0 - 3 * MIN;
+		const { core } = boundedCatchUp(position, T0);
+		core.event('slow', T0);
+		expect(core.ended()).toBe(true);
+		expect(core.caughtUpTo).toBe(position);
 	});
 
-	it('stays before an event whose run n8n did not start, also when a later copy of it comes', () => {
-		const core = caughtUpCore();
-		core.event('a', T0 + 1_000);
-		core.notStarted('a');
+	it('stays before an event n8n did not start until a copy of it starts, then moves', () => {
+		const position = T0 - 3 * MIN;
+		const first = boundedCatchUp(position, T0);
+		const core = first.core;
+		core.event('refused', T0);
+		core.notStarted('refused');
 		expect(core.waitingForCopy).toBe(true);
-		core.keepAlive(T0 + 10_000);
-		expect(core.caughtUpTo).toBe(T0 + 1_000);
-		expect(core.event('a', T0 + 20_000)).toBe('run');
+		expect(core.ended()).toBe(true);
+		expect(core.caughtUpTo).toBe(position);
+		// The next catch-up sends it again: this copy runs, and once it started the position passes it.
+		const query = core.query(T0 + 1_000);
+		core.opened(T0 + 1_000, query);
+		expect(core.event('refused', T0 + 1_000)).toBe('run');
 		expect(core.waitingForCopy).toBe(false);
-		core.keepAlive(T0 + 30_000);
-		expect(core.caughtUpTo).toBe(T0 + 1_000);
-		core.started('a');
-		expect(core.caughtUpTo).toBe(T0 + 30_000);
+		core.started('refused');
+		core.closed();
+		const second = core.query(T0 + 2_000);
+		core.opened(T0 + 2_000, second);
+		expect(core.ended()).toBe(true);
+		expect(core.caughtUpTo).toBe(Date.parse(String(second.end_time)));
 	});
 
-	it('is not waiting for a copy while every unsettled run is still claimed', () => {
-		const core = caughtUpCore();
-		core.event('a', T0 + 1_000);
-		expect(core.waitingForCopy).toBe(false);
-	});
-
-	it('never goes back: a saved position ahead of the clock (the clock was set back) stays', () => {
-		const ahead = T0 + 5 * MIN;
-		const core = caughtUpCore(T0, { caughtUpTo: new Date(ahead).toISOString() });
-		expect(core.caughtUpTo).toBe(ahead);
-		core.event('a', T0 + 1_000);
-		core.started('a');
-		expect(core.caughtUpTo).toBe(ahead);
+	it('never moves back', () => {
+		const { core, end } = boundedCatchUp(T0 - 3 * MIN, T0);
+		core.ended();
+		// A bounded catch-up asked later with an earlier end (the clock stepped back) leaves it.
+		core.opened(end - 5 * MIN, { start_time: wire(end - 6 * MIN), end_time: wire(end - MIN) });
+		expect(core.ended()).toBe(true);
+		expect(core.caughtUpTo).toBe(end);
 	});
 });
 
-describe('the ids it remembers', () => {
-	it('runs every event without an id, and drops a second copy of one with an id', () => {
-		const core = caughtUpCore();
-		expect(core.event('', T0 + 1)).toBe('run');
-		expect(core.event('', T0 + 2)).toBe('run');
-		expect(core.event('x', T0 + 3)).toBe('run');
-		expect(core.event('x', T0 + 4)).toBe('drop');
+describe('the checkpoint', () => {
+	it('closes a connection without an end once the position is CHECKPOINT_MS old, not before', () => {
+		const core = new StreamCore({ caughtUpTo: iso(T0) }, T0);
+		expect(core.checkpointDue(T0 + CHECKPOINT_MS)).toBe(false); // no connection
+		core.opened(T0, core.query(T0));
+		expect(core.checkpointDue(T0 + CHECKPOINT_MS - 1)).toBe(false);
+		expect(core.checkpointDue(T0 + CHECKPOINT_MS)).toBe(true);
 	});
 
-	it('reads only [id, time] entries with a string id from the static data', () => {
-		const handled = [null, 'ab', [5, T0], ['kept', T0]] as unknown as Array<[string, number]>;
-		const core = caughtUpCore(T0, { caughtUpTo: new Date(T0).toISOString(), handled });
-		expect(core.saved().handled).toEqual([['kept', T0]]);
-		expect(core.event('a', T0 + 1)).toBe('run');
-		expect(core.event('kept', T0 + 2)).toBe('drop');
+	it('never closes a bounded catch-up, which ends by itself', () => {
+		const { core } = boundedCatchUp(T0 - 10 * MIN, T0);
+		expect(core.checkpointDue(T0 + 10 * MIN)).toBe(false);
 	});
 
-	it(`keeps an id until ${KEEP_IDS_MS} ms before the position, not after`, () => {
-		const core = caughtUpCore();
-		core.event('a', T0);
-		core.started('a');
-		core.keepAlive(T0 + KEEP_IDS_MS);
-		expect(core.event('a', T0 + KEEP_IDS_MS)).toBe('drop');
-		core.keepAlive(T0 + KEEP_IDS_MS + 1);
-		expect(core.event('a', T0 + KEEP_IDS_MS + 1)).toBe('run');
+	it('waits while a run n8n did not start holds the position (a bounded catch-up could not move it)', () => {
+		const core = new StreamCore({ caughtUpTo: iso(T0) }, T0);
+		core.opened(T0, core.query(T0));
+		core.event('pending', T0);
+		expect(core.checkpointDue(T0 + CHECKPOINT_MS)).toBe(false);
+		core.started('pending');
+		expect(core.checkpointDue(T0 + CHECKPOINT_MS)).toBe(true);
 	});
 
-	it(`keeps at most ${MAX_MEMORY_IDS} ids in memory, the oldest settled one forgotten first`, () => {
-		const core = caughtUpCore();
-		core.event('unsettled', T0);
-		for (let i = 1; i < MAX_MEMORY_IDS; i++) {
-			core.event(`e${i}`, T0);
-			core.started(`e${i}`);
-		}
-		// Exactly at the cap: all remembered.
-		expect(core.event('e1', T0)).toBe('drop');
-		core.event('one-more', T0);
-		core.started('one-more');
-		// Past it: the oldest settled id goes; the unsettled one (its run not started) stays.
-		expect(core.event('unsettled', T0)).toBe('drop');
-		expect(core.event('e2', T0)).toBe('drop');
-		expect(core.event('e1', T0)).toBe('run');
-	});
-});
-
-describe('the static data it saves', () => {
-	it('saves no position before it has one', () => {
+	it('has no position to measure from in an editor test run', () => {
 		const core = new StreamCore(undefined, undefined);
-		core.event('a', T0);
-		expect(core.saved()).toEqual({ handled: [['a', T0]] });
+		core.opened(T0, core.query(T0));
+		expect(core.checkpointDue(T0 + 60 * MIN)).toBe(false);
+	});
+});
+
+describe('which copies run', () => {
+	it('runs the first copy of an id and drops the others; runs every event without an id', () => {
+		const core = new StreamCore(undefined, T0);
+		core.opened(T0, core.query(T0));
+		expect(core.event('x', T0)).toBe('run');
+		expect(core.event('x', T0)).toBe('drop');
+		expect(core.event('', T0)).toBe('run');
+		expect(core.event('', T0)).toBe('run');
 	});
 
-	it(`saves the position and the ids of the last ${KEEP_IDS_MS} ms before it, the boundary included`, () => {
-		const at = T0 + 1 + KEEP_IDS_MS;
-		// Saved out of time order, so that the memory still holds 'old' behind 'edge' (it forgets from
-		// the front); the saved copy holds only what a catch-up from the position re-sends.
-		const core = caughtUpCore(at, {
-			caughtUpTo: new Date(at).toISOString(),
+	it('drops copies of the ids a restart reads from the saved record, skipping malformed entries', () => {
+		const saved = {
+			caughtUpTo: iso(T0),
+			handled: [['old', T0 - MIN], 'junk', [7, T0], ['bad-time', 'x']],
+		} as unknown as SavedPosition;
+		const core = new StreamCore(saved, T0);
+		core.opened(T0, core.query(T0));
+		expect(core.event('old', T0)).toBe('drop');
+		expect(core.event('bad-time', T0)).toBe('drop');
+		expect(core.event('7', T0)).toBe('run');
+		expect(core.saved().handled).toEqual([
+			['old', T0 - MIN],
+			['7', T0],
+		]);
+	});
+
+	it('releases the claim of a run n8n did not start: the next copy runs', () => {
+		const core = new StreamCore(undefined, T0);
+		core.opened(T0, core.query(T0));
+		expect(core.waitingForCopy).toBe(false);
+		core.event('r', T0);
+		core.notStarted('r');
+		expect(core.event('r', T0 + 1)).toBe('run');
+		core.started('r');
+		expect(core.event('r', T0 + 2)).toBe('drop');
+	});
+});
+
+describe('what is remembered and saved', () => {
+	it("saves the position and each id with the latest time it can carry: a bounded catch-up's end", () => {
+		const position = T0 - 3 * MIN;
+		const { core, end } = boundedCatchUp(position, T0);
+		core.event('e', T0 + 5_000);
+		core.started('e');
+		expect(core.saved()).toEqual({ caughtUpTo: iso(position), handled: [['e', end]] });
+		core.ended();
+		const live = core.query(T0 + 6_000);
+		core.opened(T0 + 6_000, live);
+		core.event('f', T0 + 7_000);
+		expect(core.saved()).toEqual({
+			caughtUpTo: iso(end),
 			handled: [
-				['edge', T0 + 1],
-				['old', T0],
+				['e', end],
+				['f', T0 + 7_000],
 			],
 		});
-		expect(core.event('old', at)).toBe('drop');
-		expect(core.saved()).toEqual({
-			caughtUpTo: new Date(at).toISOString(),
-			handled: [['edge', T0 + 1]],
-		});
 	});
 
-	it(`saves at most the newest ${MAX_SAVED_IDS} ids`, () => {
-		const core = caughtUpCore();
+	it('saves no position and every id in an editor test run', () => {
+		const core = new StreamCore(undefined, undefined);
+		core.opened(T0, core.query(T0));
+		core.event('m', T0 - 60 * MIN);
+		expect(core.saved()).toEqual({ handled: [['m', T0 - 60 * MIN]] });
+	});
+
+	it('forgets ids KEEP_IDS_MS behind the position once it moves: a later copy runs again; nearer ones are kept', () => {
+		const position = T0 - 20 * MIN;
+		const core = new StreamCore({ caughtUpTo: iso(position) }, T0);
+		core.opened(position, core.query(position));
+		core.event('old', position);
+		core.started('old');
+		core.event('kept', T0 - 30_000 - KEEP_IDS_MS);
+		core.started('kept');
+		core.closed();
+		core.opened(T0, core.query(T0));
+		expect(core.ended()).toBe(true);
+		const moved = core.caughtUpTo!;
+		expect(moved).toBe(T0 - CATCH_UP_MARGIN_MS);
+		expect(core.saved()).toEqual({
+			caughtUpTo: iso(moved),
+			handled: [['kept', moved - KEEP_IDS_MS]],
+		});
+		core.opened(T0, core.query(T0));
+		expect(core.event('kept', T0)).toBe('drop');
+		expect(core.event('old', T0)).toBe('run');
+	});
+
+	it('keeps an id whose run is not known to have started, however old its time', () => {
+		const core = new StreamCore({ caughtUpTo: iso(T0) }, T0);
+		core.opened(T0, core.query(T0));
+		// Stamped long before the position (a clock that stepped back), and not yet started.
+		core.event('slow', T0 - 10 * MIN);
+		core.event('next', T0);
+		core.started('next');
+		expect(core.event('slow', T0)).toBe('drop');
+	});
+
+	it(`keeps at most ${MAX_SAVED_IDS} ids in memory and in the saved record: the oldest go first`, () => {
+		const core = new StreamCore(undefined, T0);
+		core.opened(T0, core.query(T0));
 		for (let i = 0; i <= MAX_SAVED_IDS; i++) {
-			core.event(`e${i}`, T0);
-			core.started(`e${i}`);
+			core.event(`id${i}`, T0);
+			core.started(`id${i}`);
 		}
-		const handled = core.saved().handled ?? [];
+		const handled = core.saved().handled!;
 		expect(handled).toHaveLength(MAX_SAVED_IDS);
-		expect(handled[0][0]).toBe('e1');
-		expect(handled[MAX_SAVED_IDS - 1][0]).toBe(`e${MAX_SAVED_IDS}`);
+		expect(handled[0][0]).toBe('id1');
+		expect(handled[MAX_SAVED_IDS - 1][0]).toBe(`id${MAX_SAVED_IDS}`);
+		expect(core.event(`id${MAX_SAVED_IDS}`, T0)).toBe('drop');
+		expect(core.event('id1', T0)).toBe('drop');
+		expect(core.event('id0', T0)).toBe('run');
+	});
+
+	it(`saves at most ${MAX_SAVED_IDS} ids even when memory holds more (runs not known to have started)`, () => {
+		const core = new StreamCore(undefined, T0);
+		core.opened(T0, core.query(T0));
+		for (let i = 0; i < MAX_SAVED_IDS + 5; i++) core.event(`u${i}`, T0);
+		const handled = core.saved().handled!;
+		expect(handled).toHaveLength(MAX_SAVED_IDS);
+		expect(handled[0][0]).toBe('u5');
+		// None of them is forgotten while its run is not known to have started.
+		expect(core.event('u0', T0)).toBe('drop');
+	});
+});
+
+describe('a main that leads again (resume)', () => {
+	it("takes a saved position ahead of its memory, with the record's ids", () => {
+		const core = new StreamCore({ caughtUpTo: iso(T0 - 5 * MIN) }, T0);
+		core.resume({ caughtUpTo: iso(T0 - MIN), handled: [['other', T0 - MIN]] });
+		expect(core.caughtUpTo).toBe(T0 - MIN);
+		core.opened(T0, core.query(T0));
+		expect(core.event('other', T0)).toBe('drop');
+	});
+
+	it('keeps its own position when the saved one is behind or unreadable, and still takes the ids', () => {
+		const core = new StreamCore({ caughtUpTo: iso(T0 - MIN) }, T0);
+		core.resume({ caughtUpTo: iso(T0 - 5 * MIN), handled: [['behind', T0 - 2 * MIN]] });
+		expect(core.caughtUpTo).toBe(T0 - MIN);
+		core.resume({ caughtUpTo: 'garbage' });
+		expect(core.caughtUpTo).toBe(T0 - MIN);
+		core.opened(T0, core.query(T0));
+		expect(core.event('behind', T0)).toBe('drop');
+	});
+
+	it('takes a saved position when it had none, but not past a run here not known to have started', () => {
+		const core = new StreamCore(undefined, undefined);
+		core.opened(T0, {});
+		core.event('pending', T0);
+		core.resume({ caughtUpTo: iso(T0 + 5 * MIN) });
+		expect(core.caughtUpTo).toBe(T0);
+		const fresh = new StreamCore(undefined, undefined);
+		fresh.resume({ caughtUpTo: iso(T0 + 5 * MIN) });
+		expect(fresh.caughtUpTo).toBe(T0 + 5 * MIN);
+	});
+
+	it('stops waiting for a copy of an event the other leader handled', () => {
+		const core = new StreamCore({ caughtUpTo: iso(T0) }, T0);
+		core.opened(T0, core.query(T0));
+		core.event('theirs', T0);
+		core.notStarted('theirs');
+		expect(core.waitingForCopy).toBe(true);
+		core.resume({ caughtUpTo: iso(T0), handled: [['theirs', T0]] });
+		expect(core.waitingForCopy).toBe(false);
+		expect(core.checkpointDue(T0 + CHECKPOINT_MS)).toBe(true);
+	});
+
+	it('forgets what the position it takes leaves behind', () => {
+		const core = new StreamCore({ caughtUpTo: iso(T0 - 20 * MIN) }, T0);
+		core.opened(T0 - 20 * MIN, core.query(T0 - 20 * MIN));
+		core.event('stale', T0 - 20 * MIN);
+		core.started('stale');
+		core.closed();
+		core.resume({ caughtUpTo: iso(T0) });
+		expect(core.saved()).toEqual({ caughtUpTo: iso(T0), handled: [] });
+		core.opened(T0, core.query(T0));
+		expect(core.event('stale', T0)).toBe('run');
 	});
 });
