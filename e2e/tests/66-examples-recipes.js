@@ -69,7 +69,21 @@ module.exports = [
 					intervalMs: 1000,
 				});
 				assert.equal(replies().length, 1, 'one reply to the mention');
-				ctx.assertAllAuthValid(since, 'oauth2');
+				// This workflow's requests (other tests' triggers may still be tearing down meanwhile).
+				const own = ctx
+					.records(since)
+					.filter(
+						(r) =>
+							r.path === '/2/users/me' ||
+							r.path.endsWith('/mentions') ||
+							(r.method === 'POST' && r.path === '/2/tweets'),
+					);
+				assert.ok(own.length >= 3, `the recipe's own requests: ${own.length}`);
+				for (const r of own)
+					assert.ok(
+						r.auth && r.auth.valid && r.auth.kind === 'oauth2',
+						`request #${r.seq} ${r.method} ${r.path}: ${JSON.stringify(r.auth)}, expected a valid oauth2 token`,
+					);
 			} finally {
 				await deactivate(ctx, MENTIONS_ID);
 			}
