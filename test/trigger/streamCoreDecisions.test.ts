@@ -244,6 +244,16 @@ describe('what is remembered and saved', () => {
 		});
 	});
 
+	it('remembers in an editor test run (no position) every id whose run started', () => {
+		const core = new StreamCore(undefined, undefined);
+		core.opened(T0, core.query(T0));
+		core.event('seen', T0);
+		core.started('seen');
+		core.event('next', T0 + 1);
+		core.started('next');
+		expect(core.event('seen', T0 + 2)).toBe('drop');
+	});
+
 	it('saves no position and every id in an editor test run', () => {
 		const core = new StreamCore(undefined, undefined);
 		core.opened(T0, core.query(T0));
@@ -339,6 +349,16 @@ describe('a main that leads again (resume)', () => {
 		const fresh = new StreamCore(undefined, undefined);
 		fresh.resume({ caughtUpTo: iso(T0 + 5 * MIN) });
 		expect(fresh.caughtUpTo).toBe(T0 + 5 * MIN);
+	});
+
+	it('keeps no position and no ids from no record or an unreadable one', () => {
+		const core = new StreamCore({ caughtUpTo: iso(T0) }, T0);
+		core.resume(undefined);
+		expect(core.caughtUpTo).toBe(T0);
+		const editor = new StreamCore(undefined, undefined);
+		editor.resume({ caughtUpTo: 'garbage' });
+		expect(editor.caughtUpTo).toBeUndefined();
+		expect(editor.saved()).toEqual({ handled: [] });
 	});
 
 	it('stops waiting for a copy of an event the other leader handled', () => {
