@@ -80,7 +80,7 @@ interface Read {
  * a failing read kept nothing, and each forged delivery made one more read (twenty forgeries, twenty
  * reads). Keeps the error only, never a secret.
  */
-const failures = new Map<string, { credentialId: string; at: number; error: unknown }>();
+const failures = new Map<string, { credentialId: string; at: number; read: Promise<Read> }>();
 
 const readings = new Map<
 	string,
@@ -109,15 +109,17 @@ async function readShared(
 	if (pending && pending.startedAt >= notBefore) return await pending.read;
 	const failed = failures.get(key);
 	if (failed && failed.credentialId === credentialId && now - failed.at < REREAD_EVERY_MS)
-		throw failed.error;
+		return await failed.read; // rejects with the failed read's own error
 	const read = (async (): Promise<Read> => {
 		const credentials = await ctx.getCredentials(TYPE);
 		return { secret: String(credentials.consumerSecret ?? ''), startedAt: now };
 	})();
 	const entry = { credentialId, startedAt: now, read };
 	readings.set(key, entry);
+	let succeeded = false;
 	try {
 		const result = await read;
+		succeeded = true;
 		// Only the newest read still under way is kept: a read that a newer one overtook, or that
 		// started before the trigger was (re-)activated or deactivated, must not bring its secret back.
 		if (readings.get(key) === entry) {
@@ -125,11 +127,11 @@ async function readShared(
 			failures.delete(key);
 		}
 		return result;
-	} catch (error) {
-		if (readings.get(key) === entry) failures.set(key, { credentialId, at: now, error });
-		throw error;
 	} finally {
-		if (readings.get(key) === entry) readings.delete(key);
+		if (readings.get(key) === entry) {
+			if (!succeeded) failures.set(key, { credentialId, at: now, read });
+			readings.delete(key);
+		}
 	}
 }
 
