@@ -4,7 +4,7 @@ import { authenticationNotices } from '../shared/authentication';
 import { authenticationProperty } from '../shared/descriptions';
 import type { CredentialKind } from '../shared/transport';
 import { listLocator, postLocator, userLocator } from '../shared/locators';
-import { EVENT_KINDS_VERSION, MODES, shortestInterval } from './modes';
+import { EVENT_KINDS_VERSION, MODES, PAUSE_SIGNAL_VERSION, shortestInterval } from './modes';
 
 const show = (...events: string[]) =>
 	({ show: { event: events } }) as INodeProperties['displayOptions'];
@@ -161,6 +161,16 @@ export const pollTriggerProperties: INodeProperties[] = [
 		name: 'maxItemsNotice',
 		type: 'notice',
 		default: '',
+		displayOptions: { show: { '@version': [{ _cnd: { lt: PAUSE_SIGNAL_VERSION } }] } },
+	},
+	{
+		// From PAUSE_SIGNAL_VERSION on, a pause of the polls long enough to notice is a failed execution.
+		displayName:
+			"An execution with exactly Max Items per Poll items may have skipped older ones: when more arrived since the last poll, only the newest are emitted (n8n's log names the node and workflow). When the service's rate limit pauses the polls for 5 minutes or more, one failed execution says until when; shorter pauses start no execution. Either way the first poll after the reset catches up.",
+		name: 'maxItemsPauseNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { '@version': [{ _cnd: { gte: PAUSE_SIGNAL_VERSION } }] } },
 	},
 	{
 		displayName: 'Options',

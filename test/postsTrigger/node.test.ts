@@ -68,9 +68,16 @@ describe('Platform Poll Trigger', () => {
 		const at = properties.findIndex((p) => p.name === 'maxItems');
 		const notice = properties[at + 1];
 		expect(notice).toMatchObject({ name: 'maxItemsNotice', type: 'notice' });
-		expect(notice.displayOptions).toBeUndefined();
+		// Versions 1 and 1.1 log a paused poll only; from 1.2 a pause of 5 minutes or more is a failed
+		// execution, and the notice of each version says which.
+		expect(notice.displayOptions).toEqual({ show: { '@version': [{ _cnd: { lt: 1.2 } }] } });
 		expect(notice.displayName).toContain(`exactly ${properties[at].displayName} items`);
 		expect(notice.displayName).toMatch(/rate limit starts no execution/);
+		const paused = properties[at + 2];
+		expect(paused).toMatchObject({ name: 'maxItemsPauseNotice', type: 'notice' });
+		expect(paused.displayOptions).toEqual({ show: { '@version': [{ _cnd: { gte: 1.2 } }] } });
+		expect(paused.displayName).toContain(`exactly ${properties[at].displayName} items`);
+		expect(paused.displayName).toMatch(/5 minutes or more, one failed execution says until when/);
 	});
 
 	it("emits a user's posts in the webhook trigger's post.create shape", async () => {
