@@ -49,4 +49,23 @@ function answersRuns() {
 	return Number.isInteger(runs) && runs > 0 ? runs : 50;
 }
 
-module.exports = { startCrcResponder, report, committedRules, localDocument, answersRuns };
+/**
+ * The answers property's seed: ANSWERS_SEED when set (a number replays a run fast-check printed;
+ * `random` draws a new one, for a sweep), otherwise a fixed seed, so that a run of the suite is
+ * repeatable and a failure in CI is the same failure on a maintainer's machine.
+ */
+function answersSeed() {
+	const raw = process.env.ANSWERS_SEED;
+	if (raw === 'random') return Math.floor(Math.random() * 2 ** 31);
+	const seed = Number(raw);
+	return raw !== undefined && raw !== '' && Number.isInteger(seed) ? seed : 20261129;
+}
+
+module.exports = {
+	startCrcResponder,
+	report,
+	committedRules,
+	localDocument,
+	answersRuns,
+	answersSeed,
+};

@@ -60,6 +60,9 @@ export const get: ItemOperation = {
 					: 'The service returned no list for this ID.',
 			});
 		}
+		// The owner is added only when Include Owner asked for it: an answer that carries users
+		// anyway does not change the item's shape (the output schema has no owner without it).
+		if (!ctx.getNodeParameter('includeOwner', itemIndex, false)) return list;
 		const owners = ((body.includes as IDataObject | undefined)?.users ?? []) as IDataObject[];
 		const owner = owners.find((u) => String(u.id) === String(list.owner_id));
 		return owner ? { ...list, owner } : list;
