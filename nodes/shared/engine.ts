@@ -24,8 +24,13 @@ export function refuseEngineV2(ctx: Pick<FunctionsBase, 'getNode' | 'getWorkflow
 		typeof ctx.getWorkflowSettings === 'function' ? ctx.getWorkflowSettings() : undefined;
 	if ((settings as { engineType?: unknown } | undefined)?.engineType !== 'v2') return;
 	const node = ctx.getNode();
-	throw new NodeOperationError(node, `"${node.name}" cannot run in a workflow set to Engine 2.0`, {
-		description:
-			'This workflow\'s settings choose n8n\'s Engine 2.0 ("engineType": "v2"), which cannot yet tell this trigger whether the run of an event started, so events could be lost. Remove "engineType" from the workflow\'s settings (download the workflow, delete the line from "settings", import it again, or change it through n8n\'s API), then publish the workflow again.',
-	});
+	// The message alone is what n8n shows for a failed publication: it carries what to change.
+	throw new NodeOperationError(
+		node,
+		`"${node.name}" cannot run in a workflow set to Engine 2.0: remove "engineType" from the workflow's settings, then publish again`,
+		{
+			description:
+				'This workflow\'s settings choose n8n\'s Engine 2.0 ("engineType": "v2"), which cannot yet tell this trigger whether the run of an event started, so events could be lost. Remove "engineType" from the workflow\'s settings (download the workflow, delete the line from "settings", import it again, or change it through n8n\'s API), then publish the workflow again.',
+		},
+	);
 }

@@ -60,7 +60,8 @@ describe('a workflow set to Engine 2.0', () => {
 		);
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect((error as Error).message).toMatch(/cannot run in a workflow set to Engine 2\.0/);
-		expect((error as NodeOperationError).description).toMatch(/"engineType"/);
+		expect((error as Error).message).toMatch(/remove "engineType" from the workflow's settings/);
+		expect((error as NodeOperationError).description).toMatch(/download the workflow/);
 		expect(requests).toHaveLength(0);
 	});
 
