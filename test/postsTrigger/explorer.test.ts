@@ -81,6 +81,15 @@ const change = (mode: ExploredMode): fc.Arbitrary<Change> =>
 			arbitrary: fc.record({ kind: fc.constant('readd' as const), pick: fc.nat(40) }),
 		},
 		{
+			// The newest items (or those below the newest) back on top in the order they were listed.
+			weight: readdable(mode) ? 2 : 0,
+			arbitrary: fc.record({
+				kind: fc.constant('readdTop' as const),
+				from: fc.integer({ min: 0, max: 2 }),
+				count: fc.integer({ min: 1, max: 3 }),
+			}),
+		},
+		{
 			weight: mode === 'userSpaces' ? 3 : 0,
 			arbitrary: fc.record({ kind: fc.constant('advance' as const), pick: fc.nat(40) }),
 		},
@@ -130,14 +139,22 @@ const long = (s: Schedule) =>
 	s.steps.some((st) => st.changes.some((c) => c.kind === 'bulk' || c.kind === 'dropNewest'));
 
 const readds = (s: Schedule) =>
-	s.steps.reduce((sum, st) => sum + st.changes.filter((c) => c.kind === 'readd').length, 0);
+	s.steps.reduce(
+		(sum, st) =>
+			sum +
+			st.changes.reduce(
+				(n, c) => n + (c.kind === 'readd' ? 1 : c.kind === 'readdTop' ? c.count : 0),
+				0,
+			),
+		0,
+	);
 
 const schedule: fc.Arbitrary<Schedule> = fc
 	.constantFrom(...MODES)
 	.chain((mode) =>
 		fc.record({
 			mode: fc.constant(mode),
-			typeVersion: fc.constantFrom(1, 1.1),
+			typeVersion: fc.constantFrom(1, 1.1, 1.2),
 			// The service's window: a few requests per 15 minutes (a read cut short by it, polls
 			// skipped until its reset), or no rate-limit headers at all.
 			rateLimit: fc.option(fc.integer({ min: 1, max: 12 }), { nil: undefined }),
