@@ -87,6 +87,7 @@ const change = (mode: ExploredMode): fc.Arbitrary<Change> =>
 				kind: fc.constant('readdTop' as const),
 				from: fc.integer({ min: 0, max: 2 }),
 				count: fc.integer({ min: 1, max: 3 }),
+				reverse: fc.boolean(),
 			}),
 		},
 		{
@@ -458,6 +459,57 @@ const FOUND: Array<{ name: string; schedule: Schedule }> = [
 					between: [{ kind: 'readd', pick: 30 }],
 				},
 				{ changes: [], pageLimit: 1, shuffle: 0 },
+			],
+		},
+	},
+	{
+		// Found against a first page of one item (version 1.2's idle read, put back to 1 to see the
+		// explorer fail): members 2 and 3 added, then member 1 (the newest remembered) removed and added
+		// again above them; the first page answered 1, the newest remembered, and 2 was never emitted.
+		name: 'listMembers: the newest remembered added again above new members',
+		schedule: {
+			mode: 'listMembers',
+			typeVersion: 1.2,
+			savedOnFailure: false,
+			host: 'durable',
+			initial: 0,
+			steps: [
+				{ changes: [{ kind: 'add', count: 1 }], pageLimit: 1, shuffle: 0 },
+				{
+					changes: [
+						{ kind: 'add', count: 1 },
+						{ kind: 'add', count: 1 },
+						{ kind: 'readdTop', from: 2, count: 1 },
+					],
+					pageLimit: 1,
+					shuffle: 0,
+				},
+				{ changes: [], pageLimit: 1, shuffle: 0 },
+			],
+		},
+	},
+	{
+		// Written against a first page taken as unchanged when its ids are the newest remembered in any
+		// order: the two newest remembered come back on top in the reverse order above a new follower,
+		// who is emitted only because the order differs.
+		name: 'followers: the two newest remembered back on top in the reverse order above a new one',
+		schedule: {
+			mode: 'followers',
+			typeVersion: 1.2,
+			savedOnFailure: false,
+			host: 'durable',
+			initial: 5,
+			steps: [
+				{ changes: [], pageLimit: 1, shuffle: 0 },
+				{
+					changes: [
+						{ kind: 'add', count: 1 },
+						{ kind: 'readdTop', from: 1, count: 2, reverse: true },
+					],
+					pageLimit: 100,
+					shuffle: 0,
+				},
+				{ changes: [], pageLimit: 100, shuffle: 0 },
 			],
 		},
 	},

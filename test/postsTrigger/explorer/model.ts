@@ -47,12 +47,13 @@ export type Change =
 	| { kind: 'readd'; pick: number }
 	/**
 	 * The `count` items listed from place `from` on (0: the newest) removed and added again, the oldest
-	 * of them first: back on top in the order they were listed (someone unliking and liking again the
+	 * of them first: back on top in the order they were listed (`reverse`: the newest of them first,
+	 * back on top in the reverse order) (someone unliking and liking again the
 	 * posts they liked last, unfollowing and following again), above what came in meanwhile. Contract
 	 * (lists by when added; one added again is back on top, as the sandbox answers); that people do it
 	 * between two polls: assumed.
 	 */
-	| { kind: 'readdTop'; from: number; count: number }
+	| { kind: 'readdTop'; from: number; count: number; reverse?: boolean }
 	/** A Space moves on: scheduled to live, live to ended (New Spaces of a User). */
 	| { kind: 'advance'; pick: number }
 	| { kind: 'switchAccount' }
@@ -480,9 +481,8 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 			items.splice(0, items.length, ...kept);
 		} else if (change.kind === 'readdTop') {
 			if (explored.order !== 'added') return;
-			const top = served(0)
-				.slice(change.from, change.from + change.count)
-				.reverse();
+			const listed = served(0).slice(change.from, change.from + change.count);
+			const top = change.reverse ? listed : listed.reverse();
 			const memory = new Set([
 				...((staticData.known as string[] | undefined) ?? []),
 				...((staticData.below as string[] | undefined) ?? []),
