@@ -81,6 +81,15 @@ export const EVENT_KINDS_VERSION = 1.1;
 export const PAUSE_SIGNAL_VERSION = 1.2;
 
 /**
+ * From this version on, the Poll Trigger's modes without since_id first read a page of a few items
+ * (poll.ts, IDLE_PAGE) and read on only when its top is not the newest ids remembered: an idle poll
+ * reads 2 resources instead of 10 where the endpoint takes so small a page. Earlier versions keep
+ * their first page of 10: what a poll emits can differ (the limits of
+ * docs/nodes/platform-poll-trigger.md, "What holds, and where it ends").
+ */
+export const IDLE_READ_VERSION = 1.2;
+
+/**
  * A pause this long or longer is reported (PAUSE_SIGNAL_VERSION): at one poll a minute, five polls or
  * more in a row that read nothing. A shorter pause ends before a builder looking for a run would
  * miss one.

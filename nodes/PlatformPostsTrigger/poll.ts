@@ -26,6 +26,7 @@ import type { ModeSpec, PollMode } from './modes';
 import {
 	EVENT_KINDS_VERSION,
 	fieldQuery,
+	IDLE_READ_VERSION,
 	MODES,
 	modeSpec,
 	PAUSE_NOTICE_MS,
@@ -50,8 +51,19 @@ export const KNOWN_IDS = 200;
  * pushed the older followers out of the window).
  */
 export const BELOW_IDS = 20;
-/** Size of the first page where the position is an id seen before (most polls find it at once). */
+/**
+ * Size of the first page where the position is an id seen before (versions before IDLE_READ_VERSION),
+ * and of the page that follows a first page of IDLE_PAGE whose top changed.
+ */
 const FIRST_PAGE = 10;
+/**
+ * Size of the first page from IDLE_READ_VERSION on (at least the endpoint's minimum): the service bills
+ * every resource it answers, and most polls find nothing new. A first page that answers exactly the
+ * newest ids remembered, in their order, ends the read: a new item comes on top, so the top changed
+ * where one arrived. Only the ids remembered coming back on top in that same order, after a new item,
+ * hide it; the next poll whose top changed reads past them with the run rule (STOP_RUN) and emits it.
+ */
+const IDLE_PAGE = 2;
 /**
  * Remembered ids read in a row after which a poll stops reading: what follows is older. An item removed
  * and added again comes back at the top among new ones, so one remembered id alone does not stop the read.
@@ -504,6 +516,11 @@ interface ReadOptions {
 	 * may stop the read. Several, because one of them may have come back to the top of the list.
 	 */
 	resumeAfter?: string[];
+	/**
+	 * The remembered ids, newest first (IDLE_READ_VERSION): a first page that answers exactly the first
+	 * of them, in this order and at least IDLE_PAGE of them, ends the read.
+	 */
+	top?: string[];
 	/** A remembered id the read stops at: older items were skipped by the cap. */
 	stopAt?: string;
 	/**
@@ -566,12 +583,16 @@ async function read(
 		// The service bills every resource it answers: a page that follows a run of remembered ids asks
 		// only for what completes the run (a new item there is read on past as before; the page size
 		// never decides what is new).
+		// After a short first page whose top changed (opts.top), the next page is the size the first page
+		// had before IDLE_READ_VERSION: the same resources as then when a few items are new.
 		const wanted =
 			page === 0 && opts.firstPage
 				? Math.min(opts.firstPage, opts.limit)
 				: resumed && run > 0 && stopRun !== Infinity
 					? Math.min(stopRun - run, opts.limit - entries.length)
-					: opts.limit - entries.length;
+					: page === 1 && opts.top
+						? Math.min(FIRST_PAGE, opts.limit - entries.length)
+						: opts.limit - entries.length;
 		const qs: IDataObject = mode.unpaged ? { ...base } : { ...base, max_results: size(wanted) };
 		if (token) qs[mode.tokenParam] = token;
 		const body = await send({
@@ -583,6 +604,11 @@ async function read(
 		addIncludes(includes, body.includes as IDataObject | undefined);
 		const data = (Array.isArray(body.data) ? body.data : []) as IDataObject[];
 		let reached = false;
+		if (page === 0 && opts.top && data.length >= IDLE_PAGE) {
+			// Nothing new on top: the first page is the newest ids remembered, in their order.
+			const ids = data.map((entry) => String(entry.id ?? ''));
+			reached = ids.every((k, i) => k === opts.top![i]);
+		}
 		for (const entry of data) {
 			const entryId = String(entry.id ?? '');
 			// Pages that shifted while they were read repeat an entry: it counts once.
@@ -875,11 +901,19 @@ async function knownIdsPoll(
 	// Where an earlier poll was cut short: the remembered ids after the last of its ids still remembered.
 	let cutAt = -1;
 	for (const k of state.resumeAfter ?? []) cutAt = Math.max(cutAt, remembered.indexOf(k));
+	// From IDLE_READ_VERSION on, a first page of IDLE_PAGE that finds the top unchanged ends the read.
+	const idle =
+		settings.version >= IDLE_READ_VERSION &&
+		!settings.mode.unpaged &&
+		!state.resumeAfter &&
+		remembered.length >= IDLE_PAGE;
 	const result = await read(ctx, settings, send, id, {
 		limit: settings.maxItems,
 		// After a poll cut short, the read goes past the place it stopped at: a short first page of ids
 		// already read would spend a request of the window on them again.
-		firstPage: settings.mode.unpaged || state.resumeAfter ? undefined : FIRST_PAGE,
+		firstPage:
+			settings.mode.unpaged || state.resumeAfter ? undefined : idle ? IDLE_PAGE : FIRST_PAGE,
+		top: idle ? remembered : undefined,
 		known: new Set([...remembered, ...below]),
 		resumeAfter: state.resumeAfter,
 		beyond: state.resumeAfter ? new Set([...remembered.slice(cutAt + 1), ...below]) : undefined,

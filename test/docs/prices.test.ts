@@ -45,22 +45,16 @@ function money(n: number): string {
 	return n === 0 ? '0' : String(Number((n * OWNED_PRICE).toFixed(6)));
 }
 
-/** "1, k" → "0.001 × k"; "k < 10: 2, 10 + k; k ≥ 10: 2, 100" → "k < 10: 0.001 × (10 + k); k ≥ 10: 0.1". */
+/** "2, 11 / 3, 15 / 3, 100" (requests, resources of each poll) → "0.011 / 0.015 / 0.1". */
 function priceOf(resources: string): string {
 	return resources
-		.split(';')
+		.split(' / ')
 		.map((part) => {
-			const m = /^(k [<≥] 10: )?\d+, (.+)$/.exec(part.trim());
+			const m = /^\d+, (\d[\d,]*)$/.exec(part.trim());
 			if (!m) throw new Error(`not a "requests, resources" cell: ${part}`);
-			const r = m[2];
-			const value = /^\d[\d,]*$/.test(r)
-				? money(Number(r.replace(/,/g, '')))
-				: r === 'k'
-					? `${OWNED_PRICE} × k`
-					: `${OWNED_PRICE} × (${r})`;
-			return `${m[1] ?? ''}${value}`;
+			return money(Number(m[1].replace(/,/g, '')));
 		})
-		.join('; ');
+		.join(' / ');
 }
 
 describe('plans and prices', () => {
@@ -104,16 +98,15 @@ describe('plans and prices', () => {
 				continue;
 			}
 			const idleDay = cells[3].split(', ')[1];
-			const expected = `${money(Number(idleDay.replace(/,/g, '')))}; ${priceOf(cells[4])}`;
+			const expected = `${money(Number(idleDay.replace(/,/g, '')))}; ${priceOf(cells[5])}`;
 			expect(`${mode.name}: ${price}`).toBe(`${mode.name}: ${expected}`);
 		}
 	});
 
 	it('the pricing of the cost table can fail: a wrong figure is caught', () => {
-		expect(priceOf('k < 10: 2, 10 + k; k ≥ 10: 2, 100')).toBe(
-			'k < 10: 0.001 × (10 + k); k ≥ 10: 0.1',
-		);
-		expect(priceOf('1, k')).toBe('0.001 × k');
+		expect(priceOf('2, 11 / 3, 15 / 3, 100')).toBe('0.011 / 0.015 / 0.1');
+		expect(priceOf('1, 1 / 1, 5 / 1, 20')).toBe('0.001 / 0.005 / 0.02');
+		expect(() => priceOf('2, 10 + k')).toThrow();
 		expect(money(14400)).toBe('14.4');
 		expect(money(14400)).not.toBe('1.44');
 	});

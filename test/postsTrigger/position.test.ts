@@ -78,15 +78,19 @@ const USER_POSTS: Watched = {
 	eventId: (id) => id,
 };
 
-function watch(watched: Watched) {
+function watch(watched: Watched, typeVersion = 1) {
 	const served: Served = { entries: [], pageLimit: 100, queries: [], order: 'added' };
 	const staticData: IDataObject = {};
 	serve(watched.read, served);
 	let budget: number | undefined;
 	const run = async (parameters: IDataObject = {}) => {
-		const built = pollContext({ ...watched.parameters, ...parameters }, staticData, 'trigger', {
-			getPollBudgetMs: () => budget,
-		});
+		const built = pollContext(
+			{ ...watched.parameters, ...parameters },
+			staticData,
+			'trigger',
+			{ getPollBudgetMs: () => budget },
+			typeVersion,
+		);
 		const result = await poll.call(built.context);
 		return { ids: ids(result), logs: built.logs };
 	};
@@ -114,13 +118,15 @@ function watch(watched: Watched) {
 
 describe('Poll Trigger position', () => {
 	it.each([
-		['followers', FOLLOWERS],
-		['listMembers', LIST_MEMBERS],
+		['followers', 1, FOLLOWERS],
+		['listMembers', 1, LIST_MEMBERS],
+		['followers', 1.2, FOLLOWERS],
+		['listMembers', 1.2, LIST_MEMBERS],
 	])(
-		'%s: an item removed and added again does not stop the read; the new one behind it is emitted once',
-		async (_name, watched) => {
+		'%s (version %s): an item removed and added again does not stop the read; the new one behind it is emitted once',
+		async (_name, version, watched) => {
 			// The case: remembered [F3, F2, F1]; X follows, then F1 unfollows and follows again.
-			const w = watch(watched);
+			const w = watch(watched, version);
 			const [f1] = w.add(3);
 			expect((await w.run()).ids).toEqual([]);
 			const [x] = w.add(1);
@@ -134,6 +140,59 @@ describe('Poll Trigger position', () => {
 			w.readd(older[0]);
 			w.readd(older[1]);
 			expect((await w.run()).ids).toEqual([watched.eventId(y)]);
+			expect((await w.run()).ids).toEqual([]);
+		},
+	);
+
+	it('version 1.2: an idle poll reads a first page of 2, and reads on only where the top changed', async () => {
+		const w = watch(FOLLOWERS, 1.2);
+		w.add(12);
+		expect((await w.run()).ids).toEqual([]);
+		const asked = () => w.served.queries.splice(0).map((q) => Number(q.max_results));
+		asked();
+		expect((await w.run()).ids).toEqual([]);
+		expect(asked()).toEqual([2]);
+		// The newest follower left: the top changed, the read goes on to a run of 10 remembered.
+		w.remove(w.served.entries[w.served.entries.length - 1].id as string);
+		expect((await w.run()).ids).toEqual([]);
+		expect(asked()).toEqual([2, 8]);
+		expect((await w.run()).ids).toEqual([]);
+		expect(asked()).toEqual([2]);
+		// The newest remembered unfollowed and followed again above a new one: the top changed; the page
+		// after it is as large as the first page before version 1.2.
+		const [x] = w.add(1);
+		const top = w.served.entries[w.served.entries.length - 2].id as string;
+		w.readd(top);
+		expect((await w.run()).ids).toEqual([FOLLOWERS.eventId(x)]);
+		expect(asked()).toEqual([2, 10]);
+	});
+
+	it.each([
+		[1.1, 'at once'],
+		[1.2, 'at the next poll whose top changed'],
+	])(
+		'version %s: the two newest remembered back on top in their order above a new follower: emitted %s',
+		async (version) => {
+			const w = watch(FOLLOWERS, version);
+			w.add(12);
+			expect((await w.run()).ids).toEqual([]);
+			const newest = () => w.served.entries.slice(-2).map((e) => String(e.id));
+			const [second, first] = newest();
+			const [x] = w.add(1);
+			// Unfollowed and followed again, the older of the two first: back on top in the same order.
+			w.readd(second);
+			w.readd(first);
+			expect(newest()).toEqual([second, first]);
+			if (version < 1.2) {
+				expect((await w.run()).ids).toEqual([FOLLOWERS.eventId(x)]);
+				return;
+			}
+			// The documented limit of 1.2: the top is the newest remembered, in order; nothing is read further.
+			expect((await w.run()).ids).toEqual([]);
+			expect((await w.run()).ids).toEqual([]);
+			// A new follower changes the top: the read goes past the two and emits both, oldest first, once.
+			const [y] = w.add(1);
+			expect((await w.run()).ids).toEqual([FOLLOWERS.eventId(x), FOLLOWERS.eventId(y)]);
 			expect((await w.run()).ids).toEqual([]);
 		},
 	);

@@ -45,6 +45,15 @@ export type Change =
 	| { kind: 'reconnect' }
 	/** Removed and added again: back on top where the service lists in the order added. */
 	| { kind: 'readd'; pick: number }
+	/**
+	 * The `count` items listed from place `from` on (0: the newest) removed and added again, the oldest
+	 * of them first: back on top in the order they were listed (`reverse`: the newest of them first,
+	 * back on top in the reverse order) (someone unliking and liking again the
+	 * posts they liked last, unfollowing and following again), above what came in meanwhile. Contract
+	 * (lists by when added; one added again is back on top, as the sandbox answers); that people do it
+	 * between two polls: assumed.
+	 */
+	| { kind: 'readdTop'; from: number; count: number; reverse?: boolean }
 	/** A Space moves on: scheduled to live, live to ended (New Spaces of a User). */
 	| { kind: 'advance'; pick: number }
 	| { kind: 'switchAccount' }
@@ -301,6 +310,8 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 			? `1S${String(n).padStart(11, '0')}`
 			: String(BigInt(postIdAt(clock)) + BigInt(n));
 	};
+	/** Items added since the last poll that read without a refusal (new ones, not those added again). */
+	const added = new Set<Item>();
 	const add = (count: number, lag?: number) => {
 		for (let i = 0; i < count; i++) {
 			const id = newId();
@@ -311,6 +322,7 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 					: { id, n, ...(lag && s.mode === 'search' ? { indexedAt: clock + lag, lag } : {}) };
 			rank.set(fresh, ++ranks);
 			list().push(fresh);
+			added.add(fresh);
 		}
 	};
 	const byState = s.mode === 'userSpaces' && (s.typeVersion ?? 1) >= 1.1;
@@ -467,6 +479,25 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 			);
 			const kept = items.filter((i) => !gone.has(i.id));
 			items.splice(0, items.length, ...kept);
+		} else if (change.kind === 'readdTop') {
+			if (explored.order !== 'added') return;
+			const listed = served(0).slice(change.from, change.from + change.count);
+			const top = change.reverse ? listed : listed.reverse();
+			const memory = new Set([
+				...((staticData.known as string[] | undefined) ?? []),
+				...((staticData.below as string[] | undefined) ?? []),
+			]);
+			for (const item of top) {
+				items.splice(items.indexOf(item), 1);
+				items.push(item);
+				rank.set(item, ++ranks);
+				// As 'readd': one the trigger no longer remembers may be emitted once more.
+				if (!memory.has(item.id) || (paging && firstPending())) {
+					const id = eventIdOf(item, ACCOUNTS[account]);
+					excused.add(id);
+					optional.add(id);
+				}
+			}
 		} else if (change.kind === 'middle') {
 			if (s.mode === 'userSpaces' || items.length < 2) return;
 			const at = 1 + (change.pick % (items.length - 1));
@@ -516,6 +547,24 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 		// What is there when the poll starts: a first poll's position holds these (items added while it
 		// reads are new).
 		const atStart = served(step.shuffle);
+		// The documented limit of version 1.2 (docs/nodes/platform-poll-trigger.md, "Where it ends"): when
+		// the newest items of the list are the newest ones the trigger remembers (read off its static
+		// data), in the same order, the poll reads no further, and an item added since the last poll
+		// below them (those came back on top after it) waits for a poll whose top changed. How many: 2,
+		// or the endpoint's smallest page where larger (5 liked posts, 10 quote posts). Not required.
+		if ((s.typeVersion ?? 1) >= 1.2 && !spec.sinceId && !spec.unpaged) {
+			const depth = Math.max(2, spec.page.min);
+			const window = (staticData.known as string[] | undefined) ?? [];
+			const top = atStart.slice(0, depth).map((i) => i.id);
+			if (top.length === depth && top.every((id, i) => id === window[i])) {
+				const hidden = [...added].filter((i) => atStart.includes(i));
+				if (hidden.length)
+					log.push(
+						`poll ${index}: the newest ${depth} are the newest remembered: ${hidden.map((i) => i.n).join(',')} not required`,
+					);
+				for (const item of hidden) optional.add(eventIdOf(item, ACCOUNTS[account]));
+			}
+		}
 		const fakeNow = Date.now;
 		Date.now = () => clock;
 		const helpers = {
@@ -652,9 +701,14 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 		} catch (error) {
 			Date.now = fakeNow;
 			const failures = step.failure?.status === 503 ? step.failure.times : 0;
+			// From version 1.2 a pause of 5 minutes or more is reported as a failed execution whose
+			// failure names n8n's `rate-limited` cause: a failed poll like a 503's, nothing emitted.
+			const paused =
+				(error as { failure?: { cause?: string } }).failure?.cause === 'rate-limited' &&
+				(s.typeVersion ?? 1) >= 1.2;
 			// The transport tries a 503 four times in all.
-			if (failures < 4) return fail(`poll ${index} failed: ${String(error)}`);
-			log.push(`poll ${index}: failed (503)`);
+			if (failures < 4 && !paused) return fail(`poll ${index} failed: ${String(error)}`);
+			log.push(`poll ${index}: failed (${paused ? 'paused, rate limit' : '503'})`);
 			// Legacy: nothing is saved, the workflow in memory keeps what the poll left.
 			if (legacy) return undefined;
 			if (!s.savedOnFailure) staticData = JSON.parse(saved) as IDataObject;
@@ -697,6 +751,7 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 			log.push(`poll ${index}: skipped (rate-limit window)`);
 			return undefined;
 		}
+		added.clear();
 		// The first poll, and the first one with another account where the mode watches its own data.
 		if (!baseline || (explored.perAccount && positionAccount !== account)) {
 			// Recent search: a post made before this first poll but not indexed yet may start the
