@@ -43,7 +43,29 @@ const END_LAG_MS = CATCH_UP_MARGIN_MS;
  * CHECKPOINT_MS and KEEP_IDS_MS), n8n's deduplication key is the only guard against a second run.
  */
 export const MAX_SAVED_IDS = 20_000;
-const MAX_MEMORY_IDS = MAX_SAVED_IDS;
+/**
+ * The ids in memory: the same cap, trimmed with every event (not with keep-alives, which a catch-up may
+ * never send), so a catch-up that never hears one stays within it. Ids whose run is not known to have
+ * started are never dropped (that could start a second run); there are at most MAX_PENDING of them,
+ * fewer than this cap, so the trimming always gets the memory back within it.
+ */
+export const MAX_MEMORY_IDS = MAX_SAVED_IDS;
+/**
+ * At most this many events not known to have started (handed to n8n and not settled, or released and
+ * waiting for a copy). A further event is deferred, not claimed: the connection is closed and the next
+ * catch-up sends it again, since the position does not pass it (nothing is lost, the memory is
+ * bounded). 10,000 is 100 s of the highest rate the trigger is measured at (100 events/s) with no run
+ * settling, about 1 MB of memory; n8n settles a run when it ends, so only an n8n whose runs stall (or
+ * an outage) reaches it.
+ */
+export const MAX_PENDING = 10_000;
+/**
+ * A released event whose copy has not come back for this long is given up (the shell logs it as an
+ * error): the service re-sends events of up to the past 24 hours (platform.md's replay window, assumed
+ * the same for the activity stream; the sandbox keeps the stream's events as long), so a catch-up can no
+ * longer fetch it, and holding the position for it would hold every later catch-up forever.
+ */
+export const MAX_COPY_WAIT_MS = 24 * 60 * MINUTE;
 
 /** A time as the contract's start_time and end_time take it: whole seconds, UTC. */
 function wireTime(ms: number): string {
@@ -72,9 +94,12 @@ interface Connection {
 	since: number | undefined;
 	/** Its end_time (ms): the answer ends once everything up to it is sent. */
 	end: number | undefined;
+	/** An event of it was deferred (MAX_PENDING): its end proves nothing. */
+	deferred?: boolean;
 }
 
-export type Arrival = 'run' | 'drop';
+/** 'defer': too many events pending (MAX_PENDING): not taken, a later catch-up sends it again. */
+export type Arrival = 'run' | 'drop' | 'defer';
 
 export class StreamCore {
 	/**
@@ -96,6 +121,8 @@ export class StreamCore {
 		const at = Date.parse(String(saved?.caughtUpTo ?? ''));
 		this.position = Number.isFinite(at) ? at : now;
 		this.adopt(saved);
+		// A record saved with a larger cap (an older version) is trimmed to this one's at once.
+		this.prune();
 	}
 
 	/** Takes the ids of `saved` as claims (a restart, or what another leader saved). */
@@ -173,10 +200,15 @@ export class StreamCore {
 		const connection = this.connection;
 		if (!id) return 'run';
 		if (this.claims.has(id)) return 'drop';
+		const before = this.unsettled.get(id);
+		if (before === undefined && this.unsettled.size >= MAX_PENDING) {
+			// The position stays before it: this connection's end no longer moves it (ended()).
+			if (connection) connection.deferred = true;
+			return 'defer';
+		}
 		this.claims.set(id, Math.min(now, connection?.end ?? now));
 		// A copy may be as old as its connection's catch-up start: the position waits for its run there.
 		const bound = connection?.since ?? now;
-		const before = this.unsettled.get(id);
 		this.unsettled.set(id, before === undefined ? bound : Math.min(before, bound));
 		this.prune();
 		return 'run';
@@ -204,7 +236,7 @@ export class StreamCore {
 	ended(): boolean {
 		const connection = this.connection;
 		this.connection = undefined;
-		if (!connection || connection.end === undefined) return false;
+		if (!connection || connection.end === undefined || connection.deferred) return false;
 		let next = connection.end;
 		for (const bound of this.unsettled.values()) next = Math.min(next, bound);
 		if (this.position === undefined || next > this.position) this.position = next;
@@ -215,6 +247,29 @@ export class StreamCore {
 	/** The connection ended (cut, stalled, closed). */
 	closed(): void {
 		this.connection = undefined;
+	}
+
+	/** Whether a run handed to n8n is not settled yet (the shell keeps its memory until then). */
+	get running(): boolean {
+		for (const id of this.unsettled.keys()) if (this.claims.has(id)) return true;
+		return false;
+	}
+
+	/** How many events are not known to have started (at most MAX_PENDING). */
+	get pending(): number {
+		return this.unsettled.size;
+	}
+
+	/**
+	 * Gives up released events whose copy has not come for MAX_COPY_WAIT_MS (no catch-up can fetch them
+	 * any more): they no longer hold the position. Returns their ids, for the shell to log.
+	 */
+	expire(now: number): string[] {
+		const gone: string[] = [];
+		for (const [id, bound] of this.unsettled)
+			if (!this.claims.has(id) && now - bound > MAX_COPY_WAIT_MS) gone.push(id);
+		for (const id of gone) this.unsettled.delete(id);
+		return gone;
 	}
 
 	/** Whether a run n8n did not start is waiting for another copy. */
