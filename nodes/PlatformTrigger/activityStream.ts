@@ -373,11 +373,22 @@ export async function startActivityStream(
 	} else {
 		core = new StreamCore(undefined, undefined);
 	}
-	/** The static data as n8n saves it with the next run it starts (and at the end of activation). */
+	/** Closed: this activation's static data no longer shares the core's record (see save). */
+	let detached = false;
+	/**
+	 * The static data as n8n saves it with the next run it starts (and at the end of activation): the
+	 * position and the core's record of ids, handed over as it is, without a copy (issue 53: an event
+	 * costs the same however many ids are remembered; nothing runs between an event and this save, so
+	 * the record and the position beside it agree whenever n8n saves). Once the trigger is closed, the
+	 * core can go on in a new activation of this trigger while n8n still saves this object with the runs
+	 * that end: it then gets a copy, which agrees with the position written beside it.
+	 */
 	const save = () => {
 		if (!saved) return;
 		delete saved.streamEventAt;
-		Object.assign(saved, core.saved());
+		const record = core.saved();
+		if (detached && record.handled) record.handled = record.handled.slice();
+		Object.assign(saved, record);
 	};
 	save();
 
@@ -677,6 +688,8 @@ export async function startActivityStream(
 
 	const closeFunction = async () => {
 		run.closed = true;
+		detached = true;
+		save();
 		closing.abort();
 		run.stream?.body.destroy?.();
 		// A connection still being opened ends on its own (it is closed as soon as it opens).

@@ -104,9 +104,21 @@ export type Arrival = 'run' | 'drop' | 'defer';
 export class StreamCore {
 	/**
 	 * Ids that started (or are starting) a run, each with the latest time the service can have stamped
-	 * it (a bounded catch-up's end, else when it came), in the order they came.
+	 * it (a bounded catch-up's end, else when it came), in the order they came. The times never go
+	 * down along the map (a claim's time is at least the one before it: kept a little longer, never
+	 * shorter), so the ids a catch-up from the position can re-send are always its newest ones.
 	 */
 	private readonly claims = new Map<string, number>();
+	/** The newest claim's time. */
+	private latest = -Infinity;
+	/**
+	 * What saved() hands out as `handled`: the claims of the last KEEP_IDS_MS behind the position, at
+	 * most MAX_SAVED_IDS, oldest first. Kept as events come (pushed at the end, the oldest taken from the
+	 * front), so an event costs the same however many ids are remembered (issue 53); made again from the
+	 * claims only when one leaves from the middle (a released run, ids taken from a record).
+	 */
+	private record: Array<[string, number]> = [];
+	private recordStale = false;
 	/** Events whose run is not known to have started, and how far the position may go because of them. */
 	private readonly unsettled = new Map<string, number>();
 	private position: number | undefined;
@@ -125,14 +137,33 @@ export class StreamCore {
 		this.prune();
 	}
 
+	/** Claims `id` at `at` (or at the newest claim's time, when later). */
+	private claim(id: string, at: number): void {
+		const time = Math.max(at, this.latest);
+		this.latest = time;
+		this.claims.set(id, time);
+		if (!this.recordStale) this.record.push([id, time]);
+	}
+
 	/** Takes the ids of `saved` as claims (a restart, or what another leader saved). */
 	private adopt(saved: SavedPosition | undefined): void {
+		let taken = false;
 		for (const entry of saved?.handled ?? [])
 			if (Array.isArray(entry) && typeof entry[0] === 'string' && !this.claims.has(entry[0])) {
-				this.claims.set(entry[0], Number(entry[1]) || 0);
+				// An unreadable time: kept as if handled at the position (dropped when a catch-up no longer reaches it).
+				const at = Number(entry[1]);
+				this.claims.set(entry[0], Number.isFinite(at) && at > 0 ? at : (this.position ?? 0));
 				// Released here and waiting for a copy, claimed in the record: another leader handled it.
 				this.unsettled.delete(entry[0]);
+				taken = true;
 			}
+		if (!taken) return;
+		// The record's times among ours: the map in time order again (once per activation).
+		const sorted = [...this.claims].sort((a, b) => a[1] - b[1]);
+		this.claims.clear();
+		for (const [id, at] of sorted) this.claims.set(id, at);
+		this.latest = sorted.length ? sorted[sorted.length - 1][1] : -Infinity;
+		this.recordStale = true;
 	}
 
 	/** How far the position may go because of runs not known to have started. */
@@ -206,7 +237,7 @@ export class StreamCore {
 			if (connection) connection.deferred = true;
 			return 'defer';
 		}
-		this.claims.set(id, Math.min(now, connection?.end ?? now));
+		this.claim(id, Math.min(now, connection?.end ?? now));
 		// A copy may be as old as its connection's catch-up start: the position waits for its run there.
 		const bound = connection?.since ?? now;
 		this.unsettled.set(id, before === undefined ? bound : Math.min(before, bound));
@@ -225,6 +256,8 @@ export class StreamCore {
 	 */
 	notStarted(id: string): void {
 		this.claims.delete(id);
+		// It leaves the record from its middle: made again at the next saved() (a failed start only).
+		this.recordStale = true;
 		// The bound stays in `unsettled`: the position may not pass the event until a copy starts.
 	}
 
@@ -281,21 +314,40 @@ export class StreamCore {
 	/** Forgets ids no catch-up from the position can re-send, and the oldest beyond the cap. */
 	private prune(): void {
 		const oldest = this.position === undefined ? -Infinity : this.position - KEEP_IDS_MS;
-		// Insertion order is arrival order: the oldest come first.
+		// Insertion order is arrival order, and times never go down: the oldest come first.
 		for (const [id, at] of this.claims) {
 			if (this.claims.size <= MAX_MEMORY_IDS && at >= oldest) break;
 			if (!this.unsettled.has(id)) this.claims.delete(id);
 		}
+		this.trimRecord();
 	}
 
-	/** What to keep in the static data now (n8n saves it when a run it started ends). */
+	/** The record's oldest ids leave from its front: each id once, whatever the record's size. */
+	private trimRecord(): void {
+		if (this.recordStale) return;
+		const oldest = (this.position ?? 0) - KEEP_IDS_MS;
+		const record = this.record;
+		while (record.length && (record.length > MAX_SAVED_IDS || record[0][1] < oldest))
+			record.shift();
+	}
+
+	/**
+	 * What to keep in the static data now (n8n saves it when a run it started ends). `handled` is the
+	 * core's own record, not a copy: the shell hands it to the static data again with each save, and
+	 * takes a copy instead once it is closed (see activityStream.ts).
+	 */
 	saved(): SavedPosition {
 		const out: SavedPosition = {};
 		if (this.position !== undefined) out.caughtUpTo = new Date(this.position).toISOString();
-		const oldest = (this.position ?? 0) - KEEP_IDS_MS;
-		const handled: Array<[string, number]> = [];
-		for (const [id, at] of this.claims) if (at >= oldest) handled.push([id, at]);
-		out.handled = handled.slice(-MAX_SAVED_IDS);
+		if (this.recordStale) {
+			const oldest = (this.position ?? 0) - KEEP_IDS_MS;
+			const handled: Array<[string, number]> = [];
+			for (const [id, at] of this.claims) if (at >= oldest) handled.push([id, at]);
+			this.record = handled.slice(-MAX_SAVED_IDS);
+			this.recordStale = false;
+		}
+		this.trimRecord();
+		out.handled = this.record;
 		return out;
 	}
 }

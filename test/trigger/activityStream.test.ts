@@ -768,6 +768,14 @@ describe('memory bounds of the activity stream trigger (issue 53)', () => {
 			await wait(300);
 			expect(ids(held.emitted)).toEqual(sent);
 			expect(again.emitted).toEqual([]);
+			// The closed activation's static data keeps its own copy of the record: what the new activation
+			// handles is not written into it (n8n may still save it with a run that ends).
+			const next = await post('after the activation again', 1);
+			await until('a run', () => again.emitted.length === 1);
+			const recorded = (o: IDataObject) =>
+				((o.handled ?? []) as Array<[string, number]>).map(([id]) => id);
+			expect(recorded(again.staticData)).toEqual(expect.arrayContaining([...sent, ...next]));
+			expect(recorded(staticData)).toEqual(sent);
 		} finally {
 			await second.closeFunction!();
 		}

@@ -209,8 +209,10 @@ describe('which copies run', () => {
 		expect(core.event('old', T0)).toBe('drop');
 		expect(core.event('bad-time', T0)).toBe('drop');
 		expect(core.event('7', T0)).toBe('run');
+		// An id with an unreadable time is kept as handled at the position.
 		expect(core.saved().handled).toEqual([
 			['old', T0 - MIN],
+			['bad-time', T0],
 			['7', T0],
 		]);
 	});
@@ -335,6 +337,65 @@ const remembered = (core: StreamCore): number =>
 	(core as unknown as { claims: Map<string, number> }).claims.size;
 const pendingOf = (core: StreamCore): number =>
 	(core as unknown as { unsettled: Map<string, number> }).unsettled.size;
+
+describe('the cost of an event (issue 53)', () => {
+	it('hands out its record without copying it: an event adds its id, the oldest leave from the front', () => {
+		const core = new StreamCore(undefined, T0);
+		core.opened(T0, core.query(T0));
+		for (let i = 0; i < 1_000; i++) {
+			core.event(`c${i}`, T0 + 10 * i);
+			core.started(`c${i}`);
+		}
+		const before = core.saved().handled!;
+		expect(before).toHaveLength(1_000);
+		core.event('next', T0 + 10_000);
+		core.started('next');
+		const after = core.saved().handled!;
+		// The same array, one entry longer: the save costs the same however many ids are remembered.
+		expect(after).toBe(before);
+		expect(after).toHaveLength(1_001);
+		expect(after[1_000]).toEqual(['next', T0 + 10_000]);
+		// A bounded catch-up moves the position to T0 + 5 s + KEEP_IDS_MS: the ids it leaves behind
+		// (the first 500) leave the same record.
+		core.closed();
+		const later = T0 + 5_000 + CATCH_UP_MARGIN_MS + KEEP_IDS_MS;
+		core.opened(later, core.query(later));
+		expect(core.ended()).toBe(true);
+		expect(core.caughtUpTo).toBe(T0 + 5_000 + KEEP_IDS_MS);
+		expect(core.saved().handled).toBe(before);
+		expect(before.map(([id]) => id)).toEqual([
+			...Array.from({ length: 500 }, (_, i) => `c${500 + i}`),
+			'next',
+		]);
+	});
+
+	it('times never go down along the record: an id claimed after a later one is kept as long', () => {
+		const core = new StreamCore(undefined, T0);
+		core.opened(T0, core.query(T0));
+		core.event('live', T0 + 5_000);
+		// A copy from a bounded catch-up's end (earlier than the live line before it).
+		core.event('older', T0);
+		expect(core.saved().handled).toEqual([
+			['live', T0 + 5_000],
+			['older', T0 + 5_000],
+		]);
+	});
+
+	it('a released run leaves the record, which is made again from the claims', () => {
+		const core = new StreamCore(undefined, T0);
+		core.opened(T0, core.query(T0));
+		core.event('a', T0);
+		core.event('b', T0);
+		core.started('a');
+		core.notStarted('b');
+		expect(core.saved().handled).toEqual([['a', T0]]);
+		core.event('c', T0);
+		expect(core.saved().handled).toEqual([
+			['a', T0],
+			['c', T0],
+		]);
+	});
+});
 
 describe('memory bounds (issue 53)', () => {
 	it(`an older record with more ids than ${MAX_MEMORY_IDS} is trimmed when read: the newest stay`, () => {
