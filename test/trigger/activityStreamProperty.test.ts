@@ -39,7 +39,8 @@
  * - failover: several main instances: trigger() runs on the leader only; the old leader's
  *   closeFunction runs at step-down and its static data is not saved then; the new leader reads the
  *   static data from the database and keeps the memory of its own earlier leadership (the shell's
- *   module memory); with `overlap` the old leader keeps running until `stepDown` (a leader that lost
+ *   module memory, kept after closeFunction only while a run it handed to n8n is in progress: issue
+ *   53, a bounded map); with `overlap` the old leader keeps running until `stepDown` (a leader that lost
  *   Redis): two trigger() at once [issue 52];
  * - manual: an editor test run beside the active trigger: a core of its own, no deduplication key, no
  *   static data [issue 51; activityStream.ts].
