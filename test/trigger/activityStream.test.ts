@@ -19,6 +19,7 @@ import {
 	streamMemorySize,
 	type StreamTimings,
 } from '../../nodes/PlatformTrigger/activityStream';
+import { MAX_PENDING } from '../../nodes/PlatformTrigger/streamCore';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- the sandbox is plain CommonJS */
 const { createSandbox } = require('../../sandbox/server') as {
@@ -723,6 +724,46 @@ describe('memory bounds of the activity stream trigger (issue 53)', () => {
 			await response.closeFunction!();
 		}
 	});
+
+	it(`more than ${MAX_PENDING} runs unsettled: later events wait, then each runs once`, async () => {
+		const finish: Array<() => void> = [];
+		const started: string[] = [];
+		const t = trigger({
+			workflowId: 'wf-pending',
+			extra: {
+				emit: (
+					data: Array<Array<{ json: IDataObject }>>,
+					_r: unknown,
+					done: { resolve(v: unknown): void } | undefined,
+				) => {
+					started.push(String(data[0][0].json.event_id));
+					finish.push(() => done?.resolve({}));
+				},
+			},
+		});
+		const response = await startActivityStream(t.context, FAST);
+		try {
+			await until('the stream to open', () => sb.activityStream.connections.size === 1);
+			// n8n's runs stall: none of the first MAX_PENDING ends yet.
+			const first = await post('stalled runs', MAX_PENDING);
+			const later = await post('behind them', 5);
+			await until(`${MAX_PENDING} runs`, () => started.length === MAX_PENDING, 20_000);
+			await until('the warning', () =>
+				t.logs.some((l) => l.level === 'warn' && /waiting for n8n/.test(l.message)),
+			);
+			await wait(300);
+			expect(started).toHaveLength(MAX_PENDING);
+			// The runs end: the next connection's catch-up sends everything again, only the 5 later run.
+			for (const end of finish.splice(0)) end();
+			await until('the later 5', () => started.length === MAX_PENDING + 5, 20_000);
+			for (const end of finish.splice(0)) end();
+			await wait(500);
+			expect(started.slice(0, MAX_PENDING)).toEqual(first);
+			expect(started.slice(MAX_PENDING).sort()).toEqual([...later].sort());
+		} finally {
+			await response.closeFunction!();
+		}
+	}, 60_000);
 
 	it('the per-trigger memory: an entry per active trigger, removed when it closes (or when its last run ends)', async () => {
 		for (let i = 0; i < 5; i++) {
