@@ -11,7 +11,9 @@
  *   - bench/catalog.js: the push engine alone against a local server (no n8n), clean and with faults;
  *   - bench/capacity.js: events/s and CRC p99 at full load, in regular mode and in the production
  *     topology on PostgreSQL (one webhook process with 1, 2 and 4 workers, two behind nginx), and
- *     2,000 deliveries each run once.
+ *     2,000 deliveries each run once;
+ *   - bench/stream-core.js: the Activity Stream Trigger's own CPU per event at about 1,500 and 15,000
+ *     remembered ids, and the static data n8n writes per event (no n8n).
  * Every table goes to one file, bench/results/<date>.md, and is printed.
  *
  * BENCH_QUICK=1 runs every comparison small (a few minutes; the figures only prove the harness). Any
@@ -36,6 +38,7 @@ const QUICK_SIZES = {
 	BENCH_COMPARE_PRODUCTS: '200',
 	BENCH_SCALE_PRODUCTS: '1000,10000',
 	BENCH_PRODUCTS: '1000',
+	BENCH_STREAM_SECONDS: '30',
 };
 if (QUICK)
 	for (const [k, v] of Object.entries(QUICK_SIZES))
@@ -66,6 +69,12 @@ const runs = [
 		name: 'capacity.js',
 		label:
 			'capacity.js (events/s and CRC p99: regular mode, queue mode on PostgreSQL with 1, 2, 4 workers and 2 webhook processes)',
+		env: {},
+	},
+	{
+		name: 'stream-core.js',
+		label:
+			'stream-core.js (Activity Stream Trigger core: CPU per event at 1,500 and 15,000 remembered ids, static data per event)',
 		env: {},
 	},
 ].filter((r) => !process.env.BENCH_ONLY || r.label.includes(process.env.BENCH_ONLY));

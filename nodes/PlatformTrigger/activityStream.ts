@@ -7,7 +7,7 @@ import type {
 import { ExecutionCancelledError, sleep, UserError } from 'n8n-workflow';
 
 import { asNodeError, errorInfo } from '../shared/errors';
-import { LineReader } from '../shared/httpStream';
+import { LineReader, LineTooLongError } from '../shared/httpStream';
 import type { PlatformStream, ReadCredential } from '../shared/transport';
 import {
 	CREDENTIAL_TYPES,
@@ -72,6 +72,14 @@ const STREAM_PATH = '/2/activity/stream';
  * subscriptions are gone a minute later. Activating the trigger again in this process cancels it.
  */
 export const REMOVAL_GRACE_MS = 60_000;
+
+/**
+ * The longest stream line read (characters): a line still unended past it is dropped with an error in
+ * n8n's log, and the connection is opened again (its catch-up sends the events the dropped line cut
+ * off). An event line is one post or profile change with its includes, tens of KB at most; 1 MiB is far
+ * above that, and caps what one endless line can take from n8n's memory.
+ */
+export const MAX_LINE_LENGTH = 1024 * 1024;
 
 export interface StreamTimings {
 	/** Silence (no byte, keep-alives included) after which the connection counts as stalled. */
@@ -172,10 +180,19 @@ function savedPosition(state: StreamState): SavedPosition {
 /**
  * The production trigger's decisions in this process, by workflow and node: a workflow saved while
  * active is closed and activated again here, and the new activation goes on where the old one was
- * (n8n saves the static data only when the trigger starts a run, so memory can be ahead of it). An
- * editor test run never uses this: it has a memory of its own for its one run.
+ * (n8n saves the static data when a run it started ends, so memory can be ahead of it while runs are in
+ * progress). An editor test run never uses this: it has a memory of its own for its one run.
+ *
+ * Bounded by the triggers active in this process: a closed trigger's entry is removed at once, or when
+ * the last run it handed to n8n settles (its record is then in the static data n8n saved with it), unless
+ * the trigger was activated again meanwhile (`owner`).
  */
-const memory = new Map<string, StreamCore>();
+const memory = new Map<string, { core: StreamCore; owner: object }>();
+
+/** How many triggers this process remembers (tests: the map's bound). */
+export function streamMemorySize(): number {
+	return memory.size;
+}
 
 /** What a new n8n process starts with: no memory (tests restart the trigger with it). */
 export function forgetStreamMemory(): void {
@@ -344,25 +361,42 @@ export async function startActivityStream(
 	// active trigger's position, ids and pending deletion are not its business.
 	const saved = manual ? undefined : (ctx.getWorkflowStaticData('node') as StreamState);
 	let core: StreamCore;
+	/** This activation, as the owner of the memory entry. */
+	const self = {};
 	if (saved) {
-		const remembered = memory.get(key);
+		const remembered = memory.get(key)?.core;
 		// A main instance that leads again remembers its earlier leadership: what the leader between
 		// saved (its position and ids, read from the database at this activation) is taken when ahead.
 		remembered?.resume(savedPosition(saved));
 		core = remembered ?? new StreamCore(savedPosition(saved), activatedAt);
-		memory.set(key, core);
+		memory.set(key, { core, owner: self });
 	} else {
 		core = new StreamCore(undefined, undefined);
 	}
-	/** The static data as n8n saves it with the next run it starts (and at the end of activation). */
+	/** Closed: this activation's static data no longer shares the core's record (see save). */
+	let detached = false;
+	/**
+	 * The static data as n8n saves it with the next run it starts (and at the end of activation): the
+	 * position and the core's record of ids, handed over as it is, without a copy (issue 53: an event
+	 * costs the same however many ids are remembered; nothing runs between an event and this save, so
+	 * the record and the position beside it agree whenever n8n saves). Once the trigger is closed, the
+	 * core can go on in a new activation of this trigger while n8n still saves this object with the runs
+	 * that end: it then gets a copy, which agrees with the position written beside it.
+	 */
 	const save = () => {
 		if (!saved) return;
 		delete saved.streamEventAt;
-		Object.assign(saved, core.saved());
+		const record = core.saved();
+		if (detached && record.handled) record.handled = record.handled.slice();
+		Object.assign(saved, record);
 	};
 	save();
 
 	const run: { closed: boolean; stream?: PlatformStream } = { closed: false };
+	/** A closed trigger's memory goes once no run it handed to n8n is in progress (see `memory`). */
+	const forgetIfDone = () => {
+		if (run.closed && !core.running && memory.get(key)?.owner === self) memory.delete(key);
+	};
 	/** Ends every wait of this trigger (back-off, watchdog) when it closes. */
 	const closing = new AbortController();
 	/** Waits `ms`, or less when the trigger closes meanwhile. */
@@ -375,14 +409,16 @@ export async function startActivityStream(
 	/** Runs n8n did not start in a row: the reconnection that fetches their copies again backs off. */
 	let startFailures = 0;
 	let reconnectAsked = false;
+	/** Events deferred (MAX_PENDING) on the current connection: the next catch-up sends them again. */
+	let deferred = 0;
 	/** Closes the current connection (after a back-off): the next one's catch-up re-sends the events. */
 	const reconnectForCopies = () => {
 		if (reconnectAsked || run.closed) return;
 		reconnectAsked = true;
 		void (async () => {
-			await pause(backoffDelay(startFailures - 1, timings.backoffMs, maxBackoffMs));
+			await pause(backoffDelay(Math.max(0, startFailures - 1), timings.backoffMs, maxBackoffMs));
 			reconnectAsked = false;
-			if (!run.closed && core.waitingForCopy) run.stream?.body.destroy?.();
+			if (!run.closed && (core.waitingForCopy || deferred)) run.stream?.body.destroy?.();
 		})();
 	};
 
@@ -409,6 +445,7 @@ export async function startActivityStream(
 				startFailures = 0;
 				core.started(id);
 				save();
+				forgetIfDone();
 			},
 			(error: unknown) => {
 				// A cancelled run was started (it has its execution); anything else n8n reports here is a
@@ -416,6 +453,7 @@ export async function startActivityStream(
 				if (isError(error, ExecutionCancelledError)) {
 					core.started(id);
 					save();
+					forgetIfDone();
 					return;
 				}
 				if (isError(error, UserError)) {
@@ -423,6 +461,7 @@ export async function startActivityStream(
 					save();
 					handOver(event);
 					core.started(id);
+					forgetIfDone();
 					return;
 				}
 				startFailures++;
@@ -430,6 +469,7 @@ export async function startActivityStream(
 				// The static data n8n saves at the end of the next run it starts no longer claims the event:
 				// a restart before a copy of it ran still runs one.
 				save();
+				forgetIfDone();
 				ctx.logger.warn(
 					`Platform Trigger: n8n did not start the run of activity event ${id}; the stream is asked for it again`,
 				);
@@ -462,7 +502,16 @@ export async function startActivityStream(
 				(selected.includes('*') || selected.includes(e.event_type)),
 		);
 		for (const event of events) {
-			if (core.event(event.event_id, now) === 'drop') continue;
+			const arrival = core.event(event.event_id, now);
+			if (arrival === 'drop') continue;
+			if (arrival === 'defer') {
+				if (!deferred++)
+					ctx.logger.warn(
+						`Platform Trigger: ${core.pending} activity events are waiting for n8n to start or finish their runs; later events are fetched again once they have`,
+					);
+				reconnectForCopies();
+				continue;
+			}
 			if (!event.event_id || manual) {
 				ctx.emit([[{ json: event }]]);
 				if (event.event_id) core.started(event.event_id);
@@ -490,6 +539,10 @@ export async function startActivityStream(
 	const open = async (): Promise<PlatformStream> => {
 		credential = await readBearerCredential(ctx);
 		const openedAt = Date.now();
+		for (const id of core.expire(openedAt))
+			ctx.logger.error(
+				`Platform Trigger: activity event ${id} was not run: n8n did not start its run, and the stream did not send it again within 24 hours`,
+			);
 		const qs = core.query(openedAt);
 		const stream = await openPlatformStream.call(ctx, {
 			path: STREAM_PATH,
@@ -514,6 +567,7 @@ export async function startActivityStream(
 			return { heard: false };
 		}
 		run.stream = stream;
+		deferred = 0;
 		let lastByte = Date.now();
 		let heard = false;
 		let ended = false;
@@ -543,7 +597,7 @@ export async function startActivityStream(
 				}
 			}
 		})();
-		const reader = new LineReader();
+		const reader = new LineReader(MAX_LINE_LENGTH);
 		try {
 			for await (const chunk of stream.body) {
 				lastByte = Date.now();
@@ -553,7 +607,13 @@ export async function startActivityStream(
 			}
 			endedByService = !run.closed && !closedHere;
 		} catch (error) {
-			if (!run.closed)
+			if (error instanceof LineTooLongError) {
+				// Closed here: its end proves nothing, and the next catch-up sends again what the line cut off.
+				closedHere = true;
+				ctx.logger.error(
+					`Platform Trigger: the activity stream sent a line longer than ${MAX_LINE_LENGTH} characters; it was dropped and the stream is opened again`,
+				);
+			} else if (!run.closed)
 				ctx.logger.warn(
 					`Platform Trigger: the activity stream dropped (${(error as Error).message})`,
 				);
@@ -628,11 +688,14 @@ export async function startActivityStream(
 
 	const closeFunction = async () => {
 		run.closed = true;
+		detached = true;
+		save();
 		closing.abort();
 		run.stream?.body.destroy?.();
 		// A connection still being opened ends on its own (it is closed as soon as it opens).
 		await Promise.race([loop, sleep(5000)]);
 		core.closed();
+		forgetIfDone();
 		if (manual) {
 			await removeOwn(ctx, tag, await readBearerCredential(ctx));
 			return;

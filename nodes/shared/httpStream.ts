@@ -28,15 +28,47 @@ export interface StreamRead {
 	stoppedBy: StreamStop;
 }
 
-/** Splits stream bytes into lines (trimmed); an empty line is a keep-alive. */
+/** A line grew past the reader's maximum length without ending (LineReader). */
+export class LineTooLongError extends Error {
+	constructor(readonly maxLength: number) {
+		super(`a line of the stream is longer than ${maxLength} characters`);
+		this.name = 'LineTooLongError';
+	}
+}
+
+/**
+ * Splits stream bytes into lines (trimmed); an empty line is a keep-alive. With `maxLength`, a line
+ * still unended past that many characters throws LineTooLongError (and what it held is dropped): the
+ * caller closes the connection instead of growing its memory without end.
+ */
 export class LineReader {
 	private rest = '';
 
+	constructor(private readonly maxLength = Infinity) {}
+
 	push(chunk: Buffer | string): string[] {
-		this.rest += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-		const lines = this.rest.split('\n');
+		const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+		// Only a chunk with a line end ends a line: a long line read in many chunks is not split again
+		// with each of them.
+		if (!text.includes('\n')) {
+			this.rest += text;
+			this.check();
+			return [];
+		}
+		const lines = (this.rest + text).split('\n');
 		this.rest = lines.pop() ?? '';
+		this.check();
+		if (lines.some((l) => l.length > this.maxLength)) {
+			this.rest = '';
+			throw new LineTooLongError(this.maxLength);
+		}
 		return lines.map((l) => l.trim());
+	}
+
+	private check(): void {
+		if (this.rest.length <= this.maxLength) return;
+		this.rest = '';
+		throw new LineTooLongError(this.maxLength);
 	}
 }
 

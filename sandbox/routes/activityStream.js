@@ -22,6 +22,10 @@
  *   POST /_sandbox/activity-stream/cut       closes every open connection (a dropped stream)
  *   POST /_sandbox/activity-stream/stall     open connections go silent (no event, no keep-alive), still open
  *   POST /_sandbox/activity-stream/resume    stalled connections that are still open speak again
+ *   POST /_sandbox/activity-stream/long-line {length}: writes one line of `length` characters (not
+ *                                             JSON, not an event, in 64 KiB pieces) to every open
+ *                                             connection, then its line end: a fault no catch-up sends
+ *                                             again (a reader with a maximum line length drops it)
  * A connection refused with an HTTP error: the generic faults (POST /_sandbox/faults, path
  * "/2/activity/stream").
  */
@@ -228,6 +232,21 @@ function install(sb) {
 	sb.route('POST', '/_sandbox/activity-stream/stall', C, () => {
 		for (const c of state.connections) c.stalled = true;
 		return { body: { stalled: state.connections.size } };
+	});
+	sb.route('POST', '/_sandbox/activity-stream/long-line', C, ({ body }) => {
+		const length = Number((body || {}).length);
+		if (!Number.isInteger(length) || length < 1 || length > 64 * 1024 * 1024)
+			throw invalidRequest('length: 1 to 67108864', { length: [String((body || {}).length)] });
+		const piece = 'x'.repeat(64 * 1024);
+		let written = 0;
+		for (const conn of state.connections) {
+			if (conn.stalled || conn.res.destroyed || conn.res.writableEnded) continue;
+			for (let left = length; left > 0; left -= piece.length)
+				conn.res.write(left >= piece.length ? piece : piece.slice(0, left));
+			conn.res.write('\r\n');
+			written++;
+		}
+		return { body: { written, length } };
 	});
 	sb.route('POST', '/_sandbox/activity-stream/resume', C, () => {
 		let resumed = 0;

@@ -14,9 +14,12 @@ import {
 	catchUpQuery,
 	deduplicationKey,
 	forgetStreamMemory,
+	MAX_LINE_LENGTH,
 	startActivityStream,
+	streamMemorySize,
 	type StreamTimings,
 } from '../../nodes/PlatformTrigger/activityStream';
+import { MAX_PENDING } from '../../nodes/PlatformTrigger/streamCore';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- the sandbox is plain CommonJS */
 const { createSandbox } = require('../../sandbox/server') as {
@@ -687,6 +690,137 @@ describe('the review of the activity stream trigger (each test failed before its
 		} finally {
 			await response.closeFunction!();
 		}
+	});
+});
+
+describe('memory bounds of the activity stream trigger (issue 53)', () => {
+	afterEach(() => forgetStreamMemory());
+
+	it('a line longer than the maximum: an error in the log, the stream opened again, nothing lost or run twice', async () => {
+		const t = trigger({ workflowId: 'wf-long-line' });
+		const response = await startActivityStream(t.context, FAST);
+		try {
+			await until('the stream to open', () => sb.activityStream.connections.size === 1);
+			const before = await post('before the long line', 2);
+			await until('2 runs', () => t.emitted.length >= 2);
+			// An endless line (here one character over the maximum), then an event behind it on the same
+			// connection: the trigger drops the line and the connection, and the catch-up sends the event.
+			const fault = await fetch(`${sb.url}/_sandbox/activity-stream/long-line`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ length: MAX_LINE_LENGTH + 1 }),
+			});
+			expect(fault.status).toBe(200);
+			const behind = await post('behind the long line', 1);
+			await until('a reconnection', () => sb.activityStream.connects >= 2);
+			await until('3 runs', () => t.emitted.length >= 3);
+			await wait(300);
+			expect(ids(t.emitted).sort()).toEqual([...before, ...behind].sort());
+			const errors = t.logs.filter((l) => l.level === 'error').map((l) => l.message);
+			expect(errors).toEqual([
+				`Platform Trigger: the activity stream sent a line longer than ${MAX_LINE_LENGTH} characters; it was dropped and the stream is opened again`,
+			]);
+		} finally {
+			await response.closeFunction!();
+		}
+	});
+
+	it(`more than ${MAX_PENDING} runs unsettled: later events wait, then each runs once`, async () => {
+		const finish: Array<() => void> = [];
+		const started: string[] = [];
+		const t = trigger({
+			workflowId: 'wf-pending',
+			extra: {
+				emit: (
+					data: Array<Array<{ json: IDataObject }>>,
+					_r: unknown,
+					done: { resolve(v: unknown): void } | undefined,
+				) => {
+					started.push(String(data[0][0].json.event_id));
+					finish.push(() => done?.resolve({}));
+				},
+			},
+		});
+		const response = await startActivityStream(t.context, FAST);
+		try {
+			await until('the stream to open', () => sb.activityStream.connections.size === 1);
+			// n8n's runs stall: none of the first MAX_PENDING ends yet.
+			const first = await post('stalled runs', MAX_PENDING);
+			const later = await post('behind them', 5);
+			await until(`${MAX_PENDING} runs`, () => started.length === MAX_PENDING, 20_000);
+			await until('the warning', () =>
+				t.logs.some((l) => l.level === 'warn' && /waiting for n8n/.test(l.message)),
+			);
+			await wait(300);
+			expect(started).toHaveLength(MAX_PENDING);
+			// The runs end: the next connection's catch-up sends everything again, only the 5 later run.
+			for (const end of finish.splice(0)) end();
+			await until('the later 5', () => started.length === MAX_PENDING + 5, 20_000);
+			for (const end of finish.splice(0)) end();
+			await wait(500);
+			expect(started.slice(0, MAX_PENDING)).toEqual(first);
+			expect(started.slice(MAX_PENDING).sort()).toEqual([...later].sort());
+		} finally {
+			await response.closeFunction!();
+		}
+	}, 60_000);
+
+	it('the per-trigger memory: an entry per active trigger, removed when it closes (or when its last run ends)', async () => {
+		for (let i = 0; i < 5; i++) {
+			const t = trigger({ workflowId: `wf-many-${i}` });
+			const response = await startActivityStream(t.context, FAST);
+			expect(streamMemorySize()).toBe(1);
+			await response.closeFunction!();
+			expect(streamMemorySize()).toBe(0);
+		}
+
+		// A run still in progress when the trigger closes keeps the entry; activated again meanwhile (a
+		// workflow saved while active), the new activation owns it and drops the event's copy.
+		const staticData: IDataObject = {};
+		const finish: Array<() => void> = [];
+		const held = trigger({
+			workflowId: 'wf-held',
+			staticData,
+			extra: {
+				emit: (
+					data: Array<Array<{ json: IDataObject }>>,
+					_r: unknown,
+					done: { resolve(v: unknown): void } | undefined,
+				) => {
+					held.emitted.push({ json: data[0][0].json });
+					finish.push(() => done?.resolve({}));
+				},
+			},
+		});
+		const first = await startActivityStream(held.context, FAST);
+		await until('the stream to open', () => sb.activityStream.connections.size === 1);
+		const sent = await post('a run in progress at the close', 1);
+		await until('1 run', () => finish.length === 1);
+		await first.closeFunction!();
+		expect(streamMemorySize()).toBe(1);
+		const again = trigger({ workflowId: 'wf-held', staticData: clone(staticData) });
+		const second = await startActivityStream(again.context, FAST);
+		try {
+			finish[0]();
+			await wait(50);
+			expect(streamMemorySize()).toBe(1);
+			// Its catch-up sends the event again: the remembered claim drops it.
+			await until('a catch-up', () => sb.activityStream.connects >= 2);
+			await wait(300);
+			expect(ids(held.emitted)).toEqual(sent);
+			expect(again.emitted).toEqual([]);
+			// The closed activation's static data keeps its own copy of the record: what the new activation
+			// handles is not written into it (n8n may still save it with a run that ends).
+			const next = await post('after the activation again', 1);
+			await until('a run', () => again.emitted.length === 1);
+			const recorded = (o: IDataObject) =>
+				((o.handled ?? []) as Array<[string, number]>).map(([id]) => id);
+			expect(recorded(again.staticData)).toEqual(expect.arrayContaining([...sent, ...next]));
+			expect(recorded(staticData)).toEqual(sent);
+		} finally {
+			await second.closeFunction!();
+		}
+		expect(streamMemorySize()).toBe(0);
 	});
 });
 

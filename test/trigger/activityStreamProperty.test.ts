@@ -39,7 +39,8 @@
  * - failover: several main instances: trigger() runs on the leader only; the old leader's
  *   closeFunction runs at step-down and its static data is not saved then; the new leader reads the
  *   static data from the database and keeps the memory of its own earlier leadership (the shell's
- *   module memory); with `overlap` the old leader keeps running until `stepDown` (a leader that lost
+ *   module memory, kept after closeFunction only while a run it handed to n8n is in progress: issue
+ *   53, a bounded map); with `overlap` the old leader keeps running until `stepDown` (a leader that lost
  *   Redis): two trigger() at once [issue 52];
  * - manual: an editor test run beside the active trigger: a core of its own, no deduplication key, no
  *   static data [issue 51; activityStream.ts].
@@ -169,7 +170,10 @@ const copy = (o: SavedPosition): SavedPosition => JSON.parse(JSON.stringify(o)) 
 
 /** One main instance of n8n: its process memory, its trigger (when it runs one), its runs. */
 interface Main {
-	/** The shell's module memory: survives closeFunction, not a restart. */
+	/**
+	 * The shell's module memory: survives closeFunction while a run it handed to n8n is in progress
+	 * (dropped when the last settles, unless the trigger is active again), not a restart.
+	 */
 	memory: StreamCore | undefined;
 	/** The running trigger's core (trigger() on this main), and its static data object. */
 	core: StreamCore | undefined;
@@ -273,6 +277,8 @@ function play(s: Schedule): Result {
 		m.conn = undefined;
 		m.core?.closed();
 		m.core = undefined;
+		// The shell's forgetIfDone: no run in progress, the memory goes (issue 53, a bounded map).
+		if (!m.unsettled.length) m.memory = undefined;
 	};
 	const cut = (m: Main) => {
 		m.conn = undefined;
@@ -297,6 +303,8 @@ function play(s: Schedule): Result {
 			// The shell closes the connection: the next one's catch-up sends the event again.
 			if (core.waitingForCopy && m.core === core) cut(m);
 		}
+		// A closed trigger's last run settled: the shell forgets its memory.
+		if (!m.core && !m.unsettled.length) m.memory = undefined;
 	};
 	const connect = (m: Main, answer: 'ok' | 409 | 429 = 'ok') => {
 		const core = m.core;

@@ -14,7 +14,11 @@ import {
 	CATCH_UP_MARGIN_MS,
 	CHECKPOINT_MS,
 	KEEP_IDS_MS,
+	MAX_COPY_WAIT_MS,
+	MAX_MEMORY_IDS,
+	MAX_PENDING,
 	MAX_SAVED_IDS,
+	RECORD_TRIM,
 	StreamCore,
 	catchUpQuery,
 } from '../../nodes/PlatformTrigger/streamCore';
@@ -206,8 +210,10 @@ describe('which copies run', () => {
 		expect(core.event('old', T0)).toBe('drop');
 		expect(core.event('bad-time', T0)).toBe('drop');
 		expect(core.event('7', T0)).toBe('run');
+		// An id with an unreadable time is kept as handled at the position.
 		expect(core.saved().handled).toEqual([
 			['old', T0 - MIN],
+			['bad-time', T0],
 			['7', T0],
 		]);
 	});
@@ -301,23 +307,175 @@ describe('what is remembered and saved', () => {
 			core.started(`id${i}`);
 		}
 		const handled = core.saved().handled!;
-		expect(handled).toHaveLength(MAX_SAVED_IDS);
-		expect(handled[0][0]).toBe('id1');
-		expect(handled[MAX_SAVED_IDS - 1][0]).toBe(`id${MAX_SAVED_IDS}`);
+		// The record drops its oldest RECORD_TRIM at a time once past the cap; memory holds the cap.
+		expect(handled).toHaveLength(MAX_SAVED_IDS - RECORD_TRIM);
+		expect(handled[0][0]).toBe(`id${RECORD_TRIM + 1}`);
+		expect(handled[handled.length - 1][0]).toBe(`id${MAX_SAVED_IDS}`);
+		expect(remembered(core)).toBe(MAX_MEMORY_IDS);
 		expect(core.event(`id${MAX_SAVED_IDS}`, T0)).toBe('drop');
 		expect(core.event('id1', T0)).toBe('drop');
 		expect(core.event('id0', T0)).toBe('run');
 	});
 
-	it(`saves at most ${MAX_SAVED_IDS} ids even when memory holds more (runs not known to have started)`, () => {
+	it(`saves at most ${MAX_SAVED_IDS} ids even when memory holds runs not known to have started`, () => {
 		const core = new StreamCore(undefined, T0);
 		core.opened(T0, core.query(T0));
-		for (let i = 0; i < MAX_SAVED_IDS + 5; i++) core.event(`u${i}`, T0);
+		for (let i = 0; i < MAX_SAVED_IDS; i++) {
+			core.event(`s${i}`, T0);
+			core.started(`s${i}`);
+		}
+		for (let i = 0; i < MAX_PENDING; i++) core.event(`u${i}`, T0);
 		const handled = core.saved().handled!;
-		expect(handled).toHaveLength(MAX_SAVED_IDS);
-		expect(handled[0][0]).toBe('u5');
-		// None of them is forgotten while its run is not known to have started.
+		expect(handled.length).toBeLessThanOrEqual(MAX_SAVED_IDS);
+		expect(handled.length).toBeGreaterThan(MAX_SAVED_IDS - RECORD_TRIM);
+		expect(remembered(core)).toBeLessThanOrEqual(MAX_MEMORY_IDS);
+		// None of them is forgotten while its run is not known to have started; the oldest started go.
 		expect(core.event('u0', T0)).toBe('drop');
+		expect(core.event(`s${MAX_SAVED_IDS - 1}`, T0)).toBe('drop');
+		expect(handled.some(([id]) => id === 's0')).toBe(false);
+	});
+});
+
+/** What the core keeps in memory (ids and pending events), read the way a memory probe would. */
+const remembered = (core: StreamCore): number =>
+	(core as unknown as { claims: Map<string, number> }).claims.size;
+const pendingOf = (core: StreamCore): number =>
+	(core as unknown as { unsettled: Map<string, number> }).unsettled.size;
+
+describe('the cost of an event (issue 53)', () => {
+	it('hands out its record without copying it: an event adds its id, the oldest leave from the front', () => {
+		const core = new StreamCore(undefined, T0);
+		core.opened(T0, core.query(T0));
+		for (let i = 0; i < 1_000; i++) {
+			core.event(`c${i}`, T0 + 10 * i);
+			core.started(`c${i}`);
+		}
+		const before = core.saved().handled!;
+		expect(before).toHaveLength(1_000);
+		core.event('next', T0 + 10_000);
+		core.started('next');
+		const after = core.saved().handled!;
+		// The same array, one entry longer: the save costs the same however many ids are remembered.
+		expect(after).toBe(before);
+		expect(after).toHaveLength(1_001);
+		expect(after[1_000]).toEqual(['next', T0 + 10_000]);
+		// A bounded catch-up moves the position to T0 + 5 s + KEEP_IDS_MS: the ids it leaves behind
+		// (the first 500) leave the same record.
+		core.closed();
+		const later = T0 + 5_000 + CATCH_UP_MARGIN_MS + KEEP_IDS_MS;
+		core.opened(later, core.query(later));
+		expect(core.ended()).toBe(true);
+		expect(core.caughtUpTo).toBe(T0 + 5_000 + KEEP_IDS_MS);
+		expect(core.saved().handled).toBe(before);
+		expect(before.map(([id]) => id)).toEqual([
+			...Array.from({ length: 500 }, (_, i) => `c${500 + i}`),
+			'next',
+		]);
+	});
+
+	it('times never go down along the record: an id claimed after a later one is kept as long', () => {
+		const core = new StreamCore(undefined, T0);
+		core.opened(T0, core.query(T0));
+		core.event('live', T0 + 5_000);
+		// A copy from a bounded catch-up's end (earlier than the live line before it).
+		core.event('older', T0);
+		expect(core.saved().handled).toEqual([
+			['live', T0 + 5_000],
+			['older', T0 + 5_000],
+		]);
+	});
+
+	it('a released run leaves the record, which is made again from the claims', () => {
+		const core = new StreamCore(undefined, T0);
+		core.opened(T0, core.query(T0));
+		core.event('a', T0);
+		core.event('b', T0);
+		core.started('a');
+		core.notStarted('b');
+		expect(core.saved().handled).toEqual([['a', T0]]);
+		core.event('c', T0);
+		expect(core.saved().handled).toEqual([
+			['a', T0],
+			['c', T0],
+		]);
+	});
+});
+
+describe('memory bounds (issue 53)', () => {
+	it(`an older record with more ids than ${MAX_MEMORY_IDS} is trimmed when read: the newest stay`, () => {
+		const handled: Array<[string, number]> = [];
+		for (let i = 0; i < MAX_MEMORY_IDS + 5_000; i++) handled.push([`h${i}`, T0]);
+		const core = new StreamCore({ caughtUpTo: iso(T0), handled }, T0);
+		expect(remembered(core)).toBeLessThanOrEqual(MAX_MEMORY_IDS);
+		core.opened(T0, core.query(T0));
+		expect(core.event(`h${MAX_MEMORY_IDS + 4_999}`, T0)).toBe('drop');
+		expect(core.event(`h${5_000}`, T0)).toBe('drop');
+	});
+
+	it(`ids stay within ${MAX_MEMORY_IDS} on a live connection with keep-alives and none: each new id runs once`, () => {
+		// The core hears no keep-alive (the shell keeps them): the same with and without them.
+		const core = new StreamCore(undefined, T0);
+		core.opened(T0, core.query(T0));
+		let ran = 0;
+		for (let i = 0; i < MAX_MEMORY_IDS + 5_000; i++) {
+			if (core.event(`k${i}`, T0 + i) === 'run') ran++;
+			core.started(`k${i}`);
+		}
+		expect(ran).toBe(MAX_MEMORY_IDS + 5_000);
+		expect(remembered(core)).toBeLessThanOrEqual(MAX_MEMORY_IDS);
+		// The newest MAX_MEMORY_IDS are still known: a re-sent copy of them runs nothing.
+		for (let i = 5_000; i < MAX_MEMORY_IDS + 5_000; i += 997)
+			expect(core.event(`k${i}`, T0 + MAX_MEMORY_IDS)).toBe('drop');
+	});
+
+	it(`at most ${MAX_PENDING} events pending: a further one is deferred, the catch-up's end holds, the next catch-up runs it once`, () => {
+		const { core, end } = boundedCatchUp(T0 - 10 * MIN, T0);
+		const position = core.caughtUpTo;
+		// n8n settles none of these runs (its runs stall).
+		for (let i = 0; i < MAX_PENDING; i++) expect(core.event(`p${i}`, T0)).toBe('run');
+		expect(core.event('over1', T0)).toBe('defer');
+		expect(core.event('over2', T0)).toBe('defer');
+		expect(pendingOf(core)).toBe(MAX_PENDING);
+		// The answer ends: a deferred event was not handled, so the position stays.
+		expect(core.ended()).toBe(false);
+		expect(core.caughtUpTo).toBe(position);
+		for (let i = 0; i < MAX_PENDING; i++) core.started(`p${i}`);
+		// The next catch-up sends everything again: the deferred run once, none of the others again.
+		const query = core.query(T0 + 1_000);
+		core.opened(T0 + 1_000, query);
+		const ran: string[] = [];
+		for (const id of ['p0', `p${MAX_PENDING - 1}`, 'over1', 'over2', 'over1'])
+			if (core.event(id, T0 + 1_000) === 'run') ran.push(id);
+		expect(ran).toEqual(['over1', 'over2']);
+		core.started('over1');
+		core.started('over2');
+		expect(core.ended()).toBe(query.end_time !== undefined);
+		if (query.end_time !== undefined) expect(core.caughtUpTo).toBeGreaterThan(position!);
+		expect(end).toBeGreaterThan(position!);
+	});
+
+	it(`a released event whose copy never comes back is given up after ${MAX_COPY_WAIT_MS / 3_600_000} h: the position moves on`, () => {
+		const { core } = boundedCatchUp(T0 - 10 * MIN, T0);
+		const position = core.caughtUpTo!;
+		core.event('gone', T0);
+		core.notStarted('gone');
+		expect(core.waitingForCopy).toBe(true);
+		expect(core.expire(position + MAX_COPY_WAIT_MS - MIN)).toEqual([]);
+		expect(core.ended()).toBe(true);
+		// Held by the released event (its bound is the connection's start).
+		expect(core.caughtUpTo).toBe(position);
+		const later = position + MAX_COPY_WAIT_MS + 1;
+		expect(core.expire(later)).toEqual(['gone']);
+		expect(core.waitingForCopy).toBe(false);
+		expect(pendingOf(core)).toBe(0);
+		const query = core.query(later);
+		expect(query.end_time).toBeDefined();
+		core.opened(later, query);
+		expect(core.ended()).toBe(true);
+		expect(core.caughtUpTo).toBe(Date.parse(String(query.end_time)));
+		// A copy that does come after all still runs once.
+		core.opened(later, core.query(later));
+		expect(core.event('gone', later)).toBe('run');
 	});
 });
 
