@@ -74,6 +74,14 @@ interface Read {
 	startedAt: number;
 }
 
+/**
+ * When each trigger's last read of its credential failed (n8n could not load or decrypt it). Every
+ * call within REREAD_EVERY_MS of that failure fails the same way without reading again: without this
+ * a failing read kept nothing, and each forged delivery made one more read (twenty forgeries, twenty
+ * reads). Keeps the error only, never a secret.
+ */
+const failures = new Map<string, { credentialId: string; at: number; error: unknown }>();
+
 const readings = new Map<
 	string,
 	{ credentialId: string; startedAt: number; read: Promise<Read> }
@@ -99,6 +107,9 @@ async function readShared(
 	const credentialId = credentialIdOf(ctx);
 	const pending = readUnderWay(ctx);
 	if (pending && pending.startedAt >= notBefore) return await pending.read;
+	const failed = failures.get(key);
+	if (failed && failed.credentialId === credentialId && now - failed.at < REREAD_EVERY_MS)
+		throw failed.error;
 	const read = (async (): Promise<Read> => {
 		const credentials = await ctx.getCredentials(TYPE);
 		return { secret: String(credentials.consumerSecret ?? ''), startedAt: now };
@@ -109,9 +120,14 @@ async function readShared(
 		const result = await read;
 		// Only the newest read still under way is kept: a read that a newer one overtook, or that
 		// started before the trigger was (re-)activated or deactivated, must not bring its secret back.
-		if (readings.get(key) === entry)
+		if (readings.get(key) === entry) {
 			cache.set(key, { credentialId, secret: result.secret, readAt: now });
+			failures.delete(key);
+		}
 		return result;
+	} catch (error) {
+		if (readings.get(key) === entry) failures.set(key, { credentialId, at: now, error });
+		throw error;
 	} finally {
 		if (readings.get(key) === entry) readings.delete(key);
 	}
@@ -189,6 +205,8 @@ function forgetExpiredSecrets(now: number): void {
 	lastSweep = now;
 	for (const [key, entry] of cache) if (now - entry.readAt >= MAX_AGE_MS) cache.delete(key);
 	for (const [key, last] of rereads) if (now - last.at >= REREAD_EVERY_MS) rereads.delete(key);
+	for (const [key, failed] of failures)
+		if (now - failed.at >= REREAD_EVERY_MS) failures.delete(key);
 }
 
 /** How many secrets this process keeps (for tests and diagnostics). */
@@ -201,4 +219,5 @@ export function forgetConsumerSecret(ctx: Ctx): void {
 	cache.delete(keyOf(ctx));
 	readings.delete(keyOf(ctx));
 	rereads.delete(keyOf(ctx));
+	failures.delete(keyOf(ctx));
 }

@@ -367,3 +367,45 @@ describe('Platform Trigger: forged calls cannot make it read the credential at w
 		expect(readsOf(forged) + readsOf(checks)).toBeLessThanOrEqual(1 + MAX_AGE_MS / REREAD_EVERY_MS);
 	});
 });
+
+describe('Platform Trigger: a credential read that fails', () => {
+	/** One delivery whose credential read fails (n8n cannot decrypt or load it): the outcome and reads. */
+	async function failingRead(wf: string, at: number, signedWith = 'not-the-secret') {
+		const raw = Buffer.from(JSON.stringify({ data: { event_uuid: `f-${++n}` } }));
+		const built = webhookContext({
+			raw,
+			headers: { 'x-platform-webhooks-signature': sign(raw, signedWith) },
+			workflowId: wf,
+		});
+		const reads = jest
+			.spyOn(
+				built.context as unknown as { getCredentials: (type: string) => Promise<IDataObject> },
+				'getCredentials',
+			)
+			.mockRejectedValue(new Error('Credentials could not be decrypted'));
+		const outcome = await receiveDelivery(built.context, new Date(at), 0).then(
+			(result) => String(answerOf(result, built.captured).status),
+			(error: Error) => error.message,
+		);
+		return { outcome, reads: reads.mock.calls.length };
+	}
+
+	it('twenty forged deliveries while the credential cannot be read make one read per REREAD_EVERY_MS, not twenty (issue 51)', async () => {
+		const results = [];
+		for (let i = 0; i < 20; i++) results.push(await failingRead('wf-failing-1', T0 + i * 100));
+		// Each is refused (n8n answers the error 500), none runs, and the read failure is shared.
+		expect(results.every((r) => r.outcome !== '200')).toBe(true);
+		expect(readsOf(results)).toBe(1);
+		// Past the bound the credential is read again (it may have been repaired).
+		expect((await failingRead('wf-failing-1', T0 + 100 * 20 + REREAD_EVERY_MS)).reads).toBe(1);
+	});
+
+	it('a failed read keeps no secret and says none: the next delivery after the bound reads the repaired credential', async () => {
+		const failed = await failingRead('wf-failing-2', T0);
+		expect(failed.outcome).not.toContain(OLD);
+		expect(await deliver('wf-failing-2', { at: T0 + REREAD_EVERY_MS })).toEqual({
+			status: 200,
+			reads: 1,
+		});
+	});
+});
