@@ -58,6 +58,14 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 	{ weight: 1, arbitrary: fc.record({ at, kind: fc.constant('forged' as const) }) },
 	{ weight: 1, arbitrary: outage('stop') },
 	{ weight: 1, arbitrary: outage('kill') },
+	{
+		weight: 1,
+		arbitrary: fc.record({
+			at,
+			kind: fc.constant('staleWrite' as const),
+			ageMs: fc.integer({ min: 0, max: 30_000 }),
+		}),
+	},
 );
 
 const schedule: fc.Arbitrary<Schedule> = fc.record({
@@ -73,7 +81,20 @@ const schedule: fc.Arbitrary<Schedule> = fc.record({
 		{ minLength: 0, maxLength: 12 },
 	),
 	retryDelaysMs: fc.array(fc.integer({ min: 200, max: 30_000 }), { minLength: 1, maxLength: 4 }),
-	saveDelaysMs: fc.array(fc.integer({ min: 0, max: 50 }), { minLength: 1, maxLength: 3 }),
+	// Saves of a few ms, and now and then one slow enough for a newer save to overtake it (N3).
+	saveDelaysMs: fc.array(
+		fc.oneof(
+			{ weight: 4, arbitrary: fc.integer({ min: 0, max: 50 }) },
+			fc.integer({ min: 0, max: 2_000 }),
+		),
+		{ minLength: 1, maxLength: 3 },
+	),
+	retries: fc.constantFrom('none' as const, 'few' as const, 'many' as const),
+	saveFailsEvery: fc.oneof(
+		{ weight: 3, arbitrary: fc.constant(0) },
+		fc.integer({ min: 1, max: 6 }),
+	),
+	migrateMs: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 20_000 })),
 });
 
 describe('the delivery protocol, explored', () => {
