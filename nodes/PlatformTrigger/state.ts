@@ -289,7 +289,7 @@ export class DeliveryMemory {
 				// A claim whose caller hung up long ago, with no run started since: n8n gave up on it,
 				// unless a copy ran in another process meanwhile (the saved record holds it).
 				if (!claim?.hungUpAt || now - claim.claimedAt < ORPHANED_CLAIM_MS) continue;
-				if (runElsewhere.has(hash)) {
+				if (runElsewhere.has(hash) || claim.recordedElsewhere) {
 					waiting.delete(hash);
 					this.notify(key);
 					continue;

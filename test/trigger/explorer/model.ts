@@ -227,6 +227,8 @@ interface Request {
 	/** kill -9: the connection is reset. */
 	kill: () => void;
 	arrivedAt: number;
+	/** The ids the row had lost to n8n (lostToFault) when this request's copy was read. */
+	lostWhenRead?: Set<string>;
 }
 
 function cycle<T>(list: T[], i: number): T {
@@ -296,7 +298,8 @@ export async function runSchedule(
 	/** Events answered "starting up" by a process, and when. */
 	const startupAcks: Array<{ ids: string[]; process: number; at: number; lifeFrom: number }> = [];
 	/** Run starts n8n refused (N5), with the process life and when the delivery arrived. */
-	const failedStarts: Array<{ ids: string[]; process: Process; arrivedAt: number }> = [];
+	const failedStarts: Array<{ ids: string[]; process: Process; arrivedAt: number; at: number }> =
+		[];
 	/** When each process life ended (a graceful stop's end, or kill -9). */
 	const lifeEnded = new Map<Process, number>();
 	/** When the service first sent each event. */
@@ -532,6 +535,7 @@ export async function runSchedule(
 			},
 		});
 		baseOf.set(copy, version);
+		if (lostToFault.size) req.lostWhenRead = new Set(lostToFault);
 		const ctx = webhookContext(copy, d, res, requestReplay(p));
 		say(() => `P${p.index} receives ${d.ids.join(',')} attempt ${d.attempts}`);
 		const result: IWebhookResponseData = await receiveDelivery(
@@ -580,7 +584,7 @@ export async function runSchedule(
 					const payload = (item.json.payload ?? {}) as IDataObject;
 					return String(payload.id_str ?? payload.id ?? item.json.event_id ?? '');
 				});
-				failedStarts.push({ ids: failed, process: p, arrivedAt: req.arrivedAt });
+				failedStarts.push({ ids: failed, process: p, arrivedAt: req.arrivedAt, at: loop.now });
 				if (!answeredAlready) req.answer(500);
 				return;
 			}
@@ -590,7 +594,8 @@ export async function runSchedule(
 				const id = String(payload.id_str ?? payload.id ?? item.json.event_id ?? '');
 				runs.set(id, (runs.get(id) ?? 0) + 1);
 				// The record holds the trigger's event id (for Account Activity not the post's id).
-				if (lostToFault.has(idHash(String(item.json.event_id ?? id)))) faultRuns.push(id);
+				const hash = idHash(String(item.json.event_id ?? id));
+				if (lostToFault.has(hash) || req.lostWhenRead?.has(hash)) faultRuns.push(id);
 				runStarts.push({
 					id,
 					process: p.index,
@@ -793,15 +798,12 @@ export async function runSchedule(
 				mayBeLost.add(id);
 	// And with a service that retries little or not at all: an event whose run n8n refused to start,
 	// when its process ended before the replay the trigger asks ORPHANED_CLAIM_MS after the delivery
-	// arrived, and no webhook call reached that process afterwards (its restart recovery).
+	// arrived. Its restart recovery often replays it (lastReceivedAt is held back at it), but not
+	// always: another process's concurrent save can overwrite that time (N3), and no call may come.
 	if ((schedule.retries ?? 'many') !== 'many')
 		for (const f of failedStarts) {
 			const ended = lifeEnded.get(f.process);
-			if (
-				ended !== undefined &&
-				ended <= f.arrivedAt + ORPHANED_CLAIM_MS &&
-				!reachedAfter(f.process.index, ended)
-			)
+			if (ended !== undefined && ended <= f.arrivedAt + ORPHANED_CLAIM_MS)
 				for (const id of f.ids) mayBeLost.add(id);
 		}
 	if ((schedule.retries ?? 'many') !== 'many') for (const id of outage) mayBeLost.add(id);
