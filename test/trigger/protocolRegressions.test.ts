@@ -144,6 +144,98 @@ const found: Array<[string, Schedule]> = [
 	],
 ];
 
+/** Found by the explorer once its excuse rule was directional and its world wider (issue 51). */
+found.push(
+	[
+		'issue 51 (b): the caller hangs up at 10 s, n8n then fails to start the run, the retries at 12 s and 27 s get 503 and the service stops retrying: the trigger asks for the replay itself',
+		{
+			processes: 1,
+			routing: true,
+			accountActivity: false,
+			steps: [{ at: 30_000, kind: 'event', batchWith: false, twice: false }],
+			starts: [{ delayMs: 20_000, fails: true }],
+			retryDelaysMs: [2_000, 10_000],
+			saveDelaysMs: [0],
+			retries: 'few',
+		},
+	],
+	[
+		'n8n refuses to start a run and the service does not retry: the trigger asks for the replay itself',
+		{
+			processes: 1,
+			routing: false,
+			accountActivity: false,
+			steps: [{ at: 0, kind: 'event', batchWith: false, twice: false }],
+			starts: [{ delayMs: 9_000, fails: true }],
+			retryDelaysMs: [200],
+			saveDelaysMs: [0],
+			retries: 'none',
+		},
+	],
+	[
+		'a failed start forgot an id another process had recorded as run, and its next write dropped it from the record: a later replay ran it twice',
+		{
+			processes: 2,
+			routing: true,
+			accountActivity: false,
+			steps: [
+				{ at: 990, kind: 'stop', process: 0, downMs: 1010 },
+				{ at: 0, kind: 'event', batchWith: false, twice: false },
+				{ at: 9011, kind: 'kill', process: 0, downMs: 0 },
+				{ at: 0, kind: 'event', batchWith: false, twice: false },
+			],
+			starts: [
+				{ delayMs: 0, fails: true },
+				{ delayMs: 9000, fails: false },
+				{ delayMs: 9001, fails: true },
+			],
+			retryDelaysMs: [2000, 200, 200],
+			saveDelaysMs: [0],
+			retries: 'many',
+			migrateMs: 5201,
+		},
+	],
+	[
+		'an event whose start failed before a graceful restart, replayed into the new process and failed again: the replay it asks starts at the event, not at the copy',
+		{
+			processes: 1,
+			routing: false,
+			accountActivity: false,
+			steps: [
+				{ at: 0, kind: 'event', batchWith: false, twice: false },
+				{ at: 0, kind: 'stop', process: 0, downMs: 0 },
+				{ at: 58_000, kind: 'event', batchWith: false, twice: false },
+			],
+			starts: [
+				{ delayMs: 9000, fails: false },
+				{ delayMs: 9000, fails: true },
+				{ delayMs: 9000, fails: false },
+				{ delayMs: 9000, fails: true },
+			],
+			retryDelaysMs: [200],
+			saveDelaysMs: [0],
+			retries: 'none',
+		},
+	],
+	[
+		'a failed start, then a graceful restart before its own replay was due: the restart recovery replays from the oldest event not run (lastReceivedAt held back)',
+		{
+			processes: 1,
+			routing: false,
+			accountActivity: false,
+			steps: [
+				{ at: 58_000, kind: 'event', batchWith: false, twice: false },
+				{ at: 60_001, kind: 'stop', process: 0, downMs: 0 },
+				{ at: 67_002, kind: 'event', batchWith: false, twice: false },
+			],
+			starts: [{ delayMs: 9000, fails: true }],
+			retryDelaysMs: [200],
+			saveDelaysMs: [0],
+			retries: 'none',
+		},
+	],
+);
+
 describe('schedules the explorer found', () => {
 	it.each(found)('%s', async (_name, schedule) => {
 		expect(await violation(schedule)).toBeUndefined();
