@@ -198,6 +198,8 @@ interface Delivery {
 	acked: boolean;
 	/** Sent by someone else than the service: sent once, never retried. */
 	forged: boolean;
+	/** A copy the service's replay sent: the process life that asked for that replay. */
+	replayOf?: { process: number; generation: number };
 }
 
 interface Process {
@@ -229,6 +231,8 @@ interface Request {
 	arrivedAt: number;
 	/** The ids the row had lost to n8n (lostToFault) when this request's copy was read. */
 	lostWhenRead?: Set<string>;
+	/** Its body's replay, if a replay sent it (see Delivery). */
+	replayOf?: { process: number; generation: number };
 }
 
 function cycle<T>(list: T[], i: number): T {
@@ -293,13 +297,27 @@ export async function runSchedule(
 	const faultRuns: string[] = [];
 	/** Events some delivery of which met an outage: no process open, a kill, "starting up" (N6). */
 	const outage = new Set<string>();
-	/** Per process index: when signed deliveries reached it (restart recovery runs at the first). */
-	const calls: number[][] = [];
-	/** Events answered "starting up" by a process, and when. */
-	const startupAcks: Array<{ ids: string[]; process: number; at: number; lifeFrom: number }> = [];
+	/**
+	 * Per process index: when signed deliveries reached it, and in which life (its restart recovery
+	 * runs at the first one of each life).
+	 */
+	const calls: Array<Array<{ at: number; generation: number }>> = [];
+	/** Events answered "starting up" by a process life, and when. */
+	const startupAcks: Array<{
+		ids: string[];
+		process: number;
+		generation: number;
+		at: number;
+		lifeFrom: number;
+	}> = [];
 	/** Run starts n8n refused (N5), with the process life and when the delivery arrived. */
-	const failedStarts: Array<{ ids: string[]; process: Process; arrivedAt: number; at: number }> =
-		[];
+	const failedStarts: Array<{
+		ids: string[];
+		process: Process;
+		arrivedAt: number;
+		at: number;
+		replayOf?: { process: number; generation: number };
+	}> = [];
 	/** When each process life ended (a graceful stop's end, or kill -9). */
 	const lifeEnded = new Map<Process, number>();
 	/** When the service first sent each event. */
@@ -428,6 +446,7 @@ export async function runSchedule(
 				startupAcks.push({
 					ids: d.ids,
 					process: p.index,
+					generation: p.generation,
 					at: loop.now,
 					lifeFrom: p.startedAt - t0,
 				});
@@ -436,7 +455,7 @@ export async function runSchedule(
 			return;
 		}
 		// A signed delivery's call (the restart recovery runs only after the signature verifies).
-		if (!d.forged) (calls[p.index] ??= []).push(loop.now);
+		if (!d.forged) (calls[p.index] ??= []).push({ at: loop.now, generation: p.generation });
 		const req: Request = {
 			process: p,
 			generation: p.generation,
@@ -447,6 +466,7 @@ export async function runSchedule(
 			answer: () => undefined,
 			kill: () => undefined,
 			arrivedAt: loop.now,
+			replayOf: d.replayOf,
 		};
 		p.inflight.add(req);
 		let status: number | undefined;
@@ -584,7 +604,13 @@ export async function runSchedule(
 					const payload = (item.json.payload ?? {}) as IDataObject;
 					return String(payload.id_str ?? payload.id ?? item.json.event_id ?? '');
 				});
-				failedStarts.push({ ids: failed, process: p, arrivedAt: req.arrivedAt, at: loop.now });
+				failedStarts.push({
+					ids: failed,
+					process: p,
+					arrivedAt: req.arrivedAt,
+					at: loop.now,
+					replayOf: req.replayOf,
+				});
 				if (!answeredAlready) req.answer(500);
 				return;
 			}
@@ -629,14 +655,20 @@ export async function runSchedule(
 		const bodies = sent.filter((s) => s.at >= fromMs && s.at < toMs);
 		say(`P${p.index} asks a replay ${from}-${to}: ${bodies.length} bodies`);
 		loop.after(2_000, () => {
-			for (const s of bodies) deliver(s.ids, false);
+			for (const s of bodies)
+				deliver(s.ids, false, false, { process: p.index, generation: p.generation });
 		});
 	};
 
-	const deliver = (ids: string[], record: boolean, forged = false): void => {
+	const deliver = (
+		ids: string[],
+		record: boolean,
+		forged = false,
+		replayOf?: { process: number; generation: number },
+	): void => {
 		if (!schedule.accountActivity && ids.length > 1) {
 			// Activity bodies carry one event each: a batch is its bodies sent at the same instant.
-			for (const id of ids) deliver([id], record, forged);
+			for (const id of ids) deliver([id], record, forged, replayOf);
 			return;
 		}
 		const body = schedule.accountActivity
@@ -654,6 +686,7 @@ export async function runSchedule(
 			attempts: 0,
 			acked: false,
 			forged,
+			replayOf,
 		};
 		if (record) sent.push({ at: loop.now, ids });
 		for (const id of ids) if (!firstSent.has(id)) firstSent.set(id, loop.now);
@@ -787,23 +820,33 @@ export async function runSchedule(
 	// LOSSES, the one rule for events the invariants allow to be lost: with a service that retries
 	// little or not at all, an event whose delivery met an outage (no process open, a kill -9, a
 	// process answering "starting up"); with any service, an event answered "starting up" by a process
-	// that no webhook call reached afterwards (its restart recovery runs at the first one), or a retry
-	// of an event first sent before that process came back (the recovery replays from the newest
-	// delivery n8n saved, which may be newer than the event).
+	// life that no webhook call reached afterwards (its restart recovery runs at the first call of that
+	// life; a later life replays from its own start, and n8n's answer left no trace: N6), or a retry of
+	// an event first sent before that process came back (the recovery replays from the newest delivery
+	// n8n saved, which may be newer than the event).
 	const mayBeLost = new Set<string>();
-	const reachedAfter = (index: number, at: number) => (calls[index] ?? []).some((c) => c > at);
+	const reachedAfter = (index: number, generation: number, at: number) =>
+		(calls[index] ?? []).some((c) => c.generation === generation && c.at > at);
 	for (const a of startupAcks)
 		for (const id of a.ids)
-			if (!reachedAfter(a.process, a.at) || (firstSent.get(id) ?? 0) < a.lifeFrom)
+			if (!reachedAfter(a.process, a.generation, a.at) || (firstSent.get(id) ?? 0) < a.lifeFrom)
 				mayBeLost.add(id);
 	// And with a service that retries little or not at all: an event whose run n8n refused to start,
 	// when its process ended before the replay the trigger asks ORPHANED_CLAIM_MS after the delivery
 	// arrived. Its restart recovery often replays it (lastReceivedAt is held back at it), but not
 	// always: another process's concurrent save can overwrite that time (N3), and no call may come.
+	// Also, with such a service: an event whose run n8n refused to start for a copy that a replay asked
+	// by another process (or an earlier life of this one) sent. The replay this process asks starts at
+	// what it knows, the copy's arrival or its own replay's start, never at that other replay's start,
+	// which the copy does not tell (the trigger reads no time from a body); the events between the two
+	// starts are not sent again (kept: protocolRegressions.test.ts, "kept limits").
 	if ((schedule.retries ?? 'many') !== 'many')
 		for (const f of failedStarts) {
 			const ended = lifeEnded.get(f.process);
-			if (ended !== undefined && ended <= f.arrivedAt + ORPHANED_CLAIM_MS)
+			const replayedElsewhere =
+				f.replayOf &&
+				(f.replayOf.process !== f.process.index || f.replayOf.generation !== f.process.generation);
+			if ((ended !== undefined && ended <= f.arrivedAt + ORPHANED_CLAIM_MS) || replayedElsewhere)
 				for (const id of f.ids) mayBeLost.add(id);
 		}
 	if ((schedule.retries ?? 'many') !== 'many') for (const id of outage) mayBeLost.add(id);
