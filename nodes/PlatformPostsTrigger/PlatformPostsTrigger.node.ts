@@ -7,6 +7,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { credentialsFor } from '../shared/descriptions';
+import { refuseEngineV2 } from '../shared/engine';
 import { searchOwnedLists } from '../shared/listSearch';
 import {
 	POLL_TRIGGER_DISPLAY_NAME,
@@ -47,6 +48,8 @@ export class PlatformPostsTrigger implements INodeType {
 	methods = { listSearch: { searchOwnedLists } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		// Every poll, not only activation's: n8n re-reads the workflow's settings for each tick.
+		refuseEngineV2(this);
 		return await poll.call(this);
 	}
 }

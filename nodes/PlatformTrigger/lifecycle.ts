@@ -21,6 +21,7 @@ import type {
 	PlatformRequest,
 	ReadCredential,
 } from '../shared/transport';
+import { refuseEngineV2 } from '../shared/engine';
 import { asNodeError, errorInfo } from '../shared/errors';
 import { validateInput } from '../shared/validation';
 import {
@@ -176,9 +177,11 @@ const filterSchema = z.object({ keyword: z.string().max(150, 'at most 150 charac
 
 /**
  * Refuses, before the first request, what the service would refuse anyway: subscriptions that need a
- * user credential when none is chosen. n8n calls checkExists before create, so both start with it.
+ * user credential when none is chosen, and a workflow set to Engine 2.0 (shared/engine.ts). n8n calls
+ * checkExists before create, so both start with it; the Activity Stream Trigger starts with it too.
  */
 export function refuseEarly(ctx: SetupContext) {
+	refuseEngineV2(ctx);
 	const mode = modeOf(ctx);
 	// Every activity subscription filters by a user or by a keyword; the service refuses one with neither.
 	// (A field n8n marks required would also block "Execute step" for Keyword-only triggers.)
