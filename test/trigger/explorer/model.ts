@@ -864,9 +864,14 @@ export async function runSchedule(
  *   process stops or comes back);
  * - one later run of an event whose run started no more than `saveMax` before a kill -9 of its
  *   process (its record may not have been saved);
- * - a run that started while the row lacked the event's id because of n8n, not the trigger: a save
- *   that failed and was swallowed (N2), an older save of a process landing after its newer one (N3),
- *   another writer's stale copy (N4); until a save in order brings the id back.
+ * - a run that started (or whose copy was read) while the row lacked the event's id because of n8n,
+ *   not the trigger, as this model's own save history shows: a save that failed and was swallowed
+ *   (N2); a save whose copy was read before the id entered the row, landing after the save that
+ *   entered it (N3: n8n 2.40.7 writes the whole row with one UPDATE and no version,
+ *   workflows/workflow-static-data.service.js, saveStaticDataById; issue 51 (a), kept in
+ *   protocolRegressions.test.ts); another writer's stale copy (N4); only until a save brings the id
+ *   back (the next write of the process that knows it). The group commit's hole is not of this kind:
+ *   there the id never entered the row, and the explorer's test shows it is still found.
  * A pair checked both ways (as before) excused every event run in two processes or two lives of one,
  * since the later run's arrival always precedes the earlier run's start plus anything.
  */
