@@ -9,7 +9,7 @@ import type { UserRef } from '../shared/locators';
 import { listIdFrom, locatorValue, postIdFrom, userRefFromValue } from '../shared/locators';
 import type { PlatformContext, PlatformCredentialType, PlatformRequest } from '../shared/transport';
 import type { RateWindow } from '../shared/errors';
-import { asNodeError, rateLimitOfError } from '../shared/errors';
+import { asNodeError, errorInfo, rateLimitOfError } from '../shared/errors';
 import { CREDENTIAL_TYPES, platformRequest } from '../shared/transport';
 import type { SendRequest } from '../shared/users';
 import { fetchAuthenticatedUserId, fetchUserIdByUsername } from '../shared/users';
@@ -286,15 +286,32 @@ function readSettings(ctx: IPollFunctions): Settings {
 	};
 }
 
-/** Requests of a poll never wait for a rate-limit reset: the poll is skipped instead. */
-function sender(ctx: IPollFunctions, settings: Settings): SendRequest {
+/**
+ * Requests of a poll never wait for a rate-limit reset: the poll is skipped instead. `deadline`: the
+ * end of n8n's poll budget, which no request, retry or wait of the poll outlasts.
+ */
+function sender(ctx: IPollFunctions, settings: Settings, deadline?: number): SendRequest {
 	return async (request) =>
 		await platformRequest.call<PlatformContext, [PlatformRequest], Promise<IDataObject>>(ctx, {
 			...request,
 			api: 'platform',
 			credentialType: settings.credentialType,
 			maxRateLimitWait: 0,
+			deadline,
 		});
+}
+
+/**
+ * What n8n gives a poll to spend (ms), where it says (n8n-workflow's IPollFunctions.getPollBudgetMs):
+ * under n8n's durable poll scheduler, the tick's timeout less a margin (36 s of N8N_SCHEDULER_POLL_TIMEOUT's
+ * default 45 s: n8n/dist/workflows/triggers/trigger-execution-context.factory.js, getExecutePollFunctions);
+ * otherwise 5 minutes (n8n-core/dist/execution-engine/node-execution-context/poll-context.js). After it
+ * n8n abandons a scheduled tick and backs the node off
+ * (n8n/dist/scheduling/poll-trigger-node/poll-trigger-task-handler.js), so every poll, the first
+ * included, ends within it. An older n8n without it: undefined (no bound).
+ */
+export function pollBudget(ctx: IPollFunctions): number | undefined {
+	return typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : undefined;
 }
 
 /**
@@ -516,11 +533,6 @@ interface ReadOptions {
 	drop?: Set<string>;
 	/** When the poll started (Date.now()): n8n's poll time counts from there. */
 	started?: number;
-	/**
-	 * Read to the limit whatever n8n's poll time. The rate-limit window still ends the read: a page
-	 * beyond it is refused (429) and would lose the pages read before it.
-	 */
-	untimed?: boolean;
 	/** The mode's rate-limit window: told every answer, and no further page while it has none left. */
 	window?: RateTracker;
 }
@@ -543,8 +555,7 @@ async function read(
 	else if (opts.sinceId) base.since_id = opts.sinceId;
 	if (opts.untilId) base.until_id = opts.untilId;
 	const size = (wanted: number) => Math.min(mode.page.max, Math.max(mode.page.min, wanted));
-	const budget =
-		typeof ctx.getPollBudgetMs === 'function' && !opts.untimed ? ctx.getPollBudgetMs() : undefined;
+	const budget = pollBudget(ctx);
 	const started = opts.started ?? Date.now();
 	const { known } = opts;
 	// An answer without an order (Spaces) is compared whole: every id not remembered is new. A window of
@@ -574,12 +585,32 @@ async function read(
 					: opts.limit - entries.length;
 		const qs: IDataObject = mode.unpaged ? { ...base } : { ...base, max_results: size(wanted) };
 		if (token) qs[mode.tokenParam] = token;
-		const body = await send({
-			method: 'GET',
-			path: mode.path(id ?? ''),
-			qs,
-			onRateWindow: opts.window ? (w) => opts.window!.observe(w) : undefined,
-		});
+		let body: IDataObject;
+		try {
+			body = await send({
+				method: 'GET',
+				path: mode.path(id ?? ''),
+				qs,
+				onRateWindow: opts.window ? (w) => opts.window!.observe(w) : undefined,
+			});
+		} catch (error) {
+			// A page that got no answer before the end of n8n's poll budget (the transport's deadline):
+			// the pages already read are kept, as when the time ends between pages, and the next poll
+			// reads on from there. With nothing read yet the poll fails and keeps its position.
+			if (
+				page > 0 &&
+				budget !== undefined &&
+				errorInfo(error).noAnswer &&
+				Date.now() - started >= budget
+			) {
+				ctx.logger.warn(
+					`${logPrefix(ctx)}: page ${page + 1} got no answer within n8n's poll time; the next poll reads on from there`,
+				);
+				cut = 'time';
+				break;
+			}
+			throw error;
+		}
 		addIncludes(includes, body.includes as IDataObject | undefined);
 		const data = (Array.isArray(body.data) ? body.data : []) as IDataObject[];
 		let reached = false;
@@ -967,7 +998,7 @@ async function listIds(
 	window: RateTracker,
 ): Promise<Set<string> | undefined> {
 	const { mode } = settings;
-	const budget = typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : undefined;
+	const budget = pollBudget(ctx);
 	const base: IDataObject = fieldQuery(mode.kind, settings.fields);
 	if (mode.subjectQuery) Object.assign(base, mode.subjectQuery(id ?? ''));
 	if (settings.exclude.length) base.exclude = settings.exclude.join(',');
@@ -1066,13 +1097,20 @@ function keep(stored: PollState, state: PollState): void {
 }
 
 export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const started = Date.now();
 	const settings = readSettings(this);
-	const send = sender(this, settings);
+	const manual = this.getMode() === 'manual';
+	const budget = manual ? undefined : pollBudget(this);
+	// A budget that is not positive gives no deadline (each read still stops after its first page).
+	const send = sender(
+		this,
+		settings,
+		budget !== undefined && budget > 0 ? started + budget : undefined,
+	);
 	const stored = this.getWorkflowStaticData('node') as PollState;
 	// The poll works on a copy, kept only when the poll succeeds: a 429 or an error half-way through a
 	// poll leaves the position as the last successful poll left it.
 	const state = JSON.parse(JSON.stringify(stored)) as PollState;
-	const manual = this.getMode() === 'manual';
 	const window = rateTracker(state, settings.mode);
 	const resetAt = window.resetAt();
 	if (!manual && resetAt !== undefined) {
@@ -1111,18 +1149,18 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 			state.key = key;
 		if (state.key !== key) {
 			// First poll for this mode, account, user and query: only record where the data stands now.
-			// Modes without since_id remember the whole window that later polls compare against (two
-			// pages at most, read whatever n8n's poll time). A read the rate-limit window ends records
-			// what it read, and its last id as the place older items begin, as the cap does: repeating
-			// the read would meet the same spent window. Later reads end at a run of remembered ids, which
+			// Modes without since_id remember the whole window that later polls compare against (up to
+			// three pages). A read the rate-limit window or n8n's poll time ends records what it read, and
+			// its last id as the place older items begin, as the cap does: repeating the read would meet
+			// the same spent window or slow service. Later reads end at a run of remembered ids, which
 			// removed ones break: a read of fewer than a full page (100, half the window) records nothing,
-			// and the first poll after the reset reads again.
+			// and the next poll (after the reset) reads again.
 			const first = await read(this, settings, send, id, {
 				limit: mode.sinceId ? mode.page.min : mode.unpaged ? KNOWN_IDS : KNOWN_IDS + BELOW_IDS,
-				untimed: true,
+				started,
 				window,
 			});
-			if (first.cut === 'rate' && first.seen.length < KNOWN_IDS / 2) {
+			if (paused(first.cut) && first.seen.length < KNOWN_IDS / 2) {
 				if (state.rate) stored.rate = state.rate;
 				return null;
 			}
@@ -1157,7 +1195,6 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 			keep(stored, state);
 			return null;
 		}
-		const started = Date.now();
 		const found = mode.sinceId
 			? await sinceIdPoll(this, settings, send, id, state, started, window)
 			: await knownIdsPoll(this, settings, send, id, state, started, window);

@@ -652,8 +652,10 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 		} catch (error) {
 			Date.now = fakeNow;
 			const failures = step.failure?.status === 503 ? step.failure.times : 0;
-			// The transport tries a 503 four times in all.
-			if (failures < 4) return fail(`poll ${index} failed: ${String(error)}`);
+			// The transport tries a 503 four times in all, fewer where a retry would end after the poll's
+			// deadline (n8n's poll budget: PlatformRequest.deadline in nodes/shared/transport.ts).
+			if (failures < 4 && step.budgetPages === undefined)
+				return fail(`poll ${index} failed: ${String(error)}`);
 			log.push(`poll ${index}: failed (503)`);
 			// Legacy: nothing is saved, the workflow in memory keeps what the poll left.
 			if (legacy) return undefined;
