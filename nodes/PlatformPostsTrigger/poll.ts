@@ -1090,6 +1090,59 @@ function reportPause(ctx: IPollFunctions, settings: Settings, resetAt: number): 
 	);
 }
 
+/**
+ * The workflow's global static data field that keeps, per Poll Trigger node, the position its last
+ * first poll recorded (StartRecord).
+ */
+export const STARTS_FIELD = 'platformPollTriggerStarts';
+
+/** The fields of a position a first poll records (PollState). */
+const START_FIELDS = ['newestId', 'known', 'below', 'skippedBelow', 'spaces'] as const;
+
+/**
+ * The position a first poll recorded, kept in the workflow's global static data as well as in the
+ * node's own. Under n8n's durable poll scheduler the node's static data inside a poll is a snapshot of
+ * the poller_state row (n8n/dist/workflows/triggers/trigger-execution-context.factory.js,
+ * resolveNodeStaticData), and the poll n8n runs when the workflow is published commits nothing when it
+ * returns nothing (n8n-core/dist/execution-engine/poll-trigger-executor.js: no commit for
+ * `testingTrigger`): its position would be lost, and the first scheduled poll would record the
+ * position again, past every item published in between. The global static data, though, is the
+ * workflow's, and n8n saves it when the publication ends (workflow-trigger-activator.js,
+ * activateInternal: saveStaticData) and reads it again on every tick (poll-trigger-task-handler.js
+ * builds the workflow from the published data with its staticData). A poll that finds no position of
+ * its own takes this one when it belongs to the same mode, account, user and query (`key`), and reads
+ * on from it. Keyed by node id and name: a renamed node starts afresh, as its own static data does.
+ */
+interface StartRecord extends IDataObject {
+	key: string;
+	/** When it was recorded (ms). */
+	at: number;
+	position: IDataObject;
+}
+
+function startRef(ctx: IPollFunctions): string {
+	const node = ctx.getNode();
+	return `${node.id ?? ''}:${node.name}`;
+}
+
+function startRecord(ctx: IPollFunctions): StartRecord | undefined {
+	const starts = ctx.getWorkflowStaticData('global')[STARTS_FIELD] as IDataObject | undefined;
+	const record = starts?.[startRef(ctx)] as StartRecord | undefined;
+	return record && typeof record.key === 'string' && record.position ? record : undefined;
+}
+
+function recordStart(ctx: IPollFunctions, state: PollState): void {
+	const global = ctx.getWorkflowStaticData('global');
+	const position: IDataObject = {};
+	for (const field of START_FIELDS) if (state[field] !== undefined) position[field] = state[field];
+	const record: StartRecord = { key: state.key!, at: Date.now(), position };
+	// Assigned whole: n8n marks the static data changed (and saves it) on a write to its top level.
+	global[STARTS_FIELD] = {
+		...((global[STARTS_FIELD] as IDataObject | undefined) ?? {}),
+		[startRef(ctx)]: JSON.parse(JSON.stringify(record)) as IDataObject,
+	};
+}
+
 /** Replaces the static data's position with the one a successful poll moved. */
 function keep(stored: PollState, state: PollState): void {
 	for (const name of Object.keys(stored)) if (!(name in state)) delete stored[name];
@@ -1147,6 +1200,18 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 		const { mode } = settings;
 		if (state.key !== key && state.key !== undefined && state.key === earlierKey(settings))
 			state.key = key;
+		const start = state.key !== key ? startRecord(this) : undefined;
+		if (start?.key === key) {
+			// No position of its own, but a first poll recorded one for the same watch (when the workflow
+			// was published): read on from it, so that what was published since then is emitted.
+			for (const field of [...START_FIELDS, 'resumeAfter', 'gap', 'overlapFrom', 'recent'])
+				delete state[field];
+			Object.assign(state, JSON.parse(JSON.stringify(start.position)) as PollState);
+			state.key = key;
+			this.logger.info(
+				`${logPrefix(this)}: reading on from the position recorded at ${new Date(start.at).toISOString()} (when the workflow was published)`,
+			);
+		}
 		if (state.key !== key) {
 			// First poll for this mode, account, user and query: only record where the data stands now.
 			// Modes without since_id remember the whole window that later polls compare against (up to
@@ -1189,6 +1254,7 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 				delete state.spaces;
 				spaceChanges(state, first.answered, first.answered);
 			}
+			recordStart(this, state);
 			this.logger.info(
 				`${logPrefix(this)}: first poll recorded the position (${state.newestId ?? `${state.known?.length ?? 0} ids`}); new items start the workflow from the next poll on`,
 			);
