@@ -216,7 +216,10 @@ export class Host {
 			get(type) {
 				const key = type === 'global' ? 'global' : `node:${NODE.name}`;
 				if (staticData[key] === undefined)
-					staticData[key] = ObservableObject.create({}, staticData) as IDataObject;
+					staticData[key] = ObservableObject.create(
+						{},
+						staticData as unknown as Parameters<typeof ObservableObject.create>[1],
+					) as IDataObject;
 				return staticData[key] as IDataObject;
 			},
 		};
