@@ -1143,6 +1143,24 @@ function recordStart(ctx: IPollFunctions, state: PollState): void {
 	};
 }
 
+/** The budget of a poll n8n's scheduler did not start (n8n-core's PollContext default, 5 minutes). */
+export const UNSCHEDULED_BUDGET_MS = 5 * 60_000;
+
+/**
+ * A scheduled poll whose position n8n does not keep when it returns nothing: n8n's scheduler runs the
+ * poll (its budget is the tick's, not PollContext's default: trigger-execution-context.factory.js
+ * passes getPollBudgetMs only with a tick's lease) and the node's static data is the workflow's own,
+ * an n8n observable object (n8n-workflow's observable-object.js defines `__dataChanged` on it), not a
+ * snapshot of a poller_state row: durable cursors are off (poll-cursor.service.js resolveCursor). Each
+ * tick then builds the workflow from the database and a null poll saves nothing
+ * (poll-trigger-task-handler.js), so a first poll there records a position that is lost, every time.
+ * A scheduler configured to give exactly 5 minutes (a poll timeout and lease of 375 s) is not told
+ * apart from the in-memory polls.
+ */
+function unkeptPosition(stored: PollState, budget: number | undefined): boolean {
+	return budget !== undefined && budget !== UNSCHEDULED_BUDGET_MS && '__dataChanged' in stored;
+}
+
 /** Replaces the static data's position with the one a successful poll moved. */
 function keep(stored: PollState, state: PollState): void {
 	for (const name of Object.keys(stored)) if (!(name in state)) delete stored[name];
@@ -1213,6 +1231,16 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 			);
 		}
 		if (state.key !== key) {
+			if (unkeptPosition(stored, budget)) {
+				throw new NodeOperationError(
+					this.getNode(),
+					'This poll cannot keep its position: n8n runs poll triggers on its scheduler without durable cursors',
+					{
+						description:
+							'With N8N_SCHEDULER_ENABLED, N8N_SCHEDULER_POLL_TRIGGERS_ENABLED and N8N_USE_WORKFLOW_PUBLICATION_SERVICE on and N8N_POLLER_DURABLE_CURSORS_ENABLED off, n8n keeps nothing from a poll that finds nothing new, and this trigger has no position yet (the poll when the workflow was published could not record one, or the credential now names another account): it would never start the workflow. Set N8N_POLLER_DURABLE_CURSORS_ENABLED=true (recommended), or N8N_SCHEDULER_POLL_TRIGGERS_ENABLED=false, restart n8n and publish the workflow again.',
+					},
+				);
+			}
 			// First poll for this mode, account, user and query: only record where the data stands now.
 			// Modes without since_id remember the whole window that later polls compare against (up to
 			// three pages). A read the rate-limit window or n8n's poll time ends records what it read, and

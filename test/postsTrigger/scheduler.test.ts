@@ -12,6 +12,7 @@
  */
 import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { poll } from '../../nodes/PlatformPostsTrigger/poll';
 import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
@@ -345,4 +346,44 @@ describe('Poll Trigger: what is published between publishing the workflow and it
 		expect(host.errors).toEqual([]);
 		expect(host.executions.flat()).toEqual(fresh.map((id) => `follow:${id}:${USER}`));
 	});
+});
+
+describe('Poll Trigger: every combination of the four settings works or says what to change', () => {
+	it.each(COMBINATIONS.map((s) => [label(s), s]))(
+		'%s: when the poll at publishing cannot record a position (a 429), new posts run once, or each poll names the settings to change',
+		async (_label, settings) => {
+			const served: Served = { entries: [], pageLimit: 100, queries: [], order: 'id' };
+			for (let i = 0; i < 3; i++)
+				served.entries.push({ id: nextId(), text: 'old', author_id: USER });
+			serve(POSTS_READ, served);
+			const host = new Host(settings as HostSettings, USER_POSTS);
+			// Refused, its reset already past: the poll skips and records nothing (version 1).
+			served.rateLimitOnce = Math.floor(Date.now() / 1000) - 1;
+			await host.publish();
+			await host.tick();
+			const fresh = [nextId(), nextId()];
+			for (const id of fresh) served.entries.push({ id, text: 'new', author_id: USER });
+			await host.tick();
+			await host.tick();
+			const s = settings as HostSettings;
+			const unkept =
+				s.N8N_SCHEDULER_ENABLED &&
+				s.N8N_SCHEDULER_POLL_TRIGGERS_ENABLED &&
+				s.N8N_USE_WORKFLOW_PUBLICATION_SERVICE &&
+				!s.N8N_POLLER_DURABLE_CURSORS_ENABLED;
+			if (!unkept) {
+				expect(host.errors).toEqual([]);
+				expect(host.executions.flat()).toEqual(fresh);
+				return;
+			}
+			expect(host.executions).toEqual([]);
+			expect(host.errors).toHaveLength(3);
+			for (const error of host.errors) {
+				expect(error).toBeInstanceOf(NodeOperationError);
+				const description = String((error as NodeOperationError).description);
+				for (const name of Object.keys(s)) expect(description).toContain(name);
+				expect(description).toContain('N8N_POLLER_DURABLE_CURSORS_ENABLED=true');
+			}
+		},
+	);
 });
