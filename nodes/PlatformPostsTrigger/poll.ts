@@ -609,7 +609,8 @@ async function read(
 				cut = 'time';
 				break;
 			}
-			throw error;
+			// The transport's errors are n8n's node errors already: passed on as they are.
+			throw asNodeError(ctx, error);
 		}
 		addIncludes(includes, body.includes as IDataObject | undefined);
 		const data = (Array.isArray(body.data) ? body.data : []) as IDataObject[];
