@@ -119,6 +119,8 @@ const NOTHING_FOUND: Record<PollMode, string> = {
 export interface PollState extends IDataObject {
 	/** What the position belongs to: mode, user, query, exclusions. */
 	key?: string;
+	/** When the position of `key` was recorded (ms): a start record older than it is not taken. */
+	keyAt?: number;
 	/** Newest id read (modes whose endpoint takes since_id). */
 	newestId?: string;
 	/** Newest ids read, newest first (modes without since_id). */
@@ -1136,7 +1138,7 @@ function recordStart(ctx: IPollFunctions, state: PollState): void {
 	const global = ctx.getWorkflowStaticData('global');
 	const position: IDataObject = {};
 	for (const field of START_FIELDS) if (state[field] !== undefined) position[field] = state[field];
-	const record: StartRecord = { key: state.key!, at: Date.now(), position };
+	const record: StartRecord = { key: state.key!, at: state.keyAt ?? Date.now(), position };
 	// Assigned whole: n8n marks the static data changed (and saves it) on a write to its top level.
 	global[STARTS_FIELD] = {
 		...((global[STARTS_FIELD] as IDataObject | undefined) ?? {}),
@@ -1220,13 +1222,16 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 		if (state.key !== key && state.key !== undefined && state.key === earlierKey(settings))
 			state.key = key;
 		const start = state.key !== key ? startRecord(this) : undefined;
-		if (start?.key === key) {
+		// Only a record newer than the position held: a watch that moved to another account since the
+		// workflow was published (and back) starts afresh, as it does without the record.
+		if (start?.key === key && !(state.keyAt !== undefined && state.keyAt >= start.at)) {
 			// No position of its own, but a first poll recorded one for the same watch (when the workflow
 			// was published): read on from it, so that what was published since then is emitted.
 			for (const field of [...START_FIELDS, 'resumeAfter', 'gap', 'overlapFrom', 'recent'])
 				delete state[field];
 			Object.assign(state, JSON.parse(JSON.stringify(start.position)) as PollState);
 			state.key = key;
+			state.keyAt = start.at;
 			this.logger.info(
 				`${logPrefix(this)}: reading on from the position recorded at ${new Date(start.at).toISOString()} (when the workflow was published)`,
 			);
@@ -1259,6 +1264,7 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 				return null;
 			}
 			state.key = key;
+			state.keyAt = Date.now();
 			delete state.resumeAfter;
 			delete state.skippedBelow;
 			delete state.gap;
