@@ -1,7 +1,7 @@
 'use strict';
 /**
  * Platform Poll Trigger under n8n's durable poll scheduler (issue 52), in a real n8n 2.40.7 of its own
- * (regular mode, n8n's default database, SQLite) started with the four settings on:
+ * (regular mode, on PostgreSQL 17; E2E_SCHEDULER_DB=sqlite: n8n's default SQLite) started with the four settings on:
  * N8N_SCHEDULER_ENABLED, N8N_SCHEDULER_POLL_TRIGGERS_ENABLED, N8N_POLLER_DURABLE_CURSORS_ENABLED and
  * N8N_USE_WORKFLOW_PUBLICATION_SERVICE. Polls every minute (the scheduler's own ticks).
  *   - Posts published between publishing the workflow and its first scheduled poll each run once, and
@@ -68,12 +68,14 @@ module.exports = [
 			const { assert, sandbox } = ctx;
 			sandbox.addUser({ id: WATCHED, username: 'sched_watched' });
 			const dir = path.join(path.dirname(ctx.inst.dir), 'scheduler');
+			// PostgreSQL (the production database, the e2e suite's own cluster) unless E2E_SCHEDULER_DB=sqlite.
 			const inst = new Instance({
 				host: ctx.inst.host,
 				dir,
 				tgz: ctx.inst.tgz,
 				sandbox,
 				label: 'scheduler',
+				postgres: process.env.E2E_SCHEDULER_DB !== 'sqlite',
 			});
 			const watched = {
 				[WF_SEARCH]: {
@@ -98,6 +100,9 @@ module.exports = [
 					extraEnv: SCHEDULER_ENV,
 				});
 				await inst.start();
+				ctx.H.log(
+					`scheduler n8n on ${inst.pg ? `PostgreSQL ${inst.pg.version}` : 'SQLite'} with ${Object.keys(SCHEDULER_ENV).join(', ')} on`,
+				);
 				const api = await session(inst.port);
 				const before = {};
 				const fresh = { [WF_SEARCH]: [], [WF_USER]: [] };
