@@ -9,7 +9,7 @@ import type { UserRef } from '../shared/locators';
 import { listIdFrom, locatorValue, postIdFrom, userRefFromValue } from '../shared/locators';
 import type { PlatformContext, PlatformCredentialType, PlatformRequest } from '../shared/transport';
 import type { RateWindow } from '../shared/errors';
-import { asNodeError, rateLimitOfError } from '../shared/errors';
+import { asNodeError, errorInfo, rateLimitOfError } from '../shared/errors';
 import { CREDENTIAL_TYPES, platformRequest } from '../shared/transport';
 import type { SendRequest } from '../shared/users';
 import { fetchAuthenticatedUserId, fetchUserIdByUsername } from '../shared/users';
@@ -131,6 +131,8 @@ const NOTHING_FOUND: Record<PollMode, string> = {
 export interface PollState extends IDataObject {
 	/** What the position belongs to: mode, user, query, exclusions. */
 	key?: string;
+	/** When the position of `key` was recorded (ms): a start record older than it is not taken. */
+	keyAt?: number;
 	/** Newest id read (modes whose endpoint takes since_id). */
 	newestId?: string;
 	/** Newest ids read, newest first (modes without since_id). */
@@ -298,15 +300,32 @@ function readSettings(ctx: IPollFunctions): Settings {
 	};
 }
 
-/** Requests of a poll never wait for a rate-limit reset: the poll is skipped instead. */
-function sender(ctx: IPollFunctions, settings: Settings): SendRequest {
+/**
+ * Requests of a poll never wait for a rate-limit reset: the poll is skipped instead. `deadline`: the
+ * end of n8n's poll budget, which no request, retry or wait of the poll outlasts.
+ */
+function sender(ctx: IPollFunctions, settings: Settings, deadline?: number): SendRequest {
 	return async (request) =>
 		await platformRequest.call<PlatformContext, [PlatformRequest], Promise<IDataObject>>(ctx, {
 			...request,
 			api: 'platform',
 			credentialType: settings.credentialType,
 			maxRateLimitWait: 0,
+			deadline,
 		});
+}
+
+/**
+ * What n8n gives a poll to spend (ms), where it says (n8n-workflow's IPollFunctions.getPollBudgetMs):
+ * under n8n's durable poll scheduler, the tick's timeout less a margin (36 s of N8N_SCHEDULER_POLL_TIMEOUT's
+ * default 45 s: n8n/dist/workflows/triggers/trigger-execution-context.factory.js, getExecutePollFunctions);
+ * otherwise 5 minutes (n8n-core/dist/execution-engine/node-execution-context/poll-context.js). After it
+ * n8n abandons a scheduled tick and backs the node off
+ * (n8n/dist/scheduling/poll-trigger-node/poll-trigger-task-handler.js), so every poll, the first
+ * included, ends within it. An older n8n without it: undefined (no bound).
+ */
+export function pollBudget(ctx: IPollFunctions): number | undefined {
+	return typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : undefined;
 }
 
 /**
@@ -533,11 +552,6 @@ interface ReadOptions {
 	drop?: Set<string>;
 	/** When the poll started (Date.now()): n8n's poll time counts from there. */
 	started?: number;
-	/**
-	 * Read to the limit whatever n8n's poll time. The rate-limit window still ends the read: a page
-	 * beyond it is refused (429) and would lose the pages read before it.
-	 */
-	untimed?: boolean;
 	/** The mode's rate-limit window: told every answer, and no further page while it has none left. */
 	window?: RateTracker;
 }
@@ -560,8 +574,7 @@ async function read(
 	else if (opts.sinceId) base.since_id = opts.sinceId;
 	if (opts.untilId) base.until_id = opts.untilId;
 	const size = (wanted: number) => Math.min(mode.page.max, Math.max(mode.page.min, wanted));
-	const budget =
-		typeof ctx.getPollBudgetMs === 'function' && !opts.untimed ? ctx.getPollBudgetMs() : undefined;
+	const budget = pollBudget(ctx);
 	const started = opts.started ?? Date.now();
 	const { known } = opts;
 	// An answer without an order (Spaces) is compared whole: every id not remembered is new. A window of
@@ -595,12 +608,33 @@ async function read(
 						: opts.limit - entries.length;
 		const qs: IDataObject = mode.unpaged ? { ...base } : { ...base, max_results: size(wanted) };
 		if (token) qs[mode.tokenParam] = token;
-		const body = await send({
-			method: 'GET',
-			path: mode.path(id ?? ''),
-			qs,
-			onRateWindow: opts.window ? (w) => opts.window!.observe(w) : undefined,
-		});
+		let body: IDataObject;
+		try {
+			body = await send({
+				method: 'GET',
+				path: mode.path(id ?? ''),
+				qs,
+				onRateWindow: opts.window ? (w) => opts.window!.observe(w) : undefined,
+			});
+		} catch (error) {
+			// A page that got no answer before the end of n8n's poll budget (the transport's deadline):
+			// the pages already read are kept, as when the time ends between pages, and the next poll
+			// reads on from there. With nothing read yet the poll fails and keeps its position.
+			if (
+				page > 0 &&
+				budget !== undefined &&
+				errorInfo(error).noAnswer &&
+				Date.now() - started >= budget
+			) {
+				ctx.logger.warn(
+					`${logPrefix(ctx)}: page ${page + 1} got no answer within n8n's poll time; the next poll reads on from there`,
+				);
+				cut = 'time';
+				break;
+			}
+			// The transport's errors are n8n's node errors already: passed on as they are.
+			throw asNodeError(ctx, error);
+		}
 		addIncludes(includes, body.includes as IDataObject | undefined);
 		const data = (Array.isArray(body.data) ? body.data : []) as IDataObject[];
 		let reached = false;
@@ -1001,7 +1035,7 @@ async function listIds(
 	window: RateTracker,
 ): Promise<Set<string> | undefined> {
 	const { mode } = settings;
-	const budget = typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : undefined;
+	const budget = pollBudget(ctx);
 	const base: IDataObject = fieldQuery(mode.kind, settings.fields);
 	if (mode.subjectQuery) Object.assign(base, mode.subjectQuery(id ?? ''));
 	if (settings.exclude.length) base.exclude = settings.exclude.join(',');
@@ -1093,6 +1127,77 @@ function reportPause(ctx: IPollFunctions, settings: Settings, resetAt: number): 
 	);
 }
 
+/**
+ * The workflow's global static data field that keeps, per Poll Trigger node, the position its last
+ * first poll recorded (StartRecord).
+ */
+export const STARTS_FIELD = 'platformPollTriggerStarts';
+
+/** The fields of a position a first poll records (PollState). */
+const START_FIELDS = ['newestId', 'known', 'below', 'skippedBelow', 'spaces'] as const;
+
+/**
+ * The position a first poll recorded, kept in the workflow's global static data as well as in the
+ * node's own. Under n8n's durable poll scheduler the node's static data inside a poll is a snapshot of
+ * the poller_state row (n8n/dist/workflows/triggers/trigger-execution-context.factory.js,
+ * resolveNodeStaticData), and the poll n8n runs when the workflow is published commits nothing when it
+ * returns nothing (n8n-core/dist/execution-engine/poll-trigger-executor.js: no commit for
+ * `testingTrigger`): its position would be lost, and the first scheduled poll would record the
+ * position again, past every item published in between. The global static data, though, is the
+ * workflow's, and n8n saves it when the publication ends (workflow-trigger-activator.js,
+ * activateInternal: saveStaticData) and reads it again on every tick (poll-trigger-task-handler.js
+ * builds the workflow from the published data with its staticData). A poll that finds no position of
+ * its own takes this one when it belongs to the same mode, account, user and query (`key`), and reads
+ * on from it. Keyed by node id and name: a renamed node starts afresh, as its own static data does.
+ */
+interface StartRecord extends IDataObject {
+	key: string;
+	/** When it was recorded (ms). */
+	at: number;
+	position: IDataObject;
+}
+
+function startRef(ctx: IPollFunctions): string {
+	const node = ctx.getNode();
+	return `${node.id ?? ''}:${node.name}`;
+}
+
+function startRecord(ctx: IPollFunctions): StartRecord | undefined {
+	const starts = ctx.getWorkflowStaticData('global')[STARTS_FIELD] as IDataObject | undefined;
+	const record = starts?.[startRef(ctx)] as StartRecord | undefined;
+	return record && typeof record.key === 'string' && record.position ? record : undefined;
+}
+
+function recordStart(ctx: IPollFunctions, state: PollState): void {
+	const global = ctx.getWorkflowStaticData('global');
+	const position: IDataObject = {};
+	for (const field of START_FIELDS) if (state[field] !== undefined) position[field] = state[field];
+	const record: StartRecord = { key: state.key!, at: state.keyAt ?? Date.now(), position };
+	// Assigned whole: n8n marks the static data changed (and saves it) on a write to its top level.
+	global[STARTS_FIELD] = {
+		...((global[STARTS_FIELD] as IDataObject | undefined) ?? {}),
+		[startRef(ctx)]: JSON.parse(JSON.stringify(record)) as IDataObject,
+	};
+}
+
+/** The budget of a poll n8n's scheduler did not start (n8n-core's PollContext default, 5 minutes). */
+export const UNSCHEDULED_BUDGET_MS = 5 * 60_000;
+
+/**
+ * A scheduled poll whose position n8n does not keep when it returns nothing: n8n's scheduler runs the
+ * poll (its budget is the tick's, not PollContext's default: trigger-execution-context.factory.js
+ * passes getPollBudgetMs only with a tick's lease) and the node's static data is the workflow's own,
+ * an n8n observable object (n8n-workflow's observable-object.js defines `__dataChanged` on it), not a
+ * snapshot of a poller_state row: durable cursors are off (poll-cursor.service.js resolveCursor). Each
+ * tick then builds the workflow from the database and a null poll saves nothing
+ * (poll-trigger-task-handler.js), so a first poll there records a position that is lost, every time.
+ * A scheduler configured to give exactly 5 minutes (a poll timeout and lease of 375 s) is not told
+ * apart from the in-memory polls.
+ */
+function unkeptPosition(stored: PollState, budget: number | undefined): boolean {
+	return budget !== undefined && budget !== UNSCHEDULED_BUDGET_MS && '__dataChanged' in stored;
+}
+
 /** Replaces the static data's position with the one a successful poll moved. */
 function keep(stored: PollState, state: PollState): void {
 	for (const name of Object.keys(stored)) if (!(name in state)) delete stored[name];
@@ -1100,13 +1205,20 @@ function keep(stored: PollState, state: PollState): void {
 }
 
 export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const started = Date.now();
 	const settings = readSettings(this);
-	const send = sender(this, settings);
+	const manual = this.getMode() === 'manual';
+	const budget = manual ? undefined : pollBudget(this);
+	// A budget that is not positive gives no deadline (each read still stops after its first page).
+	const send = sender(
+		this,
+		settings,
+		budget !== undefined && budget > 0 ? started + budget : undefined,
+	);
 	const stored = this.getWorkflowStaticData('node') as PollState;
 	// The poll works on a copy, kept only when the poll succeeds: a 429 or an error half-way through a
 	// poll leaves the position as the last successful poll left it.
 	const state = JSON.parse(JSON.stringify(stored)) as PollState;
-	const manual = this.getMode() === 'manual';
 	const window = rateTracker(state, settings.mode);
 	const resetAt = window.resetAt();
 	if (!manual && resetAt !== undefined) {
@@ -1143,24 +1255,50 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 		const { mode } = settings;
 		if (state.key !== key && state.key !== undefined && state.key === earlierKey(settings))
 			state.key = key;
+		const start = state.key !== key ? startRecord(this) : undefined;
+		// Only a record newer than the position held: a watch that moved to another account since the
+		// workflow was published (and back) starts afresh, as it does without the record.
+		if (start?.key === key && !(state.keyAt !== undefined && state.keyAt >= start.at)) {
+			// No position of its own, but a first poll recorded one for the same watch (when the workflow
+			// was published): read on from it, so that what was published since then is emitted.
+			for (const field of [...START_FIELDS, 'resumeAfter', 'gap', 'overlapFrom', 'recent'])
+				delete state[field];
+			Object.assign(state, JSON.parse(JSON.stringify(start.position)) as PollState);
+			state.key = key;
+			state.keyAt = start.at;
+			this.logger.info(
+				`${logPrefix(this)}: reading on from the position recorded at ${new Date(start.at).toISOString()} (when the workflow was published)`,
+			);
+		}
 		if (state.key !== key) {
+			if (unkeptPosition(stored, budget)) {
+				throw new NodeOperationError(
+					this.getNode(),
+					'This poll cannot keep its position: n8n runs poll triggers on its scheduler without durable cursors',
+					{
+						description:
+							'With N8N_SCHEDULER_ENABLED, N8N_SCHEDULER_POLL_TRIGGERS_ENABLED and N8N_USE_WORKFLOW_PUBLICATION_SERVICE on and N8N_POLLER_DURABLE_CURSORS_ENABLED off, n8n keeps nothing from a poll that finds nothing new, and this trigger has no position yet (the poll when the workflow was published could not record one, or the credential now names another account): it would never start the workflow. Set N8N_POLLER_DURABLE_CURSORS_ENABLED=true (recommended), or N8N_SCHEDULER_POLL_TRIGGERS_ENABLED=false, restart n8n and publish the workflow again.',
+					},
+				);
+			}
 			// First poll for this mode, account, user and query: only record where the data stands now.
-			// Modes without since_id remember the whole window that later polls compare against (two
-			// pages at most, read whatever n8n's poll time). A read the rate-limit window ends records
-			// what it read, and its last id as the place older items begin, as the cap does: repeating
-			// the read would meet the same spent window. Later reads end at a run of remembered ids, which
+			// Modes without since_id remember the whole window that later polls compare against (up to
+			// three pages). A read the rate-limit window or n8n's poll time ends records what it read, and
+			// its last id as the place older items begin, as the cap does: repeating the read would meet
+			// the same spent window or slow service. Later reads end at a run of remembered ids, which
 			// removed ones break: a read of fewer than a full page (100, half the window) records nothing,
-			// and the first poll after the reset reads again.
+			// and the next poll (after the reset) reads again.
 			const first = await read(this, settings, send, id, {
 				limit: mode.sinceId ? mode.page.min : mode.unpaged ? KNOWN_IDS : KNOWN_IDS + BELOW_IDS,
-				untimed: true,
+				started,
 				window,
 			});
-			if (first.cut === 'rate' && first.seen.length < KNOWN_IDS / 2) {
+			if (paused(first.cut) && first.seen.length < KNOWN_IDS / 2) {
 				if (state.rate) stored.rate = state.rate;
 				return null;
 			}
 			state.key = key;
+			state.keyAt = Date.now();
 			delete state.resumeAfter;
 			delete state.skippedBelow;
 			delete state.gap;
@@ -1185,13 +1323,13 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 				delete state.spaces;
 				spaceChanges(state, first.answered, first.answered);
 			}
+			recordStart(this, state);
 			this.logger.info(
 				`${logPrefix(this)}: first poll recorded the position (${state.newestId ?? `${state.known?.length ?? 0} ids`}); new items start the workflow from the next poll on`,
 			);
 			keep(stored, state);
 			return null;
 		}
-		const started = Date.now();
 		const found = mode.sinceId
 			? await sinceIdPoll(this, settings, send, id, state, started, window)
 			: await knownIdsPoll(this, settings, send, id, state, started, window);

@@ -88,6 +88,12 @@ export interface PlatformRequest {
 	action?: string;
 	timeoutMs?: number;
 	/**
+	 * When (epoch ms) the caller stops waiting: each attempt's timeout ends by then, and no retry or
+	 * rate-limit wait that would end after it is made. A poll passes the end of n8n's poll budget
+	 * (IPollFunctions.getPollBudgetMs), so that a slow service cannot keep it past the tick.
+	 */
+	deadline?: number;
+	/**
 	 * Told the rate-limit window of every answer (a 429 included, before the wait for its reset), so that
 	 * a caller sending many requests can pace the ones it has not sent yet. Retries stay here.
 	 */
@@ -348,6 +354,14 @@ export async function platformRequestFull<T = unknown>(
 	let rateLimitRetries = 0;
 	let transientRetries = 0;
 	let reminted = false;
+	/** The attempt's timeout: the request's own, ended by the deadline. */
+	const attemptTimeout = () =>
+		request.deadline === undefined
+			? options.timeout
+			: Math.max(1, Math.min(options.timeout ?? 60_000, request.deadline - Date.now()));
+	/** A retry after waiting `ms` still ends before the deadline. */
+	const inTime = (ms: number) =>
+		request.deadline === undefined || Date.now() + ms < request.deadline;
 
 	for (;;) {
 		let raw: { statusCode: number; headers: unknown; body: unknown };
@@ -355,7 +369,11 @@ export async function platformRequestFull<T = unknown>(
 			raw = (await send(
 				this,
 				credentialType,
-				{ ...options, headers: options.headers ? { ...options.headers } : undefined },
+				{
+					...options,
+					timeout: attemptTimeout(),
+					headers: options.headers ? { ...options.headers } : undefined,
+				},
 				request.credential,
 			)) as typeof raw;
 		} catch (caught) {
@@ -374,7 +392,11 @@ export async function platformRequestFull<T = unknown>(
 				).response;
 				raw = { statusCode: response.status, headers: response.headers, body: response.data };
 			} else {
-				if (retryTransient && transientRetries < MAX_TRANSIENT_RETRIES) {
+				if (
+					retryTransient &&
+					transientRetries < MAX_TRANSIENT_RETRIES &&
+					inTime(BACKOFF_BASE_MS * 2 ** transientRetries)
+				) {
 					await sleep(BACKOFF_BASE_MS * 2 ** transientRetries);
 					transientRetries++;
 					continue;
@@ -433,7 +455,8 @@ export async function platformRequestFull<T = unknown>(
 			if (
 				waitMs !== undefined &&
 				rateLimitRetries < MAX_RATE_LIMIT_RETRIES &&
-				waitMs <= maxWait * 1000
+				waitMs <= maxWait * 1000 &&
+				inTime(waitMs)
 			) {
 				rateLimitRetries++;
 				await sleep(waitMs);
@@ -442,7 +465,12 @@ export async function platformRequestFull<T = unknown>(
 			throw apiError(this.getNode(), statusCode, raw.body, { itemIndex, rateLimit });
 		}
 
-		if (statusCode >= 500 && retryTransient && transientRetries < MAX_TRANSIENT_RETRIES) {
+		if (
+			statusCode >= 500 &&
+			retryTransient &&
+			transientRetries < MAX_TRANSIENT_RETRIES &&
+			inTime(BACKOFF_BASE_MS * 2 ** transientRetries)
+		) {
 			await sleep(BACKOFF_BASE_MS * 2 ** transientRetries);
 			transientRetries++;
 			continue;

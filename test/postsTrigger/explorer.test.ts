@@ -513,6 +513,48 @@ const FOUND: Array<{ name: string; schedule: Schedule }> = [
 			],
 		},
 	},
+	{
+		// Found once the model ran n8n's poll at publishing as n8n does (it commits nothing when it
+		// returns nothing): the like made between publishing and the first scheduled poll was never
+		// emitted (issue 52: 4 of 4 lost in real n8n).
+		name: 'likedPosts: a like made between publishing and the first scheduled poll (durable)',
+		schedule: {
+			mode: 'likedPosts',
+			typeVersion: 1,
+			savedOnFailure: false,
+			host: 'durable',
+			initial: 0,
+			steps: [
+				{ changes: [], pageLimit: 1, shuffle: 0 },
+				{ changes: [{ kind: 'add', count: 1 }], pageLimit: 1, shuffle: 0 },
+				{ changes: [], pageLimit: 1, shuffle: 0 },
+			],
+		},
+	},
+	{
+		// Found in the first version of that fix: the position recorded at publishing was taken again
+		// after the credential had been reconnected to another account and back, and emitted mentions
+		// made while it watched the other account.
+		name: 'mentions: reconnected to another account and back after publishing (durable)',
+		schedule: {
+			mode: 'mentions',
+			typeVersion: 1,
+			savedOnFailure: false,
+			host: 'durable',
+			initial: 0,
+			steps: [
+				{ changes: [], pageLimit: 1, shuffle: 0 },
+				{ changes: [{ kind: 'reconnect' }], pageLimit: 1, shuffle: 0 },
+				{
+					changes: [{ kind: 'switchAccount' }],
+					pageLimit: 1,
+					failure: { at: 0, status: 429, times: 1 },
+					shuffle: 0,
+				},
+				{ changes: [{ kind: 'add', count: 1 }], pageLimit: 1, shuffle: 0 },
+			],
+		},
+	},
 ];
 
 describe('the Poll Trigger position, explored', () => {

@@ -26,6 +26,8 @@ export interface Served {
 	 * followers, likes, bookmarks and list members are (an item removed and added again comes back on top).
 	 */
 	order?: 'id' | 'added';
+	/** A slow service: how long (ms) the answer to this query takes. */
+	delayMs?: (query: Record<string, string>) => number;
 }
 
 /** The smallest post id created at `ms` (a post id is its creation time in ms since 2010-11-04, shifted left 22 bits). */
@@ -46,9 +48,11 @@ export function serve(read: FakeRead, served: Served) {
 		.persist()
 		.get(read.path)
 		.query(true)
-		.reply((uri) => {
+		.reply(async (uri) => {
 			const q = Object.fromEntries(new URL(uri, BASE).searchParams.entries());
 			served.queries.push(q);
+			const delay = served.delayMs?.(q) ?? 0;
+			if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay).unref());
 			if (served.rateLimitOnce !== undefined) {
 				const reset = served.rateLimitOnce;
 				served.rateLimitOnce = undefined;

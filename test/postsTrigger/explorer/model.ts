@@ -13,7 +13,7 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { poll, SEARCH_LAG_MS } from '../../../nodes/PlatformPostsTrigger/poll';
+import { poll, SEARCH_LAG_MS, STARTS_FIELD } from '../../../nodes/PlatformPostsTrigger/poll';
 import { modeSpec, type PollMode } from '../../../nodes/PlatformPostsTrigger/modes';
 import { CREDENTIAL_TYPES } from '../../../nodes/shared/transport';
 import { defaultCredentials } from '../../helpers/context';
@@ -358,6 +358,9 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 
 	let saved = '{}';
 	let staticData: IDataObject = {};
+	/** The workflow's global static data: in the database, and as the poll sees it. */
+	let savedGlobal = '{}';
+	let globalData: IDataObject = {};
 	const legacy = s.host === 'legacy';
 	/** The credential's id in n8n (a reconnect keeps it, a switch changes it). */
 	let credential = 0;
@@ -401,9 +404,16 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 	 */
 	const bound = () => {
 		if (spec.sinceId || spec.unpaged) return;
+		// Before a poll has committed a position, the node reads on from the one recorded at publishing
+		// (kept in the workflow's global static data).
+		const starts = Object.values((globalData[STARTS_FIELD] as IDataObject | undefined) ?? {});
+		const position =
+			staticData.key === undefined && starts.length
+				? ((starts[0] as IDataObject).position as IDataObject)
+				: staticData;
 		const memory = [
-			...((staticData.known as string[] | undefined) ?? []),
-			...((staticData.below as string[] | undefined) ?? []),
+			...((position.known as string[] | undefined) ?? []),
+			...((position.below as string[] | undefined) ?? []),
 		];
 		if (memory.length < 10) return;
 		const present = new Set(list().map((i) => i.id));
@@ -433,6 +443,7 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 			const keyBefore = staticData.key;
 			const memory = JSON.stringify(staticData);
 			staticData = JSON.parse(saved) as IDataObject;
+			globalData = JSON.parse(savedGlobal) as IDataObject;
 			if (legacy && memory !== saved && staticData.key === keyBefore) {
 				// The legacy path lost what polls since the last save recorded (a position recorded anew
 				// for another account in between, say): what is there now may run once more.
@@ -541,7 +552,18 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 		let refused = false;
 		let failuresLeft = step.failure?.times ?? 0;
 		// The durable scheduler builds the workflow from the database for each poll.
-		if (!legacy) staticData = JSON.parse(saved) as IDataObject;
+		if (!legacy) {
+			staticData = JSON.parse(saved) as IDataObject;
+			globalData = JSON.parse(savedGlobal) as IDataObject;
+		}
+		/**
+		 * Durable: the first poll is the one n8n runs when the workflow is published
+		 * (active-workflow-triggers.js activatePollTrigger: executePollTrigger(true)). It commits its
+		 * position only with items (poll-trigger-executor.js: no commitStagedCursor for a test poll);
+		 * the publication then saves the workflow's static data, the global part included
+		 * (workflow-trigger-activator.js activateInternal).
+		 */
+		const publishing = !legacy && index === 0;
 		const keyBefore = staticData.key;
 		clock += step.wait ?? MINUTE;
 		// What is there when the poll starts: a first poll's position holds these (items added while it
@@ -693,6 +715,7 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 				}),
 				getPollBudgetMs: () =>
 					step.budgetPages === undefined ? undefined : step.budgetPages * 2000 - 1,
+				getWorkflowStaticData: (type: string) => (type === 'global' ? globalData : staticData),
 			},
 		);
 		let result: INodeExecutionData[][] | null;
@@ -706,8 +729,10 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 			const paused =
 				(error as { failure?: { cause?: string } }).failure?.cause === 'rate-limited' &&
 				(s.typeVersion ?? 1) >= 1.2;
-			// The transport tries a 503 four times in all.
-			if (failures < 4 && !paused) return fail(`poll ${index} failed: ${String(error)}`);
+			// The transport tries a 503 four times in all, fewer where a retry would end after the poll's
+			// deadline (n8n's poll budget: PlatformRequest.deadline in nodes/shared/transport.ts).
+			if (failures < 4 && !paused && step.budgetPages === undefined)
+				return fail(`poll ${index} failed: ${String(error)}`);
 			log.push(`poll ${index}: failed (${paused ? 'paused, rate limit' : '503'})`);
 			// Legacy: nothing is saved, the workflow in memory keeps what the poll left.
 			if (legacy) return undefined;
@@ -717,18 +742,24 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 		}
 		Date.now = fakeNow;
 		const snapshot = JSON.stringify(staticData);
+		/** The key this poll left (the poll at publishing records one that n8n does not commit). */
+		const pollKey = (JSON.parse(snapshot) as IDataObject).key;
 		const emits = !!result?.[0]?.length;
 		if (legacy) {
 			// Saved with an emit only, and that save may fail (logged, swallowed).
 			if (emits && !step.saveFails) {
 				saved = snapshot;
+				savedGlobal = JSON.stringify(globalData);
 				unsaved = new Set();
 			}
 			staticData = JSON.parse(snapshot) as IDataObject;
 		} else {
 			// Durable: committed with the execution; an empty poll's commit may fail (the next poll
-			// repeats the window: poll-trigger-task-handler.js).
-			if (emits || !step.saveFails) saved = snapshot;
+			// repeats the window: poll-trigger-task-handler.js). The poll at publishing commits nothing
+			// without items. The workflow's static data is saved with an emit (__emit: saveStaticData)
+			// and at the end of publishing.
+			if (emits || (!publishing && !step.saveFails)) saved = snapshot;
+			if (emits || publishing) savedGlobal = JSON.stringify(globalData);
 			staticData = JSON.parse(saved) as IDataObject;
 		}
 		log.push(
@@ -793,7 +824,9 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 			if (ids.length) return fail(`poll ${index}: the first poll emitted ${ids.join(', ')}`);
 			// A first poll the rate-limit window ended before it read a run of ids records no position
 			// (n8n keeps the node's static data as it was): the next one is still the first.
-			if (staticData.key === keyBefore) {
+			// The poll at publishing: recorded where it stands, though n8n commits nothing of it (the
+			// node keeps it with the workflow for the next poll).
+			if ((publishing ? pollKey : staticData.key) === keyBefore) {
 				log.push(`poll ${index}: recorded no position`);
 				return undefined;
 			}
