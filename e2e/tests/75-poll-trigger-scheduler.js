@@ -8,12 +8,16 @@
  *     the post published before publishing never runs (search and a user's posts).
  *   - n8n killed (SIGKILL) while a poll waits for the service's answer, posts published meanwhile, n8n
  *     started again: each new post runs once, none is lost, none runs twice.
+ * The same n8n also runs n8n's Engine 2.0 module (it needs PostgreSQL for its data plane; one n8n of
+ * its own for both saves CI a start): each of the three triggers in a workflow set to Engine 2.0 is
+ * refused at publishing (e2e/lib/engineV2.js; with the module off: 74-engine-v2.js).
  */
 const path = require('node:path');
 
 const F = require('../lib/fixtures');
 const { Instance } = require('../lib/instance');
 const { session } = require('../lib/rest');
+const E = require('../lib/engineV2');
 
 const SINK = 'poll-scheduler';
 const QUERY = 'schedwatch e2e';
@@ -60,13 +64,15 @@ function workflows(ctx) {
 
 module.exports = [
 	{
-		name: "poll trigger under n8n's durable poll scheduler: posts published before the first scheduled poll run once, nothing old; a kill -9 mid-poll loses nothing",
-		needs: ['platformPostsTrigger'],
+		name: "poll trigger under n8n's durable poll scheduler: posts published before the first scheduled poll run once, nothing old; a kill -9 mid-poll loses nothing; engine 2.0 module on: each trigger in a workflow set to Engine 2.0 refused",
+		needs: ['platformPostsTrigger', 'platformTriggerPosts', 'platformPostTriggers'],
 		modes: ['regular'],
-		timeoutMs: 600000,
+		timeoutMs: 720000,
 		async run(ctx) {
 			const { assert, sandbox } = ctx;
 			sandbox.addUser({ id: WATCHED, username: 'sched_watched' });
+			E.addUser(ctx);
+			const engineModule = process.env.E2E_SCHEDULER_DB !== 'sqlite';
 			const dir = path.join(path.dirname(ctx.inst.dir), 'scheduler');
 			// PostgreSQL (the production database, the e2e suite's own cluster) unless E2E_SCHEDULER_DB=sqlite.
 			const inst = new Instance({
@@ -96,10 +102,16 @@ module.exports = [
 			const counts = (wf) => ctx.runCounts(`${SINK}-${wf}`);
 			try {
 				await inst.setup({
-					workflows: workflows({ ...ctx, sandboxUrl: ctx.sandboxUrl }),
+					workflows: [
+						...workflows({ ...ctx, sandboxUrl: ctx.sandboxUrl }),
+						...(engineModule ? E.workflows(ctx) : []),
+					],
 					extraEnv: SCHEDULER_ENV,
 				});
+				if (engineModule) await E.enableModule(inst, ctx.H);
 				await inst.start();
+				if (engineModule)
+					await ctx.H.waitForLog(inst.procs.main, /Engine 2\.0 listening on/, 60000);
 				ctx.H.log(
 					`scheduler n8n on ${inst.pg ? `PostgreSQL ${inst.pg.version}` : 'SQLite'} with ${Object.keys(SCHEDULER_ENV).join(', ')} on`,
 				);
@@ -201,6 +213,8 @@ module.exports = [
 						`${wf}: only the new posts ran: ${JSON.stringify(c)}`,
 					);
 				}
+				// Engine 2.0 on (its module loaded in this n8n): each trigger refused at publishing.
+				if (engineModule) await E.assertRefused(ctx, inst.port, 'module on');
 			} finally {
 				await inst.stop().catch(() => {});
 			}

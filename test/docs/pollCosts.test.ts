@@ -5,6 +5,7 @@
  * or mode fails here until the page says so. `POLL_COSTS_WRITE=1 npx jest test/docs/pollCosts.test.ts`
  * writes the measured table into the page; `POLL_COSTS_PRINT=1` prints the figures before and after.
  */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console -- test code, not shipped: POLL_COSTS_WRITE writes the measured table into the page, POLL_COSTS_PRINT prints the figures */
 import { writeFileSync } from 'node:fs';
 
 import { PlatformPostsTrigger } from '../../nodes/PlatformPostsTrigger/PlatformPostsTrigger.node';

@@ -52,6 +52,7 @@ export function serve(read: FakeRead, served: Served) {
 			const q = Object.fromEntries(new URL(uri, BASE).searchParams.entries());
 			served.queries.push(q);
 			const delay = served.delayMs?.(q) ?? 0;
+			// eslint-disable-next-line @n8n/community-nodes/no-restricted-globals -- test code: an unref'd timer, so that a slow answer never keeps jest open
 			if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay).unref());
 			if (served.rateLimitOnce !== undefined) {
 				const reset = served.rateLimitOnce;
