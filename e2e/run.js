@@ -207,7 +207,11 @@ async function main() {
 						if (!publish.includes(id)) publish.push(id);
 					runnable.push(t);
 				}
-				await inst.setup({ workflows, publish, publishAtStart: true, credentials });
+				// Queue mode runs on n8n's durable poll scheduler with durable cursors (the settings
+				// docs/production.md recommends for the Poll Trigger): the queue-mode Poll Trigger tests
+				// run there, and nothing else in the suite polls.
+				const extraEnv = mode === 'queue' ? F.SCHEDULER_ENV : {};
+				await inst.setup({ workflows, publish, publishAtStart: true, credentials, extraEnv });
 			});
 			await P.run(
 				`${mode}: start n8n${mode === 'queue' ? ' (PostgreSQL, Redis, 2 workers, 2 webhook processes, nginx, main)' : ''}`,

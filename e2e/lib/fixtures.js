@@ -725,6 +725,14 @@ function sandboxExample(sandboxUrl, id) {
  * Poll Times of every 10 seconds (six custom cron times, at seconds 5, 15, ... 55 of each minute): the
  * Poll Trigger tests see several polls a minute instead of one.
  */
+/** n8n's durable poll scheduler with durable cursors: the four settings, all on (docs/production.md). */
+const SCHEDULER_ENV = {
+	N8N_SCHEDULER_ENABLED: 'true',
+	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
+	N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
+};
+
 const EVERY_10_S = {
 	item: [5, 15, 25, 35, 45, 55].map((s) => ({ mode: 'custom', cronExpression: `${s} * * * * *` })),
 };
@@ -753,6 +761,7 @@ function pollTriggerNode(parameters, { typeVersion = 1.2, position = [0, 0] } = 
 module.exports = {
 	PKG,
 	EVERY_10_S,
+	SCHEDULER_ENV,
 	pollTriggerNode,
 	T,
 	CRED,

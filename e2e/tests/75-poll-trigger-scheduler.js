@@ -27,12 +27,7 @@ const TIMELINE = `/2/users/${WATCHED}/tweets`;
 const WF_SEARCH = 'e2ePollSchedSearch';
 const WF_USER = 'e2ePollSchedUserPs';
 const EVERY_MINUTE = { item: [{ mode: 'everyMinute' }] };
-const SCHEDULER_ENV = {
-	N8N_SCHEDULER_ENABLED: 'true',
-	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
-	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
-	N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
-};
+const SCHEDULER_ENV = F.SCHEDULER_ENV;
 
 function workflows(ctx) {
 	const sink = (wf) => F.sinkNode('Record Run', ctx.sandboxUrl, `${SINK}-${wf}`, [300, 0]);
