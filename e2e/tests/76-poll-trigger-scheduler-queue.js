@@ -16,7 +16,7 @@ const SINK = 'poll-scheduler-queue';
 
 module.exports = [
 	{
-		name: "poll trigger under n8n's durable poll scheduler in queue mode: posts published before the first scheduled poll run once on the workers, nothing old, nothing repeated",
+		name: "poll trigger under n8n's durable poll scheduler in queue mode: posts published before the first scheduled poll run once, nothing old, nothing repeated",
 		needs: ['platformPostsTrigger'],
 		modes: ['queue'],
 		workflows: (ctx) => {
