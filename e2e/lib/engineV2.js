@@ -40,14 +40,7 @@ function workflows(ctx) {
 		of(
 			IDS.stream,
 			'e2e engine v2 stream',
-			F.node(
-				'Activity Stream Trigger',
-				`${F.PKG}.platformPostTriggers`,
-				1,
-				{ events: ['post.create'], user: USER, options: {} },
-				[0, 0],
-				{ credentials: F.credRef(F.CRED.bearer) },
-			),
+			F.streamTriggerNode({ events: ['post.create'], user: USER, options: {} }),
 		),
 		of(
 			IDS.poll,

@@ -741,6 +741,16 @@ const EVERY_10_S = {
  * The Platform Poll Trigger with the app bearer credential, polling every 10 s unless `parameters`
  * set Poll Times; `typeVersion` 1.2 (the default a new workflow gets) unless told.
  */
+/** An Activity Stream Trigger node (version 1) on the sandbox's app-only bearer credential. */
+function streamTriggerNode(
+	parameters,
+	{ name = 'Activity Stream Trigger', position = [0, 0], credential = CRED.bearer } = {},
+) {
+	return node(name, `${PKG}.platformPostTriggers`, 1, parameters, position, {
+		credentials: credRef(credential),
+	});
+}
+
 function pollTriggerNode(parameters, { typeVersion = 1.2, position = [0, 0] } = {}) {
 	return node(
 		'Platform Poll Trigger',
@@ -763,6 +773,7 @@ module.exports = {
 	EVERY_10_S,
 	SCHEDULER_ENV,
 	pollTriggerNode,
+	streamTriggerNode,
 	T,
 	CRED,
 	REVOCABLE_BEARER_TOKEN,

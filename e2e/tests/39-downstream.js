@@ -92,14 +92,7 @@ module.exports = [
 				caller(
 					ctx,
 					CALLERS[1],
-					F.node(
-						'Activity Stream Trigger',
-						`${F.PKG}.platformPostTriggers`,
-						1,
-						{ events: ['post.create'], user: USER, options: {} },
-						[0, 0],
-						{ credentials: F.credRef(F.CRED.bearer) },
-					),
+					F.streamTriggerNode({ events: ['post.create'], user: USER, options: {} }),
 				),
 				caller(
 					ctx,
