@@ -43,11 +43,16 @@ export class LineTooLongError extends Error {
  */
 export class LineReader {
 	private rest = '';
+	/**
+	 * Bytes of a character split across chunks wait for the next chunk: the service's chunks end
+	 * anywhere, also inside a character of a post's text (an emoji is four bytes).
+	 */
+	private readonly decoder = new TextDecoder('utf-8');
 
 	constructor(private readonly maxLength = Infinity) {}
 
 	push(chunk: Buffer | string): string[] {
-		const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+		const text = typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
 		// Only a chunk with a line end ends a line: a long line read in many chunks is not split again
 		// with each of them.
 		if (!text.includes('\n')) {

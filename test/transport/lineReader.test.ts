@@ -27,6 +27,17 @@ describe('LineReader', () => {
 		expect(reader.push('after\n')).toEqual(['after']);
 	});
 
+	it('reads a character whose bytes are split across chunks (an emoji in a post, cut at every byte)', () => {
+		const line = '{"text":"caf\u00e9 \ud83d\ude00 \u6f22"}';
+		const bytes = Buffer.from(`${line}\n`, 'utf8');
+		for (let cut = 1; cut < bytes.length; cut++) {
+			const reader = new LineReader();
+			expect([...reader.push(bytes.subarray(0, cut)), ...reader.push(bytes.subarray(cut))]).toEqual(
+				[line],
+			);
+		}
+	});
+
 	it('takes a line of exactly the maximum', () => {
 		const reader = new LineReader(10);
 		expect(reader.push('0123456789\n')).toEqual(['0123456789']);
