@@ -163,11 +163,7 @@ export interface ReadCredential {
 }
 
 export async function readBearerCredential(ctx: PlatformContext): Promise<ReadCredential> {
-	return bearerCredentialOf(await ctx.getCredentials(CREDENTIAL_TYPES.appOnly));
-}
-
-/** The App-Only Bearer credential's values as read already (see readBearerCredential). */
-export function bearerCredentialOf(credentials: IDataObject): ReadCredential {
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPES.appOnly);
 	const token = credentials.origin === 'minted' ? credentials.mintedToken : credentials.bearerToken;
 	const read = {
 		baseUrl: trimSlash(credentials.baseUrl),
