@@ -7,9 +7,9 @@ module.exports = {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', diagnostics: false }],
 	},
 	testTimeout: 30000,
-	// The trigger shells run on the process clock in some tests, with n8n's own timers: the webhook
-	// trigger's own replay of a run n8n did not start waits ORPHANED_CLAIM_MS (60 s) and retries a minute
-	// apart, the stream trigger reconnects with backoff. n8n's process never waits for them; run in band
-	// (CI's 2 cores give jest one worker), they kept jest open for minutes after the last test.
+	// The trigger shells run on the process clock in some tests, with n8n's own timers (the stream
+	// trigger reconnects with backoff; the webhook trigger waits for a held copy's outcome). n8n's
+	// process never waits for them; run in band (CI's 2 cores give jest one worker), they kept jest
+	// open for minutes after the last test.
 	forceExit: true,
 };
