@@ -67,9 +67,10 @@ export const RECORD_TRIM = 256;
 export const MAX_PENDING = 10_000;
 /**
  * A released event whose copy has not come back for this long is given up (the shell logs it as an
- * error): the service re-sends events of up to the past 24 hours (platform.md's replay window, assumed
- * the same for the activity stream; the sandbox keeps the stream's events as long), so a catch-up can no
- * longer fetch it, and holding the position for it would hold every later catch-up forever.
+ * error): the service replays events of up to the past 24 hours (its replay window; taken to hold
+ * for the activity stream's catch-up too, and the sandbox keeps the stream's events as long), so a
+ * catch-up can no longer fetch it, and holding the position for it would hold every later catch-up
+ * forever.
  */
 export const MAX_COPY_WAIT_MS = 24 * 60 * MINUTE;
 
