@@ -93,8 +93,8 @@ function createSandbox(options = {}) {
 			 * The app's access tier: 'selfServe' (Free, Basic, Pro, pay-per-use: what a new developer
 			 * account has) or 'enterprise'. On self-serve tiers a programmatic reply is refused unless the
 			 * author of the post replied to summoned the replier (mentioned the account or quoted its
-			 * post); platform.md, Limits. A reply to one's own post (a thread) is allowed: assumed, the
-			 * prose names no rule for it.
+			 * post), the service's documented limit. A reply to one's own post (a thread) is allowed:
+			 * assumed, the service documents no rule for it.
 			 */
 			tier: options.tier === 'enterprise' ? 'enterprise' : 'selfServe',
 		},

@@ -130,8 +130,8 @@ function install(sb) {
 
 	// ---- Create / edit / delete ----
 	/**
-	 * Whether a post's author summoned a user (platform.md, Limits: mentioned the account or quoted
-	 * its post), which self-serve tiers need before a programmatic reply to it.
+	 * Whether a post's author summoned a user (mentioned the account or quoted its post), which the
+	 * service's self-serve tiers need before a programmatic reply to it.
 	 */
 	function summoned(target, userId) {
 		const user = db().users.get(userId);
