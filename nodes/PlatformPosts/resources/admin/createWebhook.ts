@@ -10,7 +10,7 @@ export const createWebhook: ItemOperation = {
 	option: {
 		name: 'Create Webhook',
 		value: OP,
-		description: `Register a webhook URL with the app (the service checks it with a CRC request first, so whatever answers at the URL must already be running). A Platform Trigger whose production URL is exactly this URL adopts the webhook when it is activated. ${BEARER_NOTE}.`,
+		description: `Register a webhook URL with the app (the service checks it with a CRC request first, so whatever answers at the URL must already be running). A Platform Trigger whose production URL is exactly this URL adopts the webhook when its workflow is published. ${BEARER_NOTE}.`,
 		action: 'Create a webhook',
 	},
 	properties: [
