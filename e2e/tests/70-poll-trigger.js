@@ -9,7 +9,7 @@
  * Both run in regular mode (n8n's in-memory poll timers). The list test runs in queue mode as well,
  * whose n8n runs n8n's durable poll scheduler with durable cursors (e2e/run.js): there the position
  * lives in n8n's poller_state row and is committed with each execution, and the member's post and the
- * new member come before the first scheduled poll. The search test's queue-mode run is a known issue
+ * new member are added right after the poll at publishing. The search test's queue-mode run is a known issue
  * (searchTestQueue below).
  */
 const F = require('../lib/fixtures');
