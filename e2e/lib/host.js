@@ -529,7 +529,7 @@ const c = new Client({ host: '127.0.0.1', port: Number(port), user: 'n8n', passw
  * Durability settings are off (fsync, synchronous commit): the cluster lives as long as the run, and
  * what is measured is n8n's behaviour on PostgreSQL, not the disk. A cluster left by another major
  * version (an earlier harness ran Debian's PostgreSQL 15) cannot be started by this one: it is moved
- * aside to data-pg<version> and a new one made. Returns {port, version, env, child, psql(sql), stop()};
+ * aside to data-pg<version> and a new one made. Returns {port, version, env, child, psql(sql), connect(), stop()};
  * `env` is n8n's DB_* variables for it; `version` the server's own (`show server_version`).
  */
 async function startPostgres({ dir, port }) {
@@ -616,6 +616,19 @@ async function startPostgres({ dir, port }) {
 		version,
 		child,
 		psql,
+		/** A connection of its own (the `pg` client), for a test that holds a transaction open. */
+		connect: async () => {
+			const { Client } = require(pg.client);
+			const c = new Client({
+				host: '127.0.0.1',
+				port,
+				user: 'n8n',
+				password: 'n8n',
+				database: 'n8n',
+			});
+			await c.connect();
+			return c;
+		},
 		/** Where the write-ahead log is now (mark it before a measured step). */
 		walLsn,
 		/** Bytes of write-ahead log the whole cluster wrote since `from` (a walLsn()). */

@@ -6,6 +6,11 @@
  *   - each post published after activation runs it once, none twice, a post not matching never;
  *   - n8n stopped, a post published while it is down, n8n started: that post runs once (the position was
  *     kept in the workflow's static data), and the posts from before the restart do not run again.
+ * Both run in regular mode (n8n's in-memory poll timers). The list test runs in queue mode as well,
+ * whose n8n runs n8n's durable poll scheduler with durable cursors (e2e/run.js): there the position
+ * lives in n8n's poller_state row and is committed with each execution, and the member's post and the
+ * new member are added right after the poll at publishing. The search test's queue-mode run is a known issue
+ * (searchTestQueue below).
  */
 const F = require('../lib/fixtures');
 const { activate, deactivate } = require('../lib/rest');
@@ -25,7 +30,7 @@ function pollWorkflow(ctx) {
 	);
 }
 
-function ourSearches(ctx, since = 0) {
+function ourSearches(ctx, since) {
 	return ctx.records(since, SEARCH).filter((r) => r.query.query === QUERY);
 }
 
@@ -38,102 +43,122 @@ function runCounts(ctx) {
 	return counts;
 }
 
-module.exports = [
-	{
-		name: 'poll trigger: one run per post matching the search query published after activation, none twice, across an n8n restart',
-		needs: ['platformPostsTrigger'],
-		modes: ['regular'],
-		workflows: (ctx) => {
-			// Published before n8n starts (and so before activation): it must never run the workflow.
-			ctx.pollBefore = ctx.sandbox.publishPost({ text: `${QUERY} published before activation` }).id;
-			return [pollWorkflow(ctx)];
-		},
-		timeoutMs: 300000,
-		async run(ctx) {
-			const { assert, sandbox, inst } = ctx;
-			// Activated here, not at start-up: a poll every minute would add requests to every other test.
-			const activated = await activate(ctx, WF_ID);
-			assert.ok(
-				activated.ok,
-				`activating the poll trigger: ${activated.status} ${activated.text.slice(0, 300)}`,
-			);
-			// n8n polls once when it activates the workflow: that poll records the position.
-			await ctx.waitFor(
-				'the activation poll',
-				() => ourSearches(ctx).some((r) => r.status === 200),
-				{ timeoutMs: 60000 },
-			);
-			const first = ourSearches(ctx)[0];
-			assert.equal(first.auth.kind, 'app', 'recent search with the app-only bearer token');
-			assert.equal(first.query.since_id, undefined, 'the first poll has no position yet');
-			assert.equal(first.query.max_results, '10');
-
-			const a = sandbox.publishPost({ text: `first ${QUERY} post` }).id;
-			const b = sandbox.publishPost({ text: `second ${QUERY} post` }).id;
-			sandbox.publishPost({ text: 'a post about something else' });
-			await ctx.waitFor(
-				'runs for the two posts published after activation',
-				() => runCounts(ctx)[a] && runCounts(ctx)[b],
-				{ timeoutMs: 60000, intervalMs: 1000 },
-			);
-			const afterFirstRun = ourSearches(ctx).pop();
-			assert.ok(
-				afterFirstRun.query.since_id,
-				`later polls send since_id: ${JSON.stringify(afterFirstRun.query)}`,
-			);
-
-			await inst.stopN8n();
-			const c = sandbox.publishPost({ text: `${QUERY} published while n8n was down` }).id;
-			await inst.start();
-			await ctx.waitFor(
-				'a run for the post published while n8n was down',
-				() => runCounts(ctx)[c],
-				{ timeoutMs: 60000, intervalMs: 1000 },
-			);
-			const d = sandbox.publishPost({ text: `${QUERY} published after the restart` }).id;
-			await ctx.waitFor('a run for the post published after the restart', () => runCounts(ctx)[d], {
-				timeoutMs: 60000,
-				intervalMs: 1000,
-			});
-			// One more poll after the last run: nothing new, nothing repeated.
-			const seq = sandbox.seq;
-			await ctx.waitFor(
-				'one more poll',
-				() => ourSearches(ctx, seq).some((r) => r.status === 200),
-				{ timeoutMs: 30000, intervalMs: 1000 },
-			);
-			await ctx.sleep(3000);
-			const counts = runCounts(ctx);
-			for (const id of [a, b, c, d])
-				assert.equal(
-					counts[id],
-					1,
-					`post ${id} ran ${counts[id] || 0} times (runs: ${JSON.stringify(counts)})`,
-				);
-			assert.equal(
-				counts[ctx.pollBefore],
-				undefined,
-				'the post published before activation did not run',
-			);
-			assert.equal(
-				Object.keys(counts).length,
-				4,
-				`only the four matching posts ran: ${JSON.stringify(counts)}`,
-			);
-			const item = ctx.sink(SINK).find((i) => i.body.post.id === a).body;
-			assert.equal(item.event_type, 'post.match');
-			assert.equal(item.query, QUERY);
-			assert.ok(
-				item.includes.users && item.includes.users[0].id === item.post.author_id,
-				`the author is in includes: ${JSON.stringify(item).slice(0, 400)}`,
-			);
-			await deactivate(ctx, WF_ID);
-		},
+const searchTest = {
+	name: 'poll trigger: one run per post matching the search query published after activation, none twice, across an n8n restart',
+	needs: ['platformPostsTrigger'],
+	modes: ['regular'],
+	workflows: (ctx) => {
+		// Published before n8n starts (and so before activation): it must never run the workflow.
+		ctx.pollBefore = ctx.sandbox.publishPost({ text: `${QUERY} published before activation` }).id;
+		return [pollWorkflow(ctx)];
 	},
+	timeoutMs: 300000,
+	async run(ctx) {
+		const { assert, sandbox, inst } = ctx;
+		// Each mode's n8n sees only its own requests and runs (the sandbox serves both modes in turn).
+		const seq0 = sandbox.seq;
+		ctx.clearSink(SINK);
+		// Activated here, not at start-up: a poll every minute would add requests to every other test.
+		const activated = await activate(ctx, WF_ID);
+		assert.ok(
+			activated.ok,
+			`activating the poll trigger: ${activated.status} ${activated.text.slice(0, 300)}`,
+		);
+		// n8n polls once when it activates the workflow: that poll records the position.
+		await ctx.waitFor(
+			'the activation poll',
+			() => ourSearches(ctx, seq0).some((r) => r.status === 200),
+			{ timeoutMs: 60000 },
+		);
+		const first = ourSearches(ctx, seq0)[0];
+		assert.equal(first.auth.kind, 'app', 'recent search with the app-only bearer token');
+		assert.equal(first.query.since_id, undefined, 'the first poll has no position yet');
+		assert.equal(first.query.max_results, '10');
+
+		const a = sandbox.publishPost({ text: `first ${QUERY} post` }).id;
+		const b = sandbox.publishPost({ text: `second ${QUERY} post` }).id;
+		sandbox.publishPost({ text: 'a post about something else' });
+		await ctx.waitFor(
+			'runs for the two posts published after activation',
+			() => runCounts(ctx)[a] && runCounts(ctx)[b],
+			{ timeoutMs: 60000, intervalMs: 1000 },
+		);
+		const afterFirstRun = ourSearches(ctx, seq0).pop();
+		assert.ok(
+			afterFirstRun.query.since_id,
+			`later polls send since_id: ${JSON.stringify(afterFirstRun.query)}`,
+		);
+
+		await inst.stopN8n();
+		const c = sandbox.publishPost({ text: `${QUERY} published while n8n was down` }).id;
+		await inst.start();
+		await ctx.waitFor('a run for the post published while n8n was down', () => runCounts(ctx)[c], {
+			timeoutMs: 60000,
+			intervalMs: 1000,
+		});
+		const d = sandbox.publishPost({ text: `${QUERY} published after the restart` }).id;
+		await ctx.waitFor('a run for the post published after the restart', () => runCounts(ctx)[d], {
+			timeoutMs: 60000,
+			intervalMs: 1000,
+		});
+		// One more poll after the last run: nothing new, nothing repeated.
+		const seq = sandbox.seq;
+		await ctx.waitFor('one more poll', () => ourSearches(ctx, seq).some((r) => r.status === 200), {
+			timeoutMs: 30000,
+			intervalMs: 1000,
+		});
+		await ctx.sleep(3000);
+		const counts = runCounts(ctx);
+		for (const id of [a, b, c, d])
+			assert.equal(
+				counts[id],
+				1,
+				`post ${id} ran ${counts[id] || 0} times (runs: ${JSON.stringify(counts)})`,
+			);
+		assert.equal(
+			counts[ctx.pollBefore],
+			undefined,
+			'the post published before activation did not run',
+		);
+		assert.equal(
+			Object.keys(counts).length,
+			4,
+			`only the four matching posts ran: ${JSON.stringify(counts)}`,
+		);
+		const item = ctx.sink(SINK).find((i) => i.body.post.id === a).body;
+		assert.equal(item.event_type, 'post.match');
+		assert.equal(item.query, QUERY);
+		assert.ok(
+			item.includes.users && item.includes.users[0].id === item.post.author_id,
+			`the author is in includes: ${JSON.stringify(item).slice(0, 400)}`,
+		);
+		await deactivate(ctx, WF_ID);
+	},
+};
+
+/**
+ * The search test in queue mode, on n8n's durable poll scheduler (issue 52): skipped as a known issue.
+ * Measured there (2026-11-29, n8n 2.40.7): the post published while n8n was down ran 5 times. Each of
+ * the six Poll Times is a scheduler job of its own; at start-up n8n fired the occurrence each job missed
+ * while it was down (within its 60 s misfire grace, N8N_SCHEDULER_MISFIRE_GRACE) at the same moment, five
+ * polls of one node read the same poller_state cursor, and each committed its execution: the commit's
+ * fence checks the task's lease, not that the cursor is still the one the poll read
+ * (poller-state.repository.js advanceCursor).
+ */
+const searchTestQueue = {
+	...searchTest,
+	modes: ['queue'],
+	knownIssue:
+		"n8n's durable scheduler fires every occurrence missed within the misfire grace at once after a restart; concurrent polls of one node commit the same items (5 runs of one post with six Poll Times)",
+};
+
+module.exports = [
+	searchTest,
+	searchTestQueue,
 	{
 		name: 'poll trigger: a list watched for new posts and new members (picked by its URL), each new one runs once',
 		needs: ['platformPostsTrigger'],
-		modes: ['regular'],
+		modes: ['regular', 'queue'],
 		workflows: (ctx) => {
 			const list = ctx.sandbox.seededListId;
 			const watch = (id, name, event, sink) =>
@@ -158,7 +183,9 @@ module.exports = [
 		async run(ctx) {
 			const { assert, sandbox } = ctx;
 			const list = sandbox.seededListId;
-			const reads = (suffix) => ctx.records(0, `/2/lists/${list}/${suffix}`);
+			const seq0 = sandbox.seq;
+			for (const sink of ['poll-list-posts', 'poll-list-members']) ctx.clearSink(sink);
+			const reads = (suffix) => ctx.records(seq0, `/2/lists/${list}/${suffix}`);
 			for (const id of ['e2ePollListPosts1', 'e2ePollListMembr1']) {
 				const activated = await activate(ctx, id);
 				assert.ok(activated.ok, `activating ${id}: ${activated.status}`);
@@ -174,7 +201,10 @@ module.exports = [
 			const post = sandbox.publishPost({ text: 'a list member posts', author_id: member }).id;
 			sandbox.publishPost({ text: 'someone outside the list posts' });
 			// A new member (the sandbox lists members newest first by when they were added, as the service).
-			const newcomer = { id: '1999999999999999999', username: 'list_newcomer', name: 'Newcomer' };
+			const newcomer =
+				ctx.mode === 'queue'
+					? { id: '1999999999999999998', username: 'list_newcomer_q', name: 'Newcomer (queue)' }
+					: { id: '1999999999999999999', username: 'list_newcomer', name: 'Newcomer' };
 			sandbox.db.users.set(newcomer.id, newcomer);
 			sandbox.db.lists.get(list).members.push(newcomer.id);
 			const counts = (sink) => {

@@ -6,8 +6,10 @@
  * N8N_USE_WORKFLOW_PUBLICATION_SERVICE. Polls every minute (the scheduler's own ticks).
  *   - Posts published between publishing the workflow and its first scheduled poll each run once, and
  *     the post published before publishing never runs (search and a user's posts).
- *   - n8n killed (SIGKILL) while a poll waits for the service's answer, posts published meanwhile, n8n
- *     started again: each new post runs once, none is lost, none runs twice.
+ *   - n8n killed (SIGKILL) with the search poll waiting for the service's answer and the user-posts
+ *     poll past its read, inside n8n's commit transaction (held there by a lock on its poller_state row;
+ *     on PostgreSQL), posts published meanwhile, n8n started again: the killed commit left the cursor
+ *     as it was, each new post runs once, none is lost, none runs twice.
  * The same n8n also runs n8n's Engine 2.0 module (it needs PostgreSQL for its data plane; one n8n of
  * its own for both saves CI a start): each of the three triggers in a workflow set to Engine 2.0 is
  * refused at publishing (e2e/lib/engineV2.js; with the module off: 74-engine-v2.js).
@@ -57,9 +59,46 @@ function workflows(ctx) {
 	];
 }
 
+/** The Poll Trigger's cursor in n8n's poller_state row (the workflow has one poll node), as text. */
+function cursorOf(pg, workflowId) {
+	return pg.psql(
+		`select "cursor"::text from poller_state where "workflowId" = '${workflowId.replace(/'/g, "''")}'`,
+	);
+}
+
+/**
+ * Locks the workflow's poller_state row (SELECT ... FOR UPDATE in a transaction left open): n8n's
+ * commit of a poll (its UPDATE of the row) then waits until release(). commitWaiting() is true while
+ * an n8n connection waits for this lock with that UPDATE (pg_stat_activity).
+ */
+async function holdPollerState(pg, workflowId) {
+	const c = await pg.connect();
+	await c.query('begin');
+	const r = await c.query(
+		'select "cursor"::text as cursor from poller_state where "workflowId" = $1 for update',
+		[workflowId],
+	);
+	if (r.rows.length !== 1) throw new Error(`no poller_state row for ${workflowId}`);
+	return {
+		cursor: r.rows[0].cursor,
+		async commitWaiting() {
+			const w = await c.query(
+				`select count(*)::int as n from pg_stat_activity
+				 where pid <> pg_backend_pid() and wait_event_type = 'Lock'
+				 and query ilike 'update%poller_state%'`,
+			);
+			return w.rows[0].n > 0;
+		},
+		async release() {
+			await c.query('rollback').catch(() => {});
+			await c.end().catch(() => {});
+		},
+	};
+}
+
 module.exports = [
 	{
-		name: "poll trigger under n8n's durable poll scheduler: posts published before the first scheduled poll run once, nothing old; a kill -9 mid-poll loses nothing; engine 2.0 module on: each trigger in a workflow set to Engine 2.0 refused",
+		name: "poll trigger under n8n's durable poll scheduler: posts published before the first scheduled poll run once, nothing old; a kill -9 during a poll's read and one between a poll's read and its commit lose nothing, repeat nothing; engine 2.0 module on: each trigger in a workflow set to Engine 2.0 refused",
 		needs: ['platformPostsTrigger', 'platformTriggerPosts', 'platformPostTriggers'],
 		modes: ['regular'],
 		timeoutMs: 720000,
@@ -157,16 +196,61 @@ module.exports = [
 					`publish window: ${JSON.stringify({ search: counts(WF_SEARCH), user: counts(WF_USER) })}`,
 				);
 
-				// kill -9 while the search poll waits for the service's answer.
+				// kill -9 with two polls in flight: the search poll waiting for the service's answer (its
+				// read held 30 s), and the user-posts poll after its read ended, in n8n's commit
+				// transaction (the cursor's UPDATE and the execution's INSERT, poll-cursor.service.js
+				// commitWithExecution), held there by a row lock this test takes on its poller_state row
+				// (PostgreSQL only: SQLite has no row lock).
+				const lock = inst.pg ? await holdPollerState(inst.pg, WF_USER) : undefined;
+				const killed = sandbox.seq;
 				for (const wf of [WF_SEARCH, WF_USER]) fresh[wf].push(watched[wf].post('before the kill'));
-				const hold = { status: 0, delayMs: 20000, remaining: 1, path: `^${SEARCH}$`, skip: 0 };
+				// Each workflow ticks at a second of its own in the minute (n8n draws it for "every
+				// minute"): every search read is held 30 s from now on, and n8n is killed at the first
+				// moment when a held search read is unanswered and the user-posts poll waits in its commit
+				// (it stays there once it does).
+				const holdSeq = sandbox.seq;
+				const hold = { status: 0, delayMs: 30000, remaining: 1000, path: `^${SEARCH}$`, skip: 0 };
 				sandbox.faults.rules.push(hold);
-				await ctx.waitFor('a search poll in flight', () => hold.remaining === 0, {
-					timeoutMs: 90000,
-					intervalMs: 100,
-				});
-				await inst.stopN8n({ hard: true });
-				sandbox.faults.rules = sandbox.faults.rules.filter((x) => x !== hold);
+				// When each held search read was first seen; one is in flight while it is unanswered, and
+				// counted so for 25 s only (5 s before its answer comes).
+				const heldSince = [];
+				const unanswered = () =>
+					heldSince.length - reads(WF_SEARCH, holdSeq).filter((x) => x.status === 200).length;
+				const searchInFlight = () => {
+					while (heldSince.length < 1000 - hold.remaining) heldSince.push(Date.now());
+					return unanswered() > 0 && Date.now() - heldSince[heldSince.length - 1] < 25000;
+				};
+				try {
+					await ctx.waitFor(
+						lock
+							? 'a search read unanswered while a user-posts poll past its read waits in its commit'
+							: 'a search read unanswered',
+						async () =>
+							searchInFlight() &&
+							(!lock ||
+								(reads(WF_USER, killed).some((x) => x.status === 200) &&
+									(await lock.commitWaiting()))),
+						{ timeoutMs: 150000, intervalMs: 200 },
+					);
+					const heldAt = Date.now();
+					await inst.stopN8n({ hard: true });
+					assert.ok(unanswered() > 0, 'the held search read was unanswered when n8n died');
+					ctx.H.log(
+						`killed ${((Date.now() - heldAt) / 1000).toFixed(1)} s after both polls were seen in flight`,
+					);
+				} finally {
+					sandbox.faults.rules = sandbox.faults.rules.filter((x) => x !== hold);
+					if (lock) await lock.release();
+				}
+				if (lock) {
+					// n8n's transaction died with it: the cursor is the one from before the held poll.
+					assert.equal(
+						cursorOf(inst.pg, WF_USER),
+						lock.cursor,
+						`${WF_USER}: the killed commit left the cursor as it was`,
+					);
+					ctx.H.log(`${WF_USER}: killed in its commit; the cursor did not move`);
+				}
 				for (const wf of [WF_SEARCH, WF_USER])
 					fresh[wf].push(watched[wf].post('while n8n was down'));
 				await inst.start();
