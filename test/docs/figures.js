@@ -2,8 +2,10 @@
 'use strict';
 /**
  * The measured figures of docs/production.md, generated from their one source in bench/results: the
- * capacity of the production topology from the newest capacity run of bench/results/history.md, and
- * the WAL a delivery costs from the newest bench/results/wal-*.json. Each block sits between markers
+ * capacity of the production topology from the newest capacity run of bench/results/history.md, the
+ * WAL a delivery costs from the newest bench/results/wal-*.json, and the Activity Stream Trigger beside
+ * the webhook trigger from the newest bench/results/stream-*.json that holds a soak (bench/stream.js).
+ * Each block sits between markers
  * in the page; the rest of the page links to it instead of restating a figure.
  *
  *   node test/docs/figures.js           prints every block
@@ -226,6 +228,67 @@ function walBlock(source = walSource()) {
 	].join('\n');
 }
 
+/**
+ * The newest bench/results/stream-<time>.json that holds a soak (its rounds and its soak come from one
+ * run of n8n), else the newest.
+ */
+function newestStreamFile(dir = RESULTS) {
+	const files = fs
+		.readdirSync(dir)
+		.filter((f) => /^stream-\d{4}-\d{2}-\d{2}T.*\.json$/.test(f))
+		.sort();
+	if (!files.length) throw new Error('bench/results holds no stream-*.json');
+	const soaked = files.filter((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')).soak);
+	return (soaked.length ? soaked : files)[(soaked.length ? soaked : files).length - 1];
+}
+
+function streamSource(file = newestStreamFile()) {
+	const raw = JSON.parse(fs.readFileSync(path.join(RESULTS, file), 'utf8'));
+	return { file, date: file.slice(7, 17), raw };
+}
+
+function thousands(n) {
+	return Math.round(n).toLocaleString('en-US');
+}
+
+function streamBlock(source = streamSource()) {
+	const m = markers('stream', `bench/results/${source.file}`);
+	const { raw } = source;
+	const { stream, webhook } = raw.sides;
+	const ratio = (q) => `${q.median.toFixed(2)}x`;
+	const lines = [
+		m.begin,
+		'',
+		`Measured on ${source.date} (n8n ${raw.n8n}, ${raw.mode} ${raw.postgres}, ` +
+			`${raw.lazyAcquire ? 'lazy acquire' : 'without lazy acquire'}, ${raw.cores} cores shared with ` +
+			`other work, ${raw.events} events per side in each of ${raw.rounds} paired rounds, the stream's ` +
+			`events sent at ${raw.pushRate} a second, the webhook's ${raw.concurrency} at a time, both ` +
+			`workflows saving their executions): the Activity Stream Trigger ran ` +
+			`${stream.perSecond.toFixed(1)} events a second beside the Platform Trigger's ` +
+			`${webhook.perSecond.toFixed(1)} in the same n8n (**${ratio(raw.ratios.runsPerSecond)}**), ` +
+			`with ${kb(stream.walPerEvent)} of database WAL per event against ${kb(webhook.walPerEvent)} ` +
+			`(${ratio(raw.ratios.walPerEvent)}) and ${kb(stream.staticTextPerEvent)} of static data ` +
+			`written per event with ${thousands(stream.recordIds)} ids remembered (the Platform Trigger: ` +
+			`${kb(webhook.staticTextPerEvent)} with ${thousands(webhook.recordIds)}).`,
+	];
+	const s = raw.soak;
+	if (s)
+		lines.push(
+			'',
+			`A soak of ${thousands(s.events)} events sent at ${s.rate} a second: ${thousands(s.runs)} runs, ` +
+				`${s.missing} missing, ${s.twice} twice; n8n's memory after warm-up ` +
+				`${Math.round(s.rssFirstQuarterMiB)} MiB at first and ${Math.round(s.rssLastQuarterMiB)} MiB ` +
+				`at the end (${s.rssSlopeMiBPer10k.toFixed(1)} MiB per 10,000 events)` +
+				(Number.isFinite(s.heapUsedLastQuarterMiB)
+					? `, its JavaScript heap in use ${Math.round(s.heapUsedFirstQuarterMiB)} MiB at first and ` +
+						`${Math.round(s.heapUsedLastQuarterMiB)} MiB at the end`
+					: '') +
+				`; the static data ${kb(s.record.text)} with ${thousands(s.record.ids)} ids at the end.`,
+		);
+	lines.push('', m.end);
+	return lines.join('\n');
+}
+
 /** Every block of the page, by name. */
 function blocks() {
 	const capacity = capacitySource();
@@ -233,6 +296,7 @@ function blocks() {
 		capacity: capacityBlock(capacity),
 		topology: topologyBlock(capacity),
 		wal: walBlock(walSource()),
+		stream: streamBlock(streamSource()),
 	};
 }
 
@@ -261,9 +325,11 @@ module.exports = {
 	blocks,
 	capacitySource,
 	firstTable,
+	newestStreamFile,
 	newestWalFile,
 	plan,
 	readPage,
+	streamSource,
 	walSource,
 	withBlock,
 };
