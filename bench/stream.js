@@ -242,9 +242,15 @@ async function main() {
 			});
 			await inst.start();
 		});
+		// Subscribed too: the service sends every event to a webhook without a subscription, so the
+		// stream's events would reach the webhook trigger as well until it has subscribed.
 		const hook = await H.waitFor(
-			'the Platform Trigger to register its webhook',
-			() => [...sandbox.db.webhooks.values()].find((w) => w.valid),
+			'the Platform Trigger to register its webhook and subscribe it',
+			() =>
+				[...sandbox.db.webhooks.values()].find(
+					(w) =>
+						w.valid && [...sandbox.db.subscriptions.values()].some((s) => s.webhook_id === w.id),
+				),
 			{ timeoutMs: 120000 },
 		);
 		const webhookUrl = hook.url.replace('//localhost:', '//127.0.0.1:');

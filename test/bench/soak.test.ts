@@ -14,9 +14,10 @@ describe('onceCheck', () => {
 	it('counts an id that never ran, the extra runs of an id, and runs of ids not sent', () => {
 		const counts = new Map([
 			['1', 3],
+			['3', 2],
 			['9', 2],
 		]);
-		expect(onceCheck(counts, ['1', '2'])).toEqual({ missing: 1, twice: 2, foreign: 2 });
+		expect(onceCheck(counts, ['1', '2', '3'])).toEqual({ missing: 1, twice: 3, foreign: 2 });
 	});
 
 	it('counts an id sent twice as one event', () => {
