@@ -229,30 +229,50 @@ function walBlock(source = walSource()) {
 }
 
 /**
- * The newest bench/results/stream-<time>.json that holds a soak (its rounds and its soak come from one
- * run of n8n), else the newest.
+ * The Activity Stream Trigger's figures: the rounds from the newest bench/results/stream-<time>.json of
+ * a full run (at least 4 rounds, with lazy acquire: the production advice), the soak from the run with
+ * the longest soak (the newest of those). Either falls back to the newest file.
  */
-function newestStreamFile(dir = RESULTS) {
+function streamFiles(dir = RESULTS) {
 	const files = fs
 		.readdirSync(dir)
 		.filter((f) => /^stream-\d{4}-\d{2}-\d{2}T.*\.json$/.test(f))
-		.sort();
+		.sort()
+		.map((f) => ({ f, raw: JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) }));
 	if (!files.length) throw new Error('bench/results holds no stream-*.json');
-	const soaked = files.filter((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')).soak);
-	return (soaked.length ? soaked : files)[(soaked.length ? soaked : files).length - 1];
+	const newest = files[files.length - 1];
+	const full = files.filter((x) => x.raw.rounds >= 4 && x.raw.lazyAcquire);
+	const soaked = files
+		.filter((x) => x.raw.soak)
+		.sort((a, b) => a.raw.soak.events - b.raw.soak.events || a.f.localeCompare(b.f));
+	return {
+		rounds: (full.length ? full[full.length - 1] : newest).f,
+		soak: (soaked.length ? soaked[soaked.length - 1] : newest).f,
+	};
 }
 
-function streamSource(file = newestStreamFile()) {
-	const raw = JSON.parse(fs.readFileSync(path.join(RESULTS, file), 'utf8'));
-	return { file, date: file.slice(7, 17), raw };
+function streamSource(files = streamFiles()) {
+	const read = (f) => JSON.parse(fs.readFileSync(path.join(RESULTS, f), 'utf8'));
+	return {
+		files,
+		date: files.rounds.slice(7, 17),
+		raw: read(files.rounds),
+		soakDate: files.soak.slice(7, 17),
+		soak: read(files.soak).soak,
+	};
 }
 
-function thousands(n) {
-	return Math.round(n).toLocaleString('en-US');
-}
+/** A count rounded to a whole number, with thousands separators. */
+const whole = (n) => thousands(Math.round(n));
 
 function streamBlock(source = streamSource()) {
-	const m = markers('stream', `bench/results/${source.file}`);
+	const { files } = source;
+	const m = markers(
+		'stream',
+		files.rounds === files.soak
+			? `bench/results/${files.rounds}`
+			: `bench/results/${files.rounds} and ${files.soak}`,
+	);
 	const { raw } = source;
 	const { stream, webhook } = raw.sides;
 	const ratio = (q) => `${q.median.toFixed(2)}x`;
@@ -268,22 +288,27 @@ function streamBlock(source = streamSource()) {
 			`${webhook.perSecond.toFixed(1)} in the same n8n (**${ratio(raw.ratios.runsPerSecond)}**), ` +
 			`with ${kb(stream.walPerEvent)} of database WAL per event against ${kb(webhook.walPerEvent)} ` +
 			`(${ratio(raw.ratios.walPerEvent)}) and ${kb(stream.staticTextPerEvent)} of static data ` +
-			`written per event with ${thousands(stream.recordIds)} ids remembered (the Platform Trigger: ` +
-			`${kb(webhook.staticTextPerEvent)} with ${thousands(webhook.recordIds)}).`,
+			`written per event with ${whole(stream.recordIds)} ids remembered (the Platform Trigger: ` +
+			`${kb(webhook.staticTextPerEvent)} with ${whole(webhook.recordIds)}).`,
 	];
-	const s = raw.soak;
+	const s = source.soak;
 	if (s)
 		lines.push(
 			'',
-			`A soak of ${thousands(s.events)} events sent at ${s.rate} a second: ${thousands(s.runs)} runs, ` +
-				`${s.missing} missing, ${s.twice} twice; n8n's memory after warm-up ` +
-				`${Math.round(s.rssFirstQuarterMiB)} MiB at first and ${Math.round(s.rssLastQuarterMiB)} MiB ` +
+			`A soak (${source.soakDate}, the same setup) of ${whole(s.events)} events sent at ${s.rate} ` +
+				`a second: ${whole(s.runs)} runs, ` +
+				`${s.missing} missing, ${s.twice} twice` +
+				(Number.isFinite(s.runsNotStarted)
+					? `, ${whole(s.runsNotStarted)} runs n8n did not start (the trigger asked for them again)`
+					: '') +
+				`; n8n's memory after warm-up ` +
+				`${whole(s.rssFirstQuarterMiB)} MiB at first and ${whole(s.rssLastQuarterMiB)} MiB ` +
 				`at the end (${s.rssSlopeMiBPer10k.toFixed(1)} MiB per 10,000 events)` +
 				(Number.isFinite(s.heapUsedLastQuarterMiB)
-					? `, its JavaScript heap in use ${Math.round(s.heapUsedFirstQuarterMiB)} MiB at first and ` +
-						`${Math.round(s.heapUsedLastQuarterMiB)} MiB at the end`
+					? `, its JavaScript heap in use ${whole(s.heapUsedFirstQuarterMiB)} MiB at first and ` +
+						`${whole(s.heapUsedLastQuarterMiB)} MiB at the end`
 					: '') +
-				`; the static data ${kb(s.record.text)} with ${thousands(s.record.ids)} ids at the end.`,
+				`; the static data ${kb(s.record.text)} with ${whole(s.record.ids)} ids at the end.`,
 		);
 	lines.push('', m.end);
 	return lines.join('\n');
@@ -325,7 +350,7 @@ module.exports = {
 	blocks,
 	capacitySource,
 	firstTable,
-	newestStreamFile,
+	streamFiles,
 	newestWalFile,
 	plan,
 	readPage,
