@@ -13,7 +13,9 @@
  *     topology on PostgreSQL (one webhook process with 1, 2 and 4 workers, two behind nginx), and
  *     2,000 deliveries each run once;
  *   - bench/stream-core.js: the Activity Stream Trigger's own CPU per event at about 1,500 and 15,000
- *     remembered ids, and the static data n8n writes per event (no n8n).
+ *     remembered ids, and the static data n8n writes per event (no n8n);
+ *   - bench/stream.js: the Activity Stream Trigger beside the Platform Trigger (webhook) in one n8n on
+ *     PostgreSQL, in paired rounds (runs/s, CPU, WAL and static data per event), then a soak.
  * Every table goes to one file, bench/results/<date>.md, and is printed.
  *
  * BENCH_QUICK=1 runs every comparison small (a few minutes; the figures only prove the harness). Any
@@ -39,6 +41,8 @@ const QUICK_SIZES = {
 	BENCH_SCALE_PRODUCTS: '1000,10000',
 	BENCH_PRODUCTS: '1000',
 	BENCH_STREAM_SECONDS: '30',
+	BENCH_STREAM_EVENTS: '40',
+	BENCH_SOAK_EVENTS: '200',
 };
 if (QUICK)
 	for (const [k, v] of Object.entries(QUICK_SIZES))
@@ -75,6 +79,12 @@ const runs = [
 		name: 'stream-core.js',
 		label:
 			'stream-core.js (Activity Stream Trigger core: CPU per event at 1,500 and 15,000 remembered ids, static data per event)',
+		env: {},
+	},
+	{
+		name: 'stream.js',
+		label:
+			'stream.js (Activity Stream Trigger beside the webhook trigger in n8n on PostgreSQL: runs/s, CPU, WAL and static data per event; soak)',
 		env: {},
 	},
 ].filter((r) => !process.env.BENCH_ONLY || r.label.includes(process.env.BENCH_ONLY));

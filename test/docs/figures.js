@@ -2,8 +2,10 @@
 'use strict';
 /**
  * The measured figures of docs/production.md, generated from their one source in bench/results: the
- * capacity of the production topology from the newest capacity run of bench/results/history.md, and
- * the WAL a delivery costs from the newest bench/results/wal-*.json. Each block sits between markers
+ * capacity of the production topology from the newest capacity run of bench/results/history.md, the
+ * WAL a delivery costs from the newest bench/results/wal-*.json, and the Activity Stream Trigger beside
+ * the webhook trigger from the newest bench/results/stream-*.json that holds a soak (bench/stream.js).
+ * Each block sits between markers
  * in the page; the rest of the page links to it instead of restating a figure.
  *
  *   node test/docs/figures.js           prints every block
@@ -226,6 +228,92 @@ function walBlock(source = walSource()) {
 	].join('\n');
 }
 
+/**
+ * The Activity Stream Trigger's figures: the rounds from the newest bench/results/stream-<time>.json of
+ * a full run (at least 4 rounds, with lazy acquire: the production advice), the soak from the run with
+ * the longest soak (the newest of those). Either falls back to the newest file.
+ */
+function streamFiles(dir = RESULTS) {
+	const files = fs
+		.readdirSync(dir)
+		.filter((f) => /^stream-\d{4}-\d{2}-\d{2}T.*\.json$/.test(f))
+		.sort()
+		.map((f) => ({ f, raw: JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) }));
+	if (!files.length) throw new Error('bench/results holds no stream-*.json');
+	const newest = files[files.length - 1];
+	const full = files.filter((x) => x.raw.rounds >= 4 && x.raw.lazyAcquire);
+	const soaked = files
+		.filter((x) => x.raw.soak)
+		.sort((a, b) => a.raw.soak.events - b.raw.soak.events || a.f.localeCompare(b.f));
+	return {
+		rounds: (full.length ? full[full.length - 1] : newest).f,
+		soak: (soaked.length ? soaked[soaked.length - 1] : newest).f,
+	};
+}
+
+function streamSource(files = streamFiles()) {
+	const read = (f) => JSON.parse(fs.readFileSync(path.join(RESULTS, f), 'utf8'));
+	return {
+		files,
+		date: files.rounds.slice(7, 17),
+		raw: read(files.rounds),
+		soakDate: files.soak.slice(7, 17),
+		soak: read(files.soak).soak,
+	};
+}
+
+/** A count rounded to a whole number, with thousands separators. */
+const whole = (n) => thousands(Math.round(n));
+
+function streamBlock(source = streamSource()) {
+	const { files } = source;
+	const m = markers(
+		'stream',
+		files.rounds === files.soak
+			? `bench/results/${files.rounds}`
+			: `bench/results/${files.rounds} and ${files.soak}`,
+	);
+	const { raw } = source;
+	const { stream, webhook } = raw.sides;
+	const ratio = (q) => `${q.median.toFixed(2)}x`;
+	const lines = [
+		m.begin,
+		'',
+		`Measured on ${source.date} (n8n ${raw.n8n}, ${raw.mode} ${raw.postgres}, ` +
+			`${raw.lazyAcquire ? 'lazy acquire' : 'without lazy acquire'}, ${raw.cores} cores shared with ` +
+			`other work, ${raw.events} events per side in each of ${raw.rounds} paired rounds, the stream's ` +
+			`events sent at ${raw.pushRate} a second, the webhook's ${raw.concurrency} at a time, both ` +
+			`workflows saving their executions): the Activity Stream Trigger ran ` +
+			`${stream.perSecond.toFixed(1)} events a second beside the Platform Trigger's ` +
+			`${webhook.perSecond.toFixed(1)} in the same n8n (**${ratio(raw.ratios.runsPerSecond)}**), ` +
+			`with ${kb(stream.walPerEvent)} of database WAL per event against ${kb(webhook.walPerEvent)} ` +
+			`(${ratio(raw.ratios.walPerEvent)}) and ${kb(stream.staticTextPerEvent)} of static data ` +
+			`written per event with ${whole(stream.recordIds)} ids remembered (the Platform Trigger: ` +
+			`${kb(webhook.staticTextPerEvent)} with ${whole(webhook.recordIds)}).`,
+	];
+	const s = source.soak;
+	if (s)
+		lines.push(
+			'',
+			`A soak (${source.soakDate}, the same setup) of ${whole(s.events)} events sent at ${s.rate} ` +
+				`a second: ${whole(s.runs)} runs, ` +
+				`${s.missing} missing, ${s.twice} twice` +
+				(Number.isFinite(s.runsNotStarted)
+					? `, ${whole(s.runsNotStarted)} runs n8n did not start (the trigger asked for them again)`
+					: '') +
+				`; n8n's memory after warm-up ` +
+				`${whole(s.rssFirstQuarterMiB)} MiB at first and ${whole(s.rssLastQuarterMiB)} MiB ` +
+				`at the end (${s.rssSlopeMiBPer10k.toFixed(1)} MiB per 10,000 events)` +
+				(Number.isFinite(s.heapUsedLastQuarterMiB)
+					? `, its JavaScript heap in use ${whole(s.heapUsedFirstQuarterMiB)} MiB at first and ` +
+						`${whole(s.heapUsedLastQuarterMiB)} MiB at the end`
+					: '') +
+				`; the static data ${kb(s.record.text)} with ${whole(s.record.ids)} ids at the end.`,
+		);
+	lines.push('', m.end);
+	return lines.join('\n');
+}
+
 /** Every block of the page, by name. */
 function blocks() {
 	const capacity = capacitySource();
@@ -233,6 +321,7 @@ function blocks() {
 		capacity: capacityBlock(capacity),
 		topology: topologyBlock(capacity),
 		wal: walBlock(walSource()),
+		stream: streamBlock(streamSource()),
 	};
 }
 
@@ -261,9 +350,11 @@ module.exports = {
 	blocks,
 	capacitySource,
 	firstTable,
+	streamFiles,
 	newestWalFile,
 	plan,
 	readPage,
+	streamSource,
 	walSource,
 	withBlock,
 };
