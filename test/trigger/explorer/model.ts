@@ -1,4 +1,39 @@
 /**
+ * THE MENU (each behaviour once, with its source; "assumed" where neither the service nor n8n says).
+ * The service (platform.md, conventions.md, openapi.json in the shared spec):
+ * - S1 delivery: signed POST, acknowledged by a 200 within 10 s (platform.md, Events; conventions.md);
+ * - S2 retries: number and schedule unknown: none, a few (two) or many (until acknowledged), delays
+ *   drawn (platform.md, Events: "Retry schedule and number of delivery retries: not shown"; the three
+ *   policies are assumed);
+ * - S3 copies: an event delivered more than once, batches (conventions.md: "Events may be delivered
+ *   more than once (retries, replay, one copy per subscribed user)");
+ * - S4 replay: POST /2/webhooks/replay re-delivers every event of the minutes asked, up to 24 h back
+ *   (platform.md, POST /2/webhooks/replay; openapi.json); its 409 conflict is not generated (assumed
+ *   away here; lifecycle.ts's replay request handles it);
+ * - S5 forged bodies: anyone can POST to the URL (assumed).
+ * n8n 2.40.7 (paths under node_modules/n8n/dist):
+ * - N1 static data read per webhook call, saved after the run started, only when changed
+ *   (webhooks/live-webhooks.js:141-148, workflows/workflow-static-data.service.js:31-57);
+ * - N2 a save that fails is logged and swallowed: the 200 still goes out
+ *   (workflow-static-data.service.js:37-42) -> `saveFailsEvery`;
+ * - N3 saves land in any order, the whole row, last writer wins (saveStaticDataById is one UPDATE
+ *   of the column, no version) -> `saveDelaysMs`, drawn up to 2 s so that they overtake;
+ * - N4 other writers of the row: a run's write-back of its start-time copy at its end
+ *   (execution-lifecycle/execution-lifecycle-hooks.js:411-425) and a queue worker's stale copy
+ *   (the same hook, lines 488-497) -> the `staleWrite` step;
+ * - N5 a run start refused: the queue or the database (webhooks/webhook-helpers.js:793, answered
+ *   500) or a UserError of Engine 2.0 / a pre-execute hook (webhook-helpers.js:810) -> `starts`;
+ * - N6 a process that comes back answers every request 200 "n8n is starting up. Please wait" until
+ *   its migrations end, without a webhook call (abstract-server.js:108-114) -> `migrateMs`;
+ * - N7 graceful stop and kill -9 (assumed: n8n's shutdown lets requests in flight finish);
+ * - N8 several mains: a leader change adds and removes only non-webhook triggers
+ *   (active-workflow-manager.js:704-716, addAllNonWebhookTriggerWorkflows /
+ *   removeAllNonWebhookTriggerWorkflows); every main and webhook process serves deliveries, so
+ *   several mains are several processes here, and a leader change (or two leaders at once) calls
+ *   nothing of this trigger: not generated beyond `processes`;
+ * - N9 manual runs (the test URL) keep their static data apart and are never sent the service's
+ *   deliveries (webhooks/test-webhooks.js:124, setTestStaticData): not generated.
+ *
  * A model of everything the Platform Trigger's delivery protocol depends on, for the explorer
  * (explorer.test.ts): n8n's webhook path as n8n 2.40 runs it, the service that delivers, retries and
  * replays, and one to three webhook processes behind the routing recipe or a plain balancer. It runs
@@ -33,7 +68,12 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import type { Clock } from '../../../nodes/PlatformTrigger/receive';
 import { receiveDelivery } from '../../../nodes/PlatformTrigger/receive';
 import type { TriggerState } from '../../../nodes/PlatformTrigger/state';
-import { DeliveryMemory } from '../../../nodes/PlatformTrigger/state';
+import {
+	DeliveryMemory,
+	idHash,
+	ORPHANED_CLAIM_MS,
+	persistedIds,
+} from '../../../nodes/PlatformTrigger/state';
 
 export const SECRET = 'explorer-consumer-secret';
 const DEADLINE_MS = 10_000;
@@ -46,7 +86,9 @@ export type Step =
 	| { at: number; kind: 'event'; batchWith: boolean; twice: boolean }
 	| { at: number; kind: 'forged' }
 	| { at: number; kind: 'stop'; process: number; downMs: number }
-	| { at: number; kind: 'kill'; process: number; downMs: number };
+	| { at: number; kind: 'kill'; process: number; downMs: number }
+	/** N4: another writer saves the row as it was `ageMs` ago (a run's write-back, a queue worker). */
+	| { at: number; kind: 'staleWrite'; ageMs: number };
 
 /** How n8n fares with the run starts of a schedule, in order of the starts. */
 export interface StartFate {
@@ -71,6 +113,12 @@ export interface Schedule {
 	retryDelaysMs: number[];
 	/** How long saving the static data takes (ms), in turn (cycled). */
 	saveDelaysMs: number[];
+	/** S2: how often the service sends a body again (undocumented). */
+	retries?: 'none' | 'few' | 'many';
+	/** N2: every k-th save fails and n8n swallows it (0: none fails). */
+	saveFailsEvery?: number;
+	/** N6: how long a process that comes back answers 200 "starting up" (ms). */
+	migrateMs?: number;
 }
 
 export interface Outcome {
@@ -79,11 +127,13 @@ export interface Outcome {
 	/** The events the service created (forged ones excluded). */
 	events: string[];
 	/**
-	 * Events that may run twice by the documented windows: a kill -9 after a run started and before
-	 * n8n saved its record; a copy that reached another process while the first process was still
-	 * starting the run (see the end of runSchedule).
+	 * Per event, how many of its runs after the first are excused by the documented windows (the rule,
+	 * stated once: see EXCUSES at the end of runSchedule). Only a later run is ever excused, never the
+	 * earlier one of a pair.
 	 */
-	excused: Set<string>;
+	excused: Map<string, number>;
+	/** Events the invariants allow to be lost (see LOSSES in violation). */
+	mayBeLost: Set<string>;
 	log: string[];
 }
 
@@ -148,6 +198,8 @@ interface Delivery {
 	acked: boolean;
 	/** Sent by someone else than the service: sent once, never retried. */
 	forged: boolean;
+	/** A copy the service's replay sent: the process life that asked for that replay. */
+	replayOf?: { process: number; generation: number };
 }
 
 interface Process {
@@ -161,6 +213,8 @@ interface Process {
 	/** Webhook calls n8n has not finished (run starts included): a graceful stop waits for them. */
 	busy: number;
 	generation: number;
+	/** N6: until when this process answers "starting up" (ms on the loop). */
+	migratingUntil: number;
 }
 
 interface Request {
@@ -175,6 +229,10 @@ interface Request {
 	/** kill -9: the connection is reset. */
 	kill: () => void;
 	arrivedAt: number;
+	/** The ids the row had lost to n8n (lostToFault) when this request's copy was read. */
+	lostWhenRead?: Set<string>;
+	/** Its body's replay, if a replay sent it (see Delivery). */
+	replayOf?: { process: number; generation: number };
 }
 
 function cycle<T>(list: T[], i: number): T {
@@ -185,14 +243,32 @@ function sign(raw: Buffer, secret = SECRET): string {
 	return `sha256=${createHmac('sha256', secret).update(raw).digest('base64')}`;
 }
 
+/** What a test may change in the world of a schedule (nothing, by default). */
+export interface WorldOptions {
+	/**
+	 * Each process's memory at every (re)start: a test passes a subclass of DeliveryMemory with a known
+	 * bug put back, to show that the explorer finds it.
+	 */
+	memory?: () => DeliveryMemory;
+}
+
 /** Runs one schedule to its end and reports what ran. */
-export async function runSchedule(schedule: Schedule): Promise<Outcome> {
+export async function runSchedule(
+	schedule: Schedule,
+	options: WorldOptions = {},
+): Promise<Outcome> {
 	const loop = new Loop();
 	const t0 = Date.parse('2026-06-01T12:00:00Z');
-	const clock: Clock = {
+	/** A process's clock: its timers die with the process. */
+	const clockOf = (p: Process): Clock => ({
 		now: () => t0 + loop.now,
-		sleep: async (ms) => await new Promise<void>((resolve) => loop.after(ms, resolve)),
-	};
+		sleep: async (ms) =>
+			await new Promise<void>((resolve) =>
+				loop.after(ms, () => {
+					if (p.up) resolve();
+				}),
+			),
+	});
 	// Lines are kept as their parts and joined only when a schedule fails (most never are read).
 	const lines: Array<[number, () => string]> = [];
 	const say = (line: string | (() => string)) =>
@@ -205,6 +281,70 @@ export async function runSchedule(schedule: Schedule): Promise<Outcome> {
 		lastReceivedAt: new Date(t0 - 5 * MINUTE).toISOString(),
 	} satisfies TriggerState);
 
+	/** The row as it was, for other writers' stale copies (N4). */
+	const history: Array<{ at: number; row: string; version: number }> = [{ at: 0, row, version: 0 }];
+	const rowIds = (text: string) =>
+		new Set(persistedIds(JSON.parse(text) as TriggerState).map(([h]) => h));
+	/**
+	 * Ids (hashes) the row lost where its writer could not have known them: a save that failed and was
+	 * swallowed (N2); a save whose copy was read before the id entered the row, landing after it (N3:
+	 * concurrent requests of several processes, or one process's older save landing last); another
+	 * writer's stale copy (N4). An id that a writer had read and then dropped is the trigger's fault
+	 * and stays out. Cleared when a save brings the id back.
+	 */
+	const lostToFault = new Set<string>();
+	/** Runs (their ids) started while their id was in lostToFault (see EXCUSES). */
+	const faultRuns: string[] = [];
+	/** Events some delivery of which met an outage: no process open, a kill, "starting up" (N6). */
+	const outage = new Set<string>();
+	/**
+	 * Per process index: when signed deliveries reached it, and in which life (its restart recovery
+	 * runs at the first one of each life).
+	 */
+	const calls: Array<Array<{ at: number; generation: number }>> = [];
+	/** Events answered "starting up" by a process life, and when. */
+	const startupAcks: Array<{
+		ids: string[];
+		process: number;
+		generation: number;
+		at: number;
+		lifeFrom: number;
+	}> = [];
+	/** Run starts n8n refused (N5), with the process life and when the delivery arrived. */
+	const failedStarts: Array<{
+		ids: string[];
+		process: Process;
+		arrivedAt: number;
+		at: number;
+		replayOf?: { process: number; generation: number };
+	}> = [];
+	/** When each process life ended (a graceful stop's end, or kill -9). */
+	const lifeEnded = new Map<Process, number>();
+	/** When the service first sent each event. */
+	const firstSent = new Map<string, number>();
+	let saveCount = 0;
+	/** The row's version, and the version at which each id (hash) last entered it. */
+	let version = 0;
+	const entered = new Map<string, number>();
+	/** The row version each copy of a request was read at. */
+	const baseOf = new WeakMap<object, number>();
+	const land = (text: string, base: number) => {
+		const before = rowIds(row);
+		const after = rowIds(text);
+		row = text;
+		version++;
+		history.push({ at: loop.now, row, version });
+		for (const h of before)
+			if (!after.has(h)) {
+				if ((entered.get(h) ?? 0) > base) lostToFault.add(h);
+				entered.delete(h);
+			}
+		for (const h of after)
+			if (!before.has(h)) {
+				entered.set(h, version);
+				lostToFault.delete(h);
+			}
+	};
 	const runs = new Map<string, number>();
 	const runStarts: Array<{
 		id: string;
@@ -213,7 +353,8 @@ export async function runSchedule(schedule: Schedule): Promise<Outcome> {
 		arrivedAt: number;
 		at: number;
 	}> = [];
-	const excused = new Set<string>();
+	/** Runs started shortly before a kill -9 of their process (see EXCUSES). */
+	const killedBeforeSave: string[] = [];
 	const events: string[] = [];
 	/** Every body the service sent, with when (for replays). */
 	const sent: Array<{ at: number; ids: string[] }> = [];
@@ -224,8 +365,9 @@ export async function runSchedule(schedule: Schedule): Promise<Outcome> {
 	const processes: Process[] = [];
 	const boot = (index: number): Process => ({
 		index,
-		memory: new DeliveryMemory(),
+		memory: options.memory?.() ?? new DeliveryMemory(),
 		startedAt: t0 + loop.now,
+		migratingUntil: processes[index] ? loop.now + (schedule.migrateMs ?? 0) : 0,
 		up: true,
 		accepting: true,
 		inflight: new Set(),
@@ -256,15 +398,30 @@ export async function runSchedule(schedule: Schedule): Promise<Outcome> {
 
 	const save = (p: Process, generation: number, copy: TriggerState, then: () => void) => {
 		const text = JSON.stringify(copy);
+		const base = baseOf.get(copy) ?? version;
+		const every = schedule.saveFailsEvery ?? 0;
+		const fails = every > 0 && ++saveCount % every === 0;
 		loop.after(cycle(schedule.saveDelaysMs, saveIndex++), () => {
 			if (!p.up || p.generation !== generation) return; // killed before the write landed
-			row = text;
+			if (fails) {
+				// N2: logged and swallowed; the answer goes out as if saved.
+				say(`P${p.index} save failed (swallowed)`);
+				for (const h of rowIds(text)) if (!rowIds(row).has(h)) lostToFault.add(h);
+			} else {
+				if (base < version) say(`P${p.index} saves a copy read at row v${base} over v${version}`);
+				land(text, base);
+			}
 			then();
 		});
 	};
 
 	const retry = (d: Delivery) => {
 		if (d.forged) return;
+		// S2: a service that does not retry, or gives up after two retries.
+		if (schedule.retries === 'none' || (schedule.retries === 'few' && d.attempts >= 3)) {
+			say(() => `service gives up on ${d.ids.join(',')}`);
+			return;
+		}
 		// Backing off, as services do: the schedule's delays, doubled after every 4 attempts.
 		const factor = 2 ** Math.min(Math.floor(d.attempts / 4), 6);
 		loop.after(cycle(schedule.retryDelaysMs, retryIndex++) * factor, () => attempt(d));
@@ -277,9 +434,28 @@ export async function runSchedule(schedule: Schedule): Promise<Outcome> {
 		if (d.attempts > 40) throw new Error(`body ${d.ids.join(',')} never acknowledged`);
 		const p = route(d.routeKey);
 		if (!p) {
+			for (const id of d.ids) outage.add(id);
 			retry(d);
 			return;
 		}
+		if (p.migratingUntil > loop.now) {
+			// N6: answered 200 before any webhook call; the service counts it delivered.
+			say(() => `P${p.index} answers ${d.ids.join(',')} "starting up"`);
+			if (!d.forged) {
+				for (const id of d.ids) outage.add(id);
+				startupAcks.push({
+					ids: d.ids,
+					process: p.index,
+					generation: p.generation,
+					at: loop.now,
+					lifeFrom: p.startedAt - t0,
+				});
+			}
+			d.acked = true;
+			return;
+		}
+		// A signed delivery's call (the restart recovery runs only after the signature verifies).
+		if (!d.forged) (calls[p.index] ??= []).push({ at: loop.now, generation: p.generation });
 		const req: Request = {
 			process: p,
 			generation: p.generation,
@@ -290,6 +466,7 @@ export async function runSchedule(schedule: Schedule): Promise<Outcome> {
 			answer: () => undefined,
 			kill: () => undefined,
 			arrivedAt: loop.now,
+			replayOf: d.replayOf,
 		};
 		p.inflight.add(req);
 		let status: number | undefined;
@@ -335,6 +512,8 @@ export async function runSchedule(schedule: Schedule): Promise<Outcome> {
 		};
 		req.kill = () => {
 			// The connection is reset: the service counts no answer and sends the body again.
+			// Its run, if not started yet, never starts: an outage for this body's events.
+			for (const id of d.ids) outage.add(id);
 			if (req.connected && !req.answered) {
 				req.connected = false;
 				req.answered = true;
@@ -375,6 +554,8 @@ export async function runSchedule(schedule: Schedule): Promise<Outcome> {
 				return Reflect.deleteProperty(target, property);
 			},
 		});
+		baseOf.set(copy, version);
+		if (lostToFault.size) req.lostWhenRead = new Set(lostToFault);
 		const ctx = webhookContext(copy, d, res, requestReplay(p));
 		say(() => `P${p.index} receives ${d.ids.join(',')} attempt ${d.attempts}`);
 		const result: IWebhookResponseData = await receiveDelivery(
@@ -382,7 +563,7 @@ export async function runSchedule(schedule: Schedule): Promise<Outcome> {
 			wall(),
 			p.startedAt,
 			p.memory,
-			clock,
+			clockOf(p),
 		);
 		if (!alive()) return false;
 		if (req.answered) {
@@ -419,6 +600,17 @@ export async function runSchedule(schedule: Schedule): Promise<Outcome> {
 			p.busy--;
 			if (fate.fails) {
 				say(() => `run start failed at P${p.index}`);
+				const failed = (result.workflowData?.[0] ?? []).map((item) => {
+					const payload = (item.json.payload ?? {}) as IDataObject;
+					return String(payload.id_str ?? payload.id ?? item.json.event_id ?? '');
+				});
+				failedStarts.push({
+					ids: failed,
+					process: p,
+					arrivedAt: req.arrivedAt,
+					at: loop.now,
+					replayOf: req.replayOf,
+				});
 				if (!answeredAlready) req.answer(500);
 				return;
 			}
@@ -427,6 +619,9 @@ export async function runSchedule(schedule: Schedule): Promise<Outcome> {
 				const payload = (item.json.payload ?? {}) as IDataObject;
 				const id = String(payload.id_str ?? payload.id ?? item.json.event_id ?? '');
 				runs.set(id, (runs.get(id) ?? 0) + 1);
+				// The record holds the trigger's event id (for Account Activity not the post's id).
+				const hash = idHash(String(item.json.event_id ?? id));
+				if (lostToFault.has(hash) || req.lostWhenRead?.has(hash)) faultRuns.push(id);
 				runStarts.push({
 					id,
 					process: p.index,
@@ -456,17 +651,24 @@ export async function runSchedule(schedule: Schedule): Promise<Outcome> {
 			);
 		const fromMs = parse(from) - t0;
 		const toMs = parse(to) + MINUTE - t0;
+		if (!p.up) return; // the process is gone: its request never left
 		const bodies = sent.filter((s) => s.at >= fromMs && s.at < toMs);
 		say(`P${p.index} asks a replay ${from}-${to}: ${bodies.length} bodies`);
 		loop.after(2_000, () => {
-			for (const s of bodies) deliver(s.ids, false);
+			for (const s of bodies)
+				deliver(s.ids, false, false, { process: p.index, generation: p.generation });
 		});
 	};
 
-	const deliver = (ids: string[], record: boolean, forged = false): void => {
+	const deliver = (
+		ids: string[],
+		record: boolean,
+		forged = false,
+		replayOf?: { process: number; generation: number },
+	): void => {
 		if (!schedule.accountActivity && ids.length > 1) {
 			// Activity bodies carry one event each: a batch is its bodies sent at the same instant.
-			for (const id of ids) deliver([id], record, forged);
+			for (const id of ids) deliver([id], record, forged, replayOf);
 			return;
 		}
 		const body = schedule.accountActivity
@@ -484,8 +686,10 @@ export async function runSchedule(schedule: Schedule): Promise<Outcome> {
 			attempts: 0,
 			acked: false,
 			forged,
+			replayOf,
 		};
 		if (record) sent.push({ at: loop.now, ids });
+		for (const id of ids) if (!firstSent.has(id)) firstSent.set(id, loop.now);
 		attempt(d);
 	};
 
@@ -562,6 +766,13 @@ export async function runSchedule(schedule: Schedule): Promise<Outcome> {
 				case 'forged':
 					deliver([`forged${++eventSeq}`], false, true);
 					break;
+				case 'staleWrite': {
+					const then = loop.now - step.ageMs;
+					const old = [...history].reverse().find((h) => h.at <= then) ?? history[0];
+					say(`another writer saves the row of ${step.ageMs} ms ago`);
+					land(old.row, old.version);
+					break;
+				}
 				case 'stop': {
 					const p = processes[step.process % processes.length];
 					if (!p.up || !p.accepting) break;
@@ -574,6 +785,7 @@ export async function runSchedule(schedule: Schedule): Promise<Outcome> {
 							return;
 						}
 						p.up = false;
+						lifeEnded.set(p, loop.now);
 						loop.after(step.downMs, () => {
 							processes[p.index] = boot(p.index);
 							say(`P${p.index} is back`);
@@ -587,11 +799,13 @@ export async function runSchedule(schedule: Schedule): Promise<Outcome> {
 					if (!p.up) break;
 					say(`P${p.index} killed`);
 					p.up = false;
+					lifeEnded.set(p, loop.now);
 					for (const r of p.inflight) r.kill();
 					p.inflight.clear();
 					// A run that started shortly before the kill may have no saved record yet.
 					for (const s of runStarts)
-						if (s.process === p.index && loop.now - s.at <= maxSave(schedule)) excused.add(s.id);
+						if (s.process === p.index && loop.now - s.at <= maxSave(schedule))
+							killedBeforeSave.push(s.id);
 					loop.after(step.downMs, () => {
 						processes[p.index] = boot(p.index);
 						say(`P${p.index} is back`);
@@ -602,20 +816,94 @@ export async function runSchedule(schedule: Schedule): Promise<Outcome> {
 		});
 	}
 	await loop.run(200_000);
-	// Copies of one event in two processes whose claims do not meet: the second copy reached its
-	// process before the first one's run had started and its record was saved (a balancer without the
-	// routing recipe, or the recipe moving an event's traffic while a process stops or comes back).
-	const saveMax = Math.max(...schedule.saveDelaysMs);
-	for (const a of runStarts)
-		for (const b of runStarts)
-			if (
-				a.id === b.id &&
-				(a.process !== b.process || a.generation !== b.generation) &&
-				b.arrivedAt <= a.at + saveMax
-			)
-				excused.add(a.id);
+	const excused = excuses(runStarts, killedBeforeSave, maxSave(schedule), faultRuns);
+	// LOSSES, the one rule for events the invariants allow to be lost: with a service that retries
+	// little or not at all, an event whose delivery met an outage (no process open, a kill -9, a
+	// process answering "starting up"); with any service, an event answered "starting up" by a process
+	// life that no webhook call reached afterwards (its restart recovery runs at the first call of that
+	// life; a later life replays from its own start, and n8n's answer left no trace: N6), or a retry of
+	// an event first sent before that process came back (the recovery replays from the newest delivery
+	// n8n saved, which may be newer than the event).
+	const mayBeLost = new Set<string>();
+	const reachedAfter = (index: number, generation: number, at: number) =>
+		(calls[index] ?? []).some((c) => c.generation === generation && c.at > at);
+	for (const a of startupAcks)
+		for (const id of a.ids)
+			if (!reachedAfter(a.process, a.generation, a.at) || (firstSent.get(id) ?? 0) < a.lifeFrom)
+				mayBeLost.add(id);
+	// And with a service that retries little or not at all: an event whose run n8n refused to start,
+	// when its process ended before the replay the trigger asks ORPHANED_CLAIM_MS after the delivery
+	// arrived. Its restart recovery often replays it (lastReceivedAt is held back at it), but not
+	// always: another process's concurrent save can overwrite that time (N3), and no call may come.
+	// Also, with such a service: an event whose run n8n refused to start for a copy that a replay asked
+	// by another process (or an earlier life of this one) sent. The replay this process asks starts at
+	// what it knows, the copy's arrival or its own replay's start, never at that other replay's start,
+	// which the copy does not tell (the trigger reads no time from a body); the events between the two
+	// starts are not sent again (kept: protocolRegressions.test.ts, "kept limits").
+	if ((schedule.retries ?? 'many') !== 'many')
+		for (const f of failedStarts) {
+			const ended = lifeEnded.get(f.process);
+			const replayedElsewhere =
+				f.replayOf &&
+				(f.replayOf.process !== f.process.index || f.replayOf.generation !== f.process.generation);
+			if ((ended !== undefined && ended <= f.arrivedAt + ORPHANED_CLAIM_MS) || replayedElsewhere)
+				for (const id of f.ids) mayBeLost.add(id);
+		}
+	if ((schedule.retries ?? 'many') !== 'many') for (const id of outage) mayBeLost.add(id);
 	const log = lines.map(([at, line]) => `${String(at).padStart(7)} ${line()}`);
-	return { runs, events, excused, log };
+	return { runs, events, excused, mayBeLost, log };
+}
+
+/**
+ * EXCUSES, the one rule for runs of an event after its first that the invariants allow (the windows
+ * docs/production.md names). Runs are taken in the order they started; a run is excused only as the
+ * LATER run of a pair, never the earlier one, and each excuse covers one run:
+ * - a copy in another process, or in another life of the same process, that reached it no later than
+ *   the earlier run's start plus the longest save (`saveMax`): its claim could not see the earlier
+ *   one (a balancer without the routing recipe, or the recipe moving an event's traffic while a
+ *   process stops or comes back);
+ * - one later run of an event whose run started no more than `saveMax` before a kill -9 of its
+ *   process (its record may not have been saved);
+ * - a run that started (or whose copy was read) while the row lacked the event's id because of n8n,
+ *   not the trigger, as this model's own save history shows: a save that failed and was swallowed
+ *   (N2); a save whose copy was read before the id entered the row, landing after the save that
+ *   entered it (N3: n8n 2.40.7 writes the whole row with one UPDATE and no version,
+ *   workflows/workflow-static-data.service.js, saveStaticDataById; issue 51 (a), kept in
+ *   protocolRegressions.test.ts); another writer's stale copy (N4); only until a save brings the id
+ *   back (the next write of the process that knows it). The group commit's hole is not of this kind:
+ *   there the id never entered the row, and the explorer's test shows it is still found.
+ * A pair checked both ways (as before) excused every event run in two processes or two lives of one,
+ * since the later run's arrival always precedes the earlier run's start plus anything.
+ */
+export function excuses(
+	runStarts: ReadonlyArray<{
+		id: string;
+		process: number;
+		generation: number;
+		arrivedAt: number;
+		at: number;
+	}>,
+	killedBeforeSave: readonly string[],
+	saveMax: number,
+	faultRuns: readonly string[] = [],
+): Map<string, number> {
+	const excused = new Map<string, number>();
+	const add = (id: string) => excused.set(id, (excused.get(id) ?? 0) + 1);
+	for (let j = 0; j < runStarts.length; j++) {
+		const b = runStarts[j];
+		const earlier = runStarts
+			.slice(0, j)
+			.some(
+				(a) =>
+					a.id === b.id &&
+					(a.process !== b.process || a.generation !== b.generation) &&
+					b.arrivedAt <= a.at + saveMax,
+			);
+		if (earlier) add(b.id);
+	}
+	for (const id of killedBeforeSave) add(id);
+	for (const id of faultRuns) add(id);
+	return excused;
 }
 
 function maxSave(schedule: Schedule): number {
@@ -623,15 +911,18 @@ function maxSave(schedule: Schedule): number {
 }
 
 /** Why a schedule breaks an invariant, or undefined when it holds. */
-export async function violation(s: Schedule): Promise<string | undefined> {
-	const outcome = await runSchedule(s);
-	const lost = outcome.events.filter((id) => !outcome.runs.get(id));
+export async function violation(
+	s: Schedule,
+	options: WorldOptions = {},
+): Promise<string | undefined> {
+	const outcome = await runSchedule(s, options);
+	const lost = outcome.events.filter((id) => !outcome.runs.get(id) && !outcome.mayBeLost.has(id));
 	if (lost.length) return `lost: ${lost.join(', ')}\n${outcome.log.join('\n')}`;
 	const forged = [...outcome.runs.keys()].filter((id) => id.startsWith('forged'));
 	if (forged.length) return `forged bodies ran: ${forged.join(', ')}`;
 	if (!s.routing && s.processes > 1) return undefined;
 	const twice = outcome.events.filter(
-		(id) => (outcome.runs.get(id) ?? 0) > 1 && !outcome.excused.has(id),
+		(id) => (outcome.runs.get(id) ?? 0) - (outcome.excused.get(id) ?? 0) > 1,
 	);
 	if (twice.length) return `ran twice: ${twice.join(', ')}\n${outcome.log.join('\n')}`;
 	return undefined;
