@@ -52,8 +52,18 @@ function keyOf(ctx: IWebhookFunctions): string {
 /**
  * Recovery after an n8n restart. n8n 2.40 calls no webhook method when it restarts with the
  * workflow still active (its webhook rows are kept, so checkExists and create are skipped), so the
- * gap is noticed here instead: the first CRC check or delivery this process handles asks the service
- * to replay the gap (once per process start), from recoverySince.
+ * gap is noticed here instead: the first CRC check or delivery this process handles, when the last
+ * delivery n8n saved is older than the process, asks the service to replay the gap from that delivery
+ * (once per process start).
+ *
+ * Only then: a saved delivery newer than the process means one arrived since it started (this process
+ * or another one received it), and nothing tells that anything was missed. Replaying anyway (from the
+ * process start) re-sent events that had run, and the replay job's status message ran the workflow
+ * once more for every activation and for every trigger at every start. The price: with several
+ * processes, events that this process answered 200 "n8n is starting up" while its migrations ran (n8n's
+ * abstract-server.js, before any webhook call) are not recovered when another process saved a delivery
+ * since; a balancer that sends no traffic to a process before its readiness check passes avoids it
+ * (docs/production.md).
  *
  * True when this call is that first one; the caller then answers first and awaits replayGap: the
  * service wants a CRC answer within 3 s and a delivery acknowledged within 10 s, and the replay
@@ -66,19 +76,9 @@ function recoveryDue(
 	since: string,
 	memory: DeliveryMemory,
 ): boolean {
-	const webhookId = (ctx.getWorkflowStaticData('node') as TriggerState).webhookId;
-	return !!since && !!webhookId && memory.firstRecoveryInProcess(keyOf(ctx));
-}
-
-/**
- * Where the restart recovery's replay starts: the last delivery n8n saved, or this process's start
- * when that is older. With several processes the others keep the saved time newer than this one's
- * start, and while its migrations ran this process answered every request 200 "n8n is starting up"
- * without calling the trigger (n8n's abstract-server.js): those events are after its start.
- */
-function recoverySince(since: string, startedAt: number): string {
 	const last = Date.parse(since);
-	return last < startedAt ? since : new Date(startedAt).toISOString();
+	const webhookId = (ctx.getWorkflowStaticData('node') as TriggerState).webhookId;
+	return last < startedAt && !!webhookId && memory.firstRecoveryInProcess(keyOf(ctx));
 }
 
 /**
@@ -138,8 +138,7 @@ export async function answerCrc(
 	}
 	const answer = respond(ctx, 200, { response_token: crcResponseToken(secret, token) });
 	const since = (ctx.getWorkflowStaticData('node') as TriggerState).lastReceivedAt;
-	if (since && recoveryDue(ctx, startedAt, since, memory))
-		await replayGap(ctx, now, recoverySince(since, startedAt));
+	if (since && recoveryDue(ctx, startedAt, since, memory)) await replayGap(ctx, now, since);
 	return answer;
 }
 
@@ -221,9 +220,8 @@ export async function receiveDelivery(
 		// ended this call; answering before the run instead, as before, lost the event when the
 		// process stopped or n8n failed to start the run in between (the service held a 200 for it).
 		const credential = await readBearerCredential(ctx).catch(() => undefined);
-		const from = recoverySince(previous, startedAt);
-		noteReplayAsked(memory, key, Date.parse(from), now.getTime());
-		void replayGap(ctx, now, from, credential);
+		noteReplayAsked(memory, key, Date.parse(previous), now.getTime());
+		void replayGap(ctx, now, previous, credential);
 	}
 	const delivery = openDelivery(ctx, key, memory, clock);
 	const ids = events.map((e) => e.event_id);
@@ -248,6 +246,9 @@ export async function receiveDelivery(
 	memory.noteReceived(key, now.getTime());
 	const workflowData = workflowDataFor(version, replayMode, emitted as unknown as IDataObject[]);
 	const replay: ReplayIfNotRun = {
+		// A replay job's status message is not an event the service keeps: no replay sends it again,
+		// and asking one for it only brings another status message (of that new job) to run.
+		ids: emitted.filter((event) => !isStatusEvent(event) && event.event_id).map((e) => e.event_id),
 		arrivedAt: now.getTime(),
 		clockAtArrival: clock.now(),
 		credential: keptBearerCredential(ctx, now.getTime()),
@@ -265,6 +266,8 @@ export async function receiveDelivery(
 
 /** What a delivery needs to ask the service for its own events again (askReplayUnlessRun). */
 interface ReplayIfNotRun {
+	/** The events of the delivery that a replay can send again (its started ids but statuses). */
+	ids: string[];
 	arrivedAt: number;
 	/** The clock's reading then (the two are one in n8n; tests set the first). */
 	clockAtArrival: number;
@@ -316,11 +319,10 @@ const ownReplays = new WeakMap<
 function askReplayUnlessRun(
 	ctx: IWebhookFunctions,
 	delivery: OpenDelivery,
-	started: string[],
 	replay: ReplayIfNotRun,
 ): void {
 	const { memory, clock, key } = delivery;
-	const { credential } = replay;
+	const { credential, ids: started } = replay;
 	/** The first arrival of the oldest of these events: where the replay starts. */
 	let arrivedAt = replay.arrivedAt;
 	for (const id of started)
@@ -498,7 +500,7 @@ function answerAfterRunStarts(
 	if (started.length && typeof res.once === 'function')
 		// After an answer n8n sent without starting the run, and after a hang-up before any answer.
 		res.once('close', () => {
-			if (!delivery.read) askReplayUnlessRun(ctx, delivery, started, replay);
+			if (!delivery.read) askReplayUnlessRun(ctx, delivery, replay);
 		});
 	if (started.length && typeof res.once === 'function')
 		res.once('finish', () => {

@@ -310,6 +310,12 @@ export async function runSchedule(
 		at: number;
 		lifeFrom: number;
 	}> = [];
+	/**
+	 * Per process life (`index:generation`): the time of the last delivery in the row that its first
+	 * signed call read. The trigger's restart recovery replays only a gap before the life's start
+	 * (receive.ts, recoveryDue); a newer time means another process saved a delivery since (see LOSSES).
+	 */
+	const firstCallRead = new Map<string, string | undefined>();
 	/** Run starts n8n refused (N5), with the process life and when the delivery arrived. */
 	const failedStarts: Array<{
 		ids: string[];
@@ -555,6 +561,8 @@ export async function runSchedule(
 			},
 		});
 		baseOf.set(copy, version);
+		const life = `${p.index}:${generation}`;
+		if (!d.forged && !firstCallRead.has(life)) firstCallRead.set(life, copy.lastReceivedAt);
 		if (lostToFault.size) req.lostWhenRead = new Set(lostToFault);
 		const ctx = webhookContext(copy, d, res, requestReplay(p));
 		say(() => `P${p.index} receives ${d.ids.join(',')} attempt ${d.attempts}`);
@@ -823,13 +831,24 @@ export async function runSchedule(
 	// life that no webhook call reached afterwards (its restart recovery runs at the first call of that
 	// life; a later life replays from its own start, and n8n's answer left no trace: N6), or a retry of
 	// an event first sent before that process came back (the recovery replays from the newest delivery
-	// n8n saved, which may be newer than the event).
+	// n8n saved, which may be newer than the event), or an event answered "starting up" by a life whose
+	// first call found a delivery saved after the life started (another process's): the recovery then
+	// asks nothing, since nothing tells it that anything was missed, and a replay from every process
+	// start ran a replay status for every activation and start (receive.ts, recoveryDue).
 	const mayBeLost = new Set<string>();
 	const reachedAfter = (index: number, generation: number, at: number) =>
 		(calls[index] ?? []).some((c) => c.generation === generation && c.at > at);
+	const recoveryAsksNothing = (index: number, generation: number, lifeFrom: number) => {
+		const read = firstCallRead.get(`${index}:${generation}`);
+		return read === undefined || Date.parse(read) >= t0 + lifeFrom;
+	};
 	for (const a of startupAcks)
 		for (const id of a.ids)
-			if (!reachedAfter(a.process, a.generation, a.at) || (firstSent.get(id) ?? 0) < a.lifeFrom)
+			if (
+				!reachedAfter(a.process, a.generation, a.at) ||
+				(firstSent.get(id) ?? 0) < a.lifeFrom ||
+				recoveryAsksNothing(a.process, a.generation, a.lifeFrom)
+			)
 				mayBeLost.add(id);
 	// And with a service that retries little or not at all: an event whose run n8n refused to start,
 	// when its process ended before the replay the trigger asks ORPHANED_CLAIM_MS after the delivery
