@@ -95,6 +95,13 @@ const schedule: fc.Arbitrary<Schedule> = fc.record({
 		fc.integer({ min: 1, max: 6 }),
 	),
 	migrateMs: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 20_000 })),
+	activated: fc.boolean(),
+	statusStarts: fc.array(
+		fc.record({ delayMs: fc.integer({ min: 0, max: 300 }), fails: fc.boolean() }),
+		{
+			maxLength: 3,
+		},
+	),
 });
 
 describe('the delivery protocol, explored', () => {

@@ -10,7 +10,12 @@
  * - S4 replay: POST /2/webhooks/replay re-delivers every event of the minutes asked, up to 24 h back
  *   (platform.md, POST /2/webhooks/replay; openapi.json); its 409 conflict is not generated (assumed
  *   away here; lifecycle.ts's replay request handles it);
- * - S5 forged bodies: anyone can POST to the URL (assumed).
+ * - S5 forged bodies: anyone can POST to the URL (assumed);
+ * - S6 replay status: when a replay job ends the service posts `replay_job_status` to the webhook
+ *   (conventions.md, Webhooks); the trigger runs it (outputs.ts); no replay sends it again (assumed)
+ *   -> every replay the trigger asks costs a run, so NEEDED holds replays to what the world can
+ *   have made it miss; `activated`: the trigger activated while its processes run (no delivery
+ *   saved yet), as n8n's activation does for a workflow published while n8n is up.
  * n8n 2.40.7 (paths under node_modules/n8n/dist):
  * - N1 static data read per webhook call, saved after the run started, only when changed
  *   (webhooks/live-webhooks.js:141-148, workflows/workflow-static-data.service.js:31-57);
@@ -109,6 +114,8 @@ export interface Schedule {
 	steps: Step[];
 	/** Run starts take these, in turn; every later start succeeds at once. */
 	starts: StartFate[];
+	/** The same for the runs of replay status messages alone (S6); none given: all succeed. */
+	statusStarts?: StartFate[];
 	/** The service's retry delays (ms), in turn (cycled). */
 	retryDelaysMs: number[];
 	/** How long saving the static data takes (ms), in turn (cycled). */
@@ -119,6 +126,11 @@ export interface Schedule {
 	saveFailsEvery?: number;
 	/** N6: how long a process that comes back answers 200 "starting up" (ms). */
 	migrateMs?: number;
+	/**
+	 * The trigger is activated at 0 while its processes have run for ten minutes (no delivery saved
+	 * yet); otherwise it was active before they (re)started at 0, its last delivery saved 5 min before.
+	 */
+	activated?: boolean;
 }
 
 export interface Outcome {
@@ -134,6 +146,13 @@ export interface Outcome {
 	excused: Map<string, number>;
 	/** Events the invariants allow to be lost (see LOSSES in violation). */
 	mayBeLost: Set<string>;
+	/**
+	 * Replays the trigger asked with nothing the world could have made it miss (see NEEDED): each one
+	 * re-sends events that ran, and its job's status message (S6) runs the workflow once more.
+	 */
+	needlessReplays: string[];
+	/** Runs of replay job status messages (S6), per status id. */
+	statusRuns: Map<string, number>;
 	log: string[];
 }
 
@@ -276,10 +295,14 @@ export async function runSchedule(
 	const wall = () => new Date(t0 + loop.now);
 
 	// The database row of the workflow's static data (the trigger's node data), as n8n stores it.
-	let row = JSON.stringify({
-		webhookId: 'wh-1',
-		lastReceivedAt: new Date(t0 - 5 * MINUTE).toISOString(),
-	} satisfies TriggerState);
+	let row = JSON.stringify(
+		(schedule.activated
+			? { webhookId: 'wh-1' }
+			: {
+					webhookId: 'wh-1',
+					lastReceivedAt: new Date(t0 - 5 * MINUTE).toISOString(),
+				}) satisfies TriggerState,
+	);
 
 	/** The row as it was, for other writers' stale copies (N4). */
 	const history: Array<{ at: number; row: string; version: number }> = [{ at: 0, row, version: 0 }];
@@ -316,6 +339,19 @@ export async function runSchedule(
 	 * (receive.ts, recoveryDue); a newer time means another process saved a delivery since (see LOSSES).
 	 */
 	const firstCallRead = new Map<string, string | undefined>();
+	/**
+	 * Per process life (`index:generation`): when a body with events (not a replay status) met a run
+	 * start n8n refused (N5) or a caller that hung up (S1's 10 s): what the trigger may have missed.
+	 */
+	const troubles = new Map<string, number[]>();
+	const trouble = (p: Process, generation: number, ids: string[]) => {
+		if (!ids.some((id) => !isStatusId(id))) return;
+		const life = `${p.index}:${generation}`;
+		troubles.set(life, [...(troubles.get(life) ?? []), loop.now]);
+	};
+	/** Every replay the trigger asked: by which process life, when. */
+	const replaysAsked: Array<{ process: number; generation: number; at: number; job: string }> = [];
+	let jobSeq = 0;
 	/** Run starts n8n refused (N5), with the process life and when the delivery arrived. */
 	const failedStarts: Array<{
 		ids: string[];
@@ -365,6 +401,7 @@ export async function runSchedule(
 	/** Every body the service sent, with when (for replays). */
 	const sent: Array<{ at: number; ids: string[] }> = [];
 	let startIndex = 0;
+	let statusStartIndex = 0;
 	let retryIndex = 0;
 	let saveIndex = 0;
 
@@ -372,7 +409,8 @@ export async function runSchedule(
 	const boot = (index: number): Process => ({
 		index,
 		memory: options.memory?.() ?? new DeliveryMemory(),
-		startedAt: t0 + loop.now,
+		// A first life of an activated schedule started ten minutes before the activation.
+		startedAt: t0 + loop.now - (schedule.activated && !processes[index] ? 10 * MINUTE : 0),
 		migratingUntil: processes[index] ? loop.now + (schedule.migrateMs ?? 0) : 0,
 		up: true,
 		accepting: true,
@@ -498,6 +536,7 @@ export async function runSchedule(
 			if (req.connected && !req.answered) {
 				say(() => `hang up ${d.ids.join(',')} at P${p.index}`);
 				hangUp();
+				trouble(p, req.generation, d.ids);
 				retry(d);
 			}
 		});
@@ -602,13 +641,19 @@ export async function runSchedule(
 		answeredAlready: boolean,
 	) => {
 		// Faults are finite (or nothing could be promised): after the schedule's list, starts succeed.
-		const fate = schedule.starts[startIndex++] ?? { delayMs: 10, fails: false };
+		// A replay status's run takes its fate from its own list (kept schedules keep their starts).
+		const statusOnly = (result.workflowData ?? [])
+			.flat()
+			.every((item) => isStatusId(String(item.json.event_id ?? '')));
+		const fate = (statusOnly
+			? schedule.statusStarts?.[statusStartIndex++]
+			: schedule.starts[startIndex++]) ?? { delayMs: 10, fails: false };
 		loop.after(fate.delayMs, () => {
 			if (!p.up || p.generation !== generation) return;
 			p.busy--;
 			if (fate.fails) {
 				say(() => `run start failed at P${p.index}`);
-				const failed = (result.workflowData?.[0] ?? []).map((item) => {
+				const failed = (result.workflowData ?? []).flat().map((item) => {
 					const payload = (item.json.payload ?? {}) as IDataObject;
 					return String(payload.id_str ?? payload.id ?? item.json.event_id ?? '');
 				});
@@ -619,10 +664,12 @@ export async function runSchedule(
 					at: loop.now,
 					replayOf: req.replayOf,
 				});
+				trouble(p, generation, failed);
 				if (!answeredAlready) req.answer(500);
 				return;
 			}
-			const items = result.workflowData?.[0] ?? [];
+			// Every output: the events, and replay statuses on the Status output (S6).
+			const items = (result.workflowData ?? []).flat();
 			for (const item of items) {
 				const payload = (item.json.payload ?? {}) as IDataObject;
 				const id = String(payload.id_str ?? payload.id ?? item.json.event_id ?? '');
@@ -647,8 +694,12 @@ export async function runSchedule(
 		});
 	};
 
-	/** The service's replay: every body sent in the minutes asked for, delivered again a bit later. */
+	/**
+	 * The service's replay: every body sent in the minutes asked for, delivered again a bit later, then
+	 * the job's status message (S6). Returns the job's id.
+	 */
 	const requestReplay = (p: Process) => (from: string, to: string) => {
+		const job = `job-${++jobSeq}`;
 		const parse = (stamp: string) =>
 			Date.UTC(
 				Number(stamp.slice(0, 4)),
@@ -659,13 +710,16 @@ export async function runSchedule(
 			);
 		const fromMs = parse(from) - t0;
 		const toMs = parse(to) + MINUTE - t0;
-		if (!p.up) return; // the process is gone: its request never left
+		if (!p.up) return job; // the process is gone: its request never left
 		const bodies = sent.filter((s) => s.at >= fromMs && s.at < toMs);
-		say(`P${p.index} asks a replay ${from}-${to}: ${bodies.length} bodies`);
+		say(`P${p.index} asks a replay ${from}-${to}: ${bodies.length} bodies (${job})`);
+		replaysAsked.push({ process: p.index, generation: p.generation, at: loop.now, job });
 		loop.after(2_000, () => {
 			for (const s of bodies)
 				deliver(s.ids, false, false, { process: p.index, generation: p.generation });
 		});
+		loop.after(2_500, () => deliverStatus(job));
+		return job;
 	};
 
 	const deliver = (
@@ -701,11 +755,39 @@ export async function runSchedule(
 		attempt(d);
 	};
 
+	/**
+	 * S6: the service posts a replay job's status message to the webhook when the job ends
+	 * (conventions.md: `{"replay_job_status":{"webhook_id","job_state":"Complete"|"Incomplete",
+	 * "job_state_description","job_id"}}`), signed and retried as any delivery (assumed). It is not an
+	 * event the service keeps: no replay sends it again (assumed; platform.md says a replay re-delivers
+	 * "events delivered or attempted").
+	 */
+	const deliverStatus = (job: string) => {
+		const body = {
+			replay_job_status: {
+				webhook_id: 'wh-1',
+				job_state: 'Complete',
+				job_state_description: 'Job completed successfully',
+				job_id: job,
+			},
+		};
+		const raw = Buffer.from(JSON.stringify(body));
+		attempt({
+			ids: [`replay:${job}:complete`],
+			routeKey: job,
+			raw,
+			signature: sign(raw),
+			attempts: 0,
+			acked: false,
+			forged: false,
+		});
+	};
+
 	const webhookContext = (
 		copy: TriggerState,
 		d: Delivery,
 		res: IDataObject,
-		replay: (from: string, to: string) => void,
+		replay: (from: string, to: string) => string,
 	): IWebhookFunctions => {
 		const parameters: IDataObject = {
 			mode: schedule.accountActivity ? 'accountActivity' : 'activity',
@@ -750,9 +832,10 @@ export async function runSchedule(
 		const replayAnswer = async (options: IDataObject) => {
 			const body = (options.body ?? {}) as IDataObject;
 			say(() => `http ${String(options.method)} ${String(options.url)}`);
-			if (String(options.url).endsWith('/2/webhooks/replay'))
-				replay(String(body.from_date), String(body.to_date));
-			return { statusCode: 200, headers: {}, body: { data: { job_id: 'job-1' } } };
+			const job = String(options.url).endsWith('/2/webhooks/replay')
+				? replay(String(body.from_date), String(body.to_date))
+				: 'none';
+			return { statusCode: 200, headers: {}, body: { data: { job_id: job } } };
 		};
 		return ctx as unknown as IWebhookFunctions;
 	};
@@ -869,8 +952,18 @@ export async function runSchedule(
 				for (const id of f.ids) mayBeLost.add(id);
 		}
 	if ((schedule.retries ?? 'many') !== 'many') for (const id of outage) mayBeLost.add(id);
+	// NEEDED, the one rule for the trigger's replay requests: a process life asks for a replay only when
+	// the world gave it something it may have missed: it started after the trigger was active (it was
+	// down, or answered "starting up": N6, N7), or a body with events that it took met a run start n8n
+	// refused (N5) or a caller that hung up (S1) before the request. Any other replay re-sends events
+	// that ran, and its status message (S6) runs the workflow for nothing.
+	const needlessReplays = replaysAsked
+		.filter((r) => schedule.activated && r.generation === 1)
+		.filter((r) => !(troubles.get(`${r.process}:${r.generation}`) ?? []).some((t) => t <= r.at))
+		.map((r) => `P${r.process} life ${r.generation} asked ${r.job} at ${r.at} ms`);
+	const statusRuns = new Map([...runs].filter(([id]) => isStatusId(id)));
 	const log = lines.map(([at, line]) => `${String(at).padStart(7)} ${line()}`);
-	return { runs, events, excused, mayBeLost, log };
+	return { runs, events, excused, mayBeLost, log, needlessReplays, statusRuns };
 }
 
 /**
@@ -925,6 +1018,11 @@ export function excuses(
 	return excused;
 }
 
+/** A replay job's status message (S6), as the trigger names it (events.ts). */
+function isStatusId(id: string): boolean {
+	return id.startsWith('replay:');
+}
+
 function maxSave(schedule: Schedule): number {
 	return Math.max(...schedule.saveDelaysMs);
 }
@@ -937,6 +1035,8 @@ export async function violation(
 	const outcome = await runSchedule(s, options);
 	const lost = outcome.events.filter((id) => !outcome.runs.get(id) && !outcome.mayBeLost.has(id));
 	if (lost.length) return `lost: ${lost.join(', ')}\n${outcome.log.join('\n')}`;
+	if (outcome.needlessReplays.length)
+		return `replays nothing needed: ${outcome.needlessReplays.join('; ')}\n${outcome.log.join('\n')}`;
 	const forged = [...outcome.runs.keys()].filter((id) => id.startsWith('forged'));
 	if (forged.length) return `forged bodies ran: ${forged.join(', ')}`;
 	if (!s.routing && s.processes > 1) return undefined;
