@@ -233,6 +233,9 @@ export class DeliveryMemory {
 		for (const [key, ids] of this.claimed) {
 			let newest = Number.NEGATIVE_INFINITY;
 			for (const at of ids.values()) newest = Math.max(newest, at);
+			// Events n8n did not run count too: a trigger whose every claim was released (each run failed
+			// to start) has an empty record, and forgetting it lost where its own replay must start.
+			for (const at of this.notRun.get(key)?.values() ?? []) newest = Math.max(newest, at);
 			if (now - newest > DEDUPE_MAX_AGE_MS) this.forgetMemory(key);
 		}
 	}

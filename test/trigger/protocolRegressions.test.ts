@@ -237,6 +237,40 @@ found.push(
 );
 
 /**
+ * Found by the 200,000-schedule sweep once activations while n8n runs were in the explorer's world:
+ * every run of a new trigger failed to start, so its record was empty, and the sweep of expired
+ * triggers (forgetExpiredTriggers) forgot it, with the first arrival of e2 that its own replay must
+ * start at; e2's replay copy failed again and the next replay started after e2 (a service that never
+ * retries): e2 was lost.
+ */
+found.push([
+	'every claim of a newly activated trigger released (all starts failed): the sweep of expired triggers forgot where the own replay must start, and e2 was lost',
+	{
+		processes: 1,
+		routing: false,
+		accountActivity: false,
+		steps: [
+			{ at: 60000, kind: 'event', batchWith: false, twice: false },
+			{ at: 48000, kind: 'event', batchWith: false, twice: false },
+			{ at: 0, kind: 'forged' },
+		],
+		starts: [
+			{ delayMs: 0, fails: true },
+			{ delayMs: 0, fails: true },
+			{ delayMs: 10000, fails: true },
+			{ delayMs: 10000, fails: false },
+		],
+		retryDelaysMs: [200],
+		saveDelaysMs: [0],
+		retries: 'none',
+		saveFailsEvery: 0,
+		migrateMs: 0,
+		activated: true,
+		statusStarts: [],
+	},
+]);
+
+/**
  * Found by the explorer once the service's replay status messages (S6) and activations while n8n runs
  * were in its world (NEEDED: a replay is asked only for what the world can have made the trigger
  * miss). Both broke real-n8n trigger e2e tests after the first merge of the own replay.
