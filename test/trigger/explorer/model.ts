@@ -366,6 +366,8 @@ export async function runSchedule(
 		at: number;
 		replayOf?: { process: number; generation: number };
 	}> = [];
+	/** Per process life (`index:generation`): when a copy of each event first reached it. */
+	const firstArrival = new Map<string, Map<string, number>>();
 	/** When each process life ended (a graceful stop's end, or kill -9). */
 	const lifeEnded = new Map<Process, number>();
 	/** When the service first sent each event. */
@@ -506,6 +508,11 @@ export async function runSchedule(
 		}
 		// A signed delivery's call (the restart recovery runs only after the signature verifies).
 		if (!d.forged) (calls[p.index] ??= []).push({ at: loop.now, generation: p.generation });
+		if (!d.forged) {
+			const seen = firstArrival.get(`${p.index}:${p.generation}`) ?? new Map<string, number>();
+			firstArrival.set(`${p.index}:${p.generation}`, seen);
+			for (const id of d.ids) if (!seen.has(id)) seen.set(id, loop.now);
+		}
 		const req: Request = {
 			process: p,
 			generation: p.generation,
@@ -948,6 +955,10 @@ export async function runSchedule(
 	// what it knows, the copy's arrival or its own replay's start, never at that other replay's start,
 	// which the copy does not tell (the trigger reads no time from a body); the events between the two
 	// starts are not sent again (kept: protocolRegressions.test.ts, "kept limits").
+	// Generally, with such a service: an event whose run n8n refused to start in a process life that
+	// first saw a copy of it (a retry or a replay, sent to it by a balancer without the routing recipe)
+	// in a later minute than the service first sent it: that life's own replay starts at its first
+	// sight, the only time it knows.
 	if ((schedule.retries ?? 'many') !== 'many')
 		for (const f of failedStarts) {
 			const ended = lifeEnded.get(f.process);
@@ -956,6 +967,15 @@ export async function runSchedule(
 				(f.replayOf.process !== f.process.index || f.replayOf.generation !== f.process.generation);
 			if ((ended !== undefined && ended <= f.arrivedAt + ORPHANED_CLAIM_MS) || replayedElsewhere)
 				for (const id of f.ids) mayBeLost.add(id);
+			const seen = firstArrival.get(`${f.process.index}:${f.process.generation}`);
+			for (const id of f.ids) {
+				const first = seen?.get(id);
+				if (
+					first !== undefined &&
+					Math.floor(first / MINUTE) > Math.floor((firstSent.get(id) ?? 0) / MINUTE)
+				)
+					mayBeLost.add(id);
+			}
 		}
 	if ((schedule.retries ?? 'many') !== 'many') for (const id of outage) mayBeLost.add(id);
 	// NEEDED, the one rule for the trigger's replay requests: a process life asks for a replay only when
