@@ -453,6 +453,11 @@ export async function recoverMissedEvents(
 		maxRateLimitWait?: number;
 		/** The bearer credential read already: the request then needs nothing of n8n's webhook call. */
 		credential?: ReadCredential;
+		/**
+		 * A job already running (the service's conflict) is taken as covering this gap, or thrown to a
+		 * caller whose gap it may not cover (it asks again later).
+		 */
+		onConflict?: 'covered' | 'throw';
 	} = {},
 ): Promise<string | undefined> {
 	const saved = ctx.getWorkflowStaticData('node') as TriggerState;
@@ -474,7 +479,7 @@ export async function recoverMissedEvents(
 		})
 		.catch((error: unknown) => {
 			// The service's "conflict" problem: a replay job is already running for the webhook.
-			if (errorInfo(error).type === 'conflict') {
+			if (errorInfo(error).type === 'conflict' && known.onConflict !== 'throw') {
 				ctx.logger.info(
 					'Platform Trigger: a replay job is already running; its events will arrive as usual',
 				);

@@ -15,12 +15,12 @@ import {
 } from './signature';
 import { recoverMissedEvents, selectedEventTypes } from './lifecycle';
 import type { DeliveryMemory, TriggerState } from './state';
-import { processMemory, triggerKey } from './state';
+import { ORPHANED_CLAIM_MS, processMemory, triggerKey } from './state';
 import type { ReadCredential } from '../shared/transport';
 import { readBearerCredential } from '../shared/transport';
 import { defaultReplayStatus, isStatusEvent, workflowDataFor } from './outputs';
 import { isStreamDelivery, normalizeStreamDelivery } from './stream';
-import { consumerSecretVerifies, readConsumerSecret } from './secretCache';
+import { consumerSecretVerifies, keptBearerCredential, readConsumerSecret } from './secretCache';
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -53,7 +53,17 @@ function keyOf(ctx: IWebhookFunctions): string {
  * Recovery after an n8n restart. n8n 2.40 calls no webhook method when it restarts with the
  * workflow still active (its webhook rows are kept, so checkExists and create are skipped), so the
  * gap is noticed here instead: the first CRC check or delivery this process handles, when the last
- * delivery is older than the process, asks the service to replay the gap (once per process start).
+ * delivery n8n saved is older than the process, asks the service to replay the gap from that delivery
+ * (once per process start).
+ *
+ * Only then: a saved delivery newer than the process means one arrived since it started (this process
+ * or another one received it), and nothing tells that anything was missed. Replaying anyway (from the
+ * process start) re-sent events that had run, and the replay job's status message ran the workflow
+ * once more for every activation and for every trigger at every start. The price: with several
+ * processes, events that this process answered 200 "n8n is starting up" while its migrations ran (n8n's
+ * abstract-server.js, before any webhook call) are not recovered when another process saved a delivery
+ * since; a balancer that sends no traffic to a process before its readiness check passes avoids it
+ * (docs/production.md).
  *
  * True when this call is that first one; the caller then answers first and awaits replayGap: the
  * service wants a CRC answer within 3 s and a delivery acknowledged within 10 s, and the replay
@@ -210,6 +220,7 @@ export async function receiveDelivery(
 		// ended this call; answering before the run instead, as before, lost the event when the
 		// process stopped or n8n failed to start the run in between (the service held a 200 for it).
 		const credential = await readBearerCredential(ctx).catch(() => undefined);
+		noteReplayAsked(memory, key, Date.parse(previous), now.getTime());
 		void replayGap(ctx, now, previous, credential);
 	}
 	const delivery = openDelivery(ctx, key, memory, clock);
@@ -234,6 +245,14 @@ export async function receiveDelivery(
 	// make n8n rewrite the whole static data for every delivery.
 	memory.noteReceived(key, now.getTime());
 	const workflowData = workflowDataFor(version, replayMode, emitted as unknown as IDataObject[]);
+	const replay: ReplayIfNotRun = {
+		// A replay job's status message is not an event the service keeps: no replay sends it again,
+		// and asking one for it only brings another status message (of that new job) to run.
+		ids: emitted.filter((event) => !isStatusEvent(event) && event.event_id).map((e) => e.event_id),
+		arrivedAt: now.getTime(),
+		clockAtArrival: clock.now(),
+		credential: keptBearerCredential(ctx, now.getTime()),
+	};
 	return answerAfterRunStarts(
 		ctx,
 		delivery,
@@ -241,7 +260,124 @@ export async function receiveDelivery(
 		started,
 		{ ok: true, events: emitted.length },
 		workflowData,
+		replay,
 	);
+}
+
+/** What a delivery needs to ask the service for its own events again (askReplayUnlessRun). */
+interface ReplayIfNotRun {
+	/** The events of the delivery that a replay can send again (its started ids but statuses). */
+	ids: string[];
+	arrivedAt: number;
+	/** The clock's reading then (the two are one in n8n; tests set the first). */
+	clockAtArrival: number;
+	/** The credential read that verified the delivery, if kept (never logged). */
+	credential?: ReadCredential;
+}
+
+/** How often a delivery's own replay request is tried (a job running, a rate limit) before it logs. */
+const OWN_REPLAY_TRIES = 5;
+/** Between two tries of a delivery's own replay request. */
+const OWN_REPLAY_AGAIN_MS = 60_000;
+/**
+ * Per process memory and trigger: the start of the newest replay this process asked for (the restart
+ * recovery's or a delivery's own), and when. A copy arriving within REPLAY_COPIES_MS of that request
+ * may be one of its copies, as old as its start: a replay asked for such a copy starts there too.
+ */
+const askedReplays = new WeakMap<DeliveryMemory, Map<string, { from: number; askedAt: number }>>();
+const REPLAY_COPIES_MS = 10 * 60_000;
+
+function noteReplayAsked(memory: DeliveryMemory, key: string, from: number, askedAt: number): void {
+	const asked = askedReplays.get(memory) ?? new Map<string, { from: number; askedAt: number }>();
+	askedReplays.set(memory, asked);
+	asked.set(key, { from, askedAt });
+}
+
+/** Per process memory and trigger: the deliveries waiting to ask for their own replay. */
+const ownReplays = new WeakMap<
+	DeliveryMemory,
+	Map<string, Array<{ since: number; dueAt: number; ran: () => boolean; asked: boolean }>>
+>();
+
+/**
+ * A delivery whose run n8n did not start: n8n answered it without reading the answer (500: the queue
+ * or the database refused the run, or a UserError), or its caller hung up (the service's 10 s) and n8n
+ * then failed to start it, which n8n tells the trigger nothing about. The service's retries were the
+ * only way such an event ran, and the service documents none (platform.md: "Retry schedule and number
+ * of delivery retries: not shown"): a service that stops retrying, or whose retries met a copy still
+ * held (503), never had the event run. So once ORPHANED_CLAIM_MS has passed since it arrived (a copy
+ * may then take its claim over), the process asks the service to replay the minutes from its first
+ * arrival (or from the start of the replay it may be a copy of) to now, unless every one of its events
+ * has run meanwhile (a retry). Deliveries of one trigger due at the same moment share one request (the
+ * service runs one job at a time and refuses another with its conflict problem; such a refusal, or a
+ * rate limit, is tried again a minute later, up to OWN_REPLAY_TRIES times, then logged with what to
+ * do). Copies the replay brings of events that did run are dropped by the record. Needs the webhook's
+ * id and Recover Missed Events on, as the restart recovery does, and the credential read that
+ * verified the delivery (n8n has ended the webhook call by then; see replayGap). A process that stops
+ * before then leaves the event to its restart recovery (the first delivery after it comes back).
+ */
+function askReplayUnlessRun(
+	ctx: IWebhookFunctions,
+	delivery: OpenDelivery,
+	replay: ReplayIfNotRun,
+): void {
+	const { memory, clock, key } = delivery;
+	const { credential, ids: started } = replay;
+	/** The first arrival of the oldest of these events: where the replay starts. */
+	let arrivedAt = replay.arrivedAt;
+	for (const id of started)
+		arrivedAt = Math.min(arrivedAt, memory.notRunSince(key, id, replay.arrivedAt));
+	if (!credential || !started.length) return;
+	const asked = askedReplays.get(memory)?.get(key);
+	if (asked && replay.arrivedAt - asked.askedAt <= REPLAY_COPIES_MS)
+		arrivedAt = Math.min(arrivedAt, asked.from);
+	// Measured on the delivery's own time, moved on by the clock.
+	const at = () => replay.arrivedAt + clock.now() - replay.clockAtArrival;
+	const ran = () => started.every((id) => memory.outcomeOf(key, id, at()) === 'started');
+	const waitingByTrigger = ownReplays.get(memory) ?? new Map();
+	ownReplays.set(memory, waitingByTrigger);
+	const waiting: Array<{ since: number; dueAt: number; ran: () => boolean; asked: boolean }> =
+		waitingByTrigger.get(key) ?? [];
+	waitingByTrigger.set(key, waiting);
+	const mine = { since: arrivedAt, dueAt: replay.arrivedAt + ORPHANED_CLAIM_MS, ran, asked: false };
+	waiting.push(mine);
+	void (async () => {
+		await clock.sleep(Math.max(0, mine.dueAt - at()));
+		if (mine.asked) return; // asked with another delivery's request
+		// One request for every delivery of the trigger that is due and has not run: the service runs
+		// one replay job at a time.
+		const due = waiting.filter((w) => w.dueAt <= at() && !w.asked);
+		for (const w of due) w.asked = true;
+		const rest = waiting.filter((w) => !w.asked);
+		waiting.splice(0, waiting.length, ...rest);
+		if (!waiting.length && waitingByTrigger.get(key) === waiting) waitingByTrigger.delete(key);
+		const notRun = due.filter((w) => !w.ran());
+		if (!notRun.length) return;
+		const since = Math.min(...notRun.map((w) => w.since));
+		noteReplayAsked(memory, key, since, at());
+		const webhookId = String((ctx.getWorkflowStaticData('node') as TriggerState).webhookId ?? '');
+		for (let tries = 1; ; tries++) {
+			try {
+				await recoverMissedEvents(ctx, new Date(at()), {
+					since: new Date(since).toISOString(),
+					webhookId,
+					credential,
+					timeoutMs: RECOVERY_TIMEOUT_MS,
+					maxRateLimitWait: 0,
+					onConflict: 'throw',
+				});
+				return;
+			} catch (error) {
+				if (tries >= OWN_REPLAY_TRIES) {
+					ctx.logger.error(
+						`Platform Trigger: n8n did not start the run of a delivery, and asking the service to replay it failed (${(error as Error).message}); run Platform Posts → Admin (App-Only) → Replay Webhook Events for webhook ${webhookId} from ${new Date(since).toISOString()} to ${new Date(at()).toISOString()}`,
+					);
+					return;
+				}
+				await clock.sleep(OWN_REPLAY_AGAIN_MS);
+			}
+		}
+	})();
 }
 
 interface OpenDelivery {
@@ -346,6 +482,7 @@ function answerAfterRunStarts(
 	started: string[],
 	answer: IDataObject,
 	workflowData: INodeExecutionData[][] | undefined,
+	replay: ReplayIfNotRun,
 ): IWebhookResponseData {
 	const { memory, clock, key, token } = delivery;
 	const result: IWebhookResponseData = workflowData ? { workflowData } : {};
@@ -358,15 +495,20 @@ function answerAfterRunStarts(
 		},
 	});
 	const res = ctx.getResponseObject() as {
-		once?: (event: 'finish', listener: () => void) => void;
+		once?: (event: 'finish' | 'close', listener: () => void) => void;
 	};
+	if (started.length && typeof res.once === 'function')
+		// After an answer n8n sent without starting the run, and after a hang-up before any answer.
+		res.once('close', () => {
+			if (!delivery.read) askReplayUnlessRun(ctx, delivery, replay);
+		});
 	if (started.length && typeof res.once === 'function')
 		res.once('finish', () => {
 			if (delivery.read) return;
 			const released = memory.releaseClaimed(key, started, token);
 			if (released.length)
 				ctx.logger.warn(
-					`Platform Trigger: n8n answered a delivery without starting its run; its ${released.length} event(s) will run when the service sends them again`,
+					`Platform Trigger: n8n answered a delivery without starting its run; its ${released.length} event(s) will run when the service sends them again, or by a replay this process asks for in ${ORPHANED_CLAIM_MS / 1000} s`,
 				);
 		});
 	return result;

@@ -1,6 +1,7 @@
 import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPES } from '../shared/transport';
+import type { ReadCredential } from '../shared/transport';
+import { bearerCredentialOf, CREDENTIAL_TYPES } from '../shared/transport';
 import { triggerKey } from './state';
 
 /**
@@ -52,6 +53,11 @@ interface Entry {
 	credentialId: string;
 	/** Empty when the credential holds no consumer secret. */
 	secret: string;
+	/**
+	 * The same read as a bearer credential (its token not enumerable): what a delivery's own replay
+	 * request sends after n8n has ended the webhook call (receive.ts, askReplayUnlessRun).
+	 */
+	credential: ReadCredential;
 	readAt: number;
 }
 
@@ -71,6 +77,7 @@ function credentialIdOf(ctx: Ctx): string {
 
 interface Read {
 	secret: string;
+	credential: ReadCredential;
 	startedAt: number;
 }
 
@@ -112,7 +119,11 @@ async function readShared(
 		return await failed.read; // rejects with the failed read's own error
 	const read = (async (): Promise<Read> => {
 		const credentials = await ctx.getCredentials(TYPE);
-		return { secret: String(credentials.consumerSecret ?? ''), startedAt: now };
+		return {
+			secret: String(credentials.consumerSecret ?? ''),
+			credential: bearerCredentialOf(credentials),
+			startedAt: now,
+		};
 	})();
 	const entry = { credentialId, startedAt: now, read };
 	readings.set(key, entry);
@@ -123,7 +134,12 @@ async function readShared(
 		// Only the newest read still under way is kept: a read that a newer one overtook, or that
 		// started before the trigger was (re-)activated or deactivated, must not bring its secret back.
 		if (readings.get(key) === entry) {
-			cache.set(key, { credentialId, secret: result.secret, readAt: now });
+			cache.set(key, {
+				credentialId,
+				secret: result.secret,
+				credential: result.credential,
+				readAt: now,
+			});
 			failures.delete(key);
 		}
 		return result;
@@ -192,6 +208,14 @@ export async function consumerSecretVerifies(
 /** The secret read for this trigger and credential less than MAX_AGE_MS ago, if it holds one. */
 export function cachedConsumerSecret(ctx: Ctx, now = Date.now()): string | undefined {
 	return freshEntry(ctx, now)?.secret || undefined;
+}
+
+/**
+ * The bearer credential of this trigger's latest read of its credential, if it is this node's
+ * credential and at most MAX_AGE_MS old: the read that verified the delivery at hand, so no read more.
+ */
+export function keptBearerCredential(ctx: Ctx, now = Date.now()): ReadCredential | undefined {
+	return freshEntry(ctx, now)?.credential;
 }
 
 let lastSweep = Number.NEGATIVE_INFINITY;

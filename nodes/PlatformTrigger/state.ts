@@ -172,6 +172,11 @@ interface Claim {
 	claimedAt: number;
 	/** When the caller of that delivery hung up without an answer, if it did. */
 	hungUpAt?: number;
+	/**
+	 * The saved record (another process, or an earlier start of this one) holds the id as run: every
+	 * write keeps it, and a failed start here does not forget it.
+	 */
+	recordedElsewhere?: boolean;
 }
 
 /**
@@ -205,6 +210,12 @@ export class DeliveryMemory {
 	private readonly receivedAt = new Map<string, number>();
 	/** Triggers whose restart recovery this process has already started (once per process start). */
 	private readonly recovered = new Set<string>();
+	/**
+	 * Per trigger: events (hashes) whose run n8n did not start, with when this process first received
+	 * each, until one of their copies runs (or is found run elsewhere). The record's writes hold
+	 * lastReceivedAt back at the oldest of them, so that a restart's recovery replays them too.
+	 */
+	private readonly notRun = new Map<string, Map<string, number>>();
 	/** Per trigger: copies waiting for a claim's outcome (see changed). */
 	private readonly waiters = new Map<string, Array<() => void>>();
 	private lastSweep = Number.NEGATIVE_INFINITY;
@@ -222,6 +233,9 @@ export class DeliveryMemory {
 		for (const [key, ids] of this.claimed) {
 			let newest = Number.NEGATIVE_INFINITY;
 			for (const at of ids.values()) newest = Math.max(newest, at);
+			// Events n8n did not run count too: a trigger whose every claim was released (each run failed
+			// to start) has an empty record, and forgetting it lost where its own replay must start.
+			for (const at of this.notRun.get(key)?.values() ?? []) newest = Math.max(newest, at);
 			if (now - newest > DEDUPE_MAX_AGE_MS) this.forgetMemory(key);
 		}
 	}
@@ -250,12 +264,13 @@ export class DeliveryMemory {
 		const record = this.recordOf(key);
 		const waiting = this.pendingOf(key);
 		const ours = state.seenBy === this.tag && record.size > 0;
-		const persisted =
-			state.seen === undefined || ours
-				? []
-				: persistedIds(state).filter(
-						([id, at]) => !record.has(id) && now - at <= DEDUPE_MAX_AGE_MS,
-					);
+		const saved = state.seen === undefined || ours ? [] : persistedIds(state);
+		const persisted = saved.filter(([id, at]) => !record.has(id) && now - at <= DEDUPE_MAX_AGE_MS);
+		/** Ids another process (or an earlier start of this one) recorded as run. */
+		const runElsewhere = new Set(saved.map(([id]) => id));
+		for (const [hash, claim] of waiting) if (runElsewhere.has(hash)) claim.recordedElsewhere = true;
+		const notRun = this.notRun.get(key);
+		if (notRun) for (const hash of runElsewhere) notRun.delete(hash);
 		// A copy another process (or an earlier start of this one) wrote may lack this process's ids (its
 		// writer read an older copy): the next write re-asserts them.
 		if (state.seen !== undefined && !ours) this.unwritten.add(key);
@@ -274,8 +289,14 @@ export class DeliveryMemory {
 			const at = record.get(hash);
 			if (at !== undefined && now - at <= DEDUPE_MAX_AGE_MS) {
 				const claim = waiting.get(hash);
-				// A claim whose caller hung up long ago, with no run started since: n8n gave up on it.
+				// A claim whose caller hung up long ago, with no run started since: n8n gave up on it,
+				// unless a copy ran in another process meanwhile (the saved record holds it).
 				if (!claim?.hungUpAt || now - claim.claimedAt < ORPHANED_CLAIM_MS) continue;
+				if (runElsewhere.has(hash) || claim.recordedElsewhere) {
+					waiting.delete(hash);
+					this.notify(key);
+					continue;
+				}
 			}
 			record.delete(hash);
 			record.set(hash, now);
@@ -372,14 +393,23 @@ export class DeliveryMemory {
 		this.answerClosed(key, token);
 		const own = this.markStarted(key, started);
 		if (!this.unwritten.has(key)) return false;
-		if (
+		if (this.leavesWriteToOthers(key, own, now)) return false;
+		this.writeRecord(key, state, now);
+		return true;
+	}
+
+	/**
+	 * The group commit rule (WRITE_AT_LEAST_EVERY_MS): whether a delivery whose run started may leave
+	 * the record's write to another delivery of this process still being answered. Never when it
+	 * started new runs of its own (`own`). Protected so that the protocol's explorer can put the hole
+	 * this rule closes back (a subclass that ignores `own`) and show that it finds it.
+	 */
+	protected leavesWriteToOthers(key: string, own: boolean, now: number): boolean {
+		return (
 			!own &&
 			this.othersAnswering(key, now) &&
 			now - (this.writtenAt.get(key) ?? Number.NEGATIVE_INFINITY) < WRITE_AT_LEAST_EVERY_MS
-		)
-			return false;
-		this.writeRecord(key, state, now);
-		return true;
+		);
 	}
 
 	/**
@@ -399,6 +429,7 @@ export class DeliveryMemory {
 			const claim = waiting.get(hash);
 			if (!claim || (token && claim.token !== token)) continue;
 			waiting.delete(hash);
+			if (claim.recordedElsewhere) continue; // it ran elsewhere: still a duplicate here
 			record.delete(hash);
 			released.push(id);
 		}
@@ -436,11 +467,29 @@ export class DeliveryMemory {
 		}
 	}
 
+	/**
+	 * Notes that n8n did not start the run of `id`, received now at `at`: returns when this process
+	 * first received it (an earlier failed copy's time), kept until a copy runs.
+	 */
+	notRunSince(key: string, id: string, at: number): number {
+		const notRun = entryOf(this.notRun, key);
+		const hash = idHash(id);
+		const first = Math.min(notRun.get(hash) ?? at, at);
+		notRun.delete(hash);
+		notRun.set(hash, first);
+		for (const [old, when] of notRun)
+			if (notRun.size > DEDUPE_MAX_IDS || at - when > DEDUPE_MAX_AGE_MS) notRun.delete(old);
+			else break;
+		return first;
+	}
+
 	/** True when any of `started` was this process's claim not yet marked as run. */
 	private markStarted(key: string, started: Iterable<string>): boolean {
 		const waiting = this.pending.get(key);
+		const notRun = this.notRun.get(key);
 		let any = false;
 		for (const id of started) {
+			notRun?.delete(idHash(id));
 			if (waiting?.delete(idHash(id))) any = true;
 			this.unwritten.add(key);
 		}
@@ -453,13 +502,22 @@ export class DeliveryMemory {
 		if (!record) return;
 		const waiting = this.pending.get(key);
 		state.seen = encodeRecord(
-			waiting?.size ? [...record].filter(([hash]) => !waiting.has(hash)) : record,
+			waiting?.size
+				? [...record].filter(([hash]) => !waiting.has(hash) || waiting.get(hash)?.recordedElsewhere)
+				: record,
 		);
 		state.seenBy = this.tag;
 		const received = this.receivedAt.get(key);
 		const saved = state.lastReceivedAt ? Date.parse(state.lastReceivedAt) : Number.NaN;
-		if (received !== undefined && !(saved >= received))
-			state.lastReceivedAt = new Date(received).toISOString();
+		// Held back at the oldest event this process received and n8n did not run (see notRun).
+		let oldestNotRun = Number.POSITIVE_INFINITY;
+		for (const at of this.notRun.get(key)?.values() ?? [])
+			oldestNotRun = Math.min(oldestNotRun, at);
+		if (received !== undefined) {
+			const since = Math.min(received, oldestNotRun);
+			if (!(saved >= received) || since < saved)
+				state.lastReceivedAt = new Date(since).toISOString();
+		}
 		this.writtenAt.set(key, now);
 		this.unwritten.delete(key);
 	}
@@ -478,6 +536,7 @@ export class DeliveryMemory {
 		this.writtenAt.delete(key);
 		this.unwritten.delete(key);
 		this.receivedAt.delete(key);
+		this.notRun.delete(key);
 	}
 }
 

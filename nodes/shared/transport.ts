@@ -163,7 +163,11 @@ export interface ReadCredential {
 }
 
 export async function readBearerCredential(ctx: PlatformContext): Promise<ReadCredential> {
-	const credentials = await ctx.getCredentials(CREDENTIAL_TYPES.appOnly);
+	return bearerCredentialOf(await ctx.getCredentials(CREDENTIAL_TYPES.appOnly));
+}
+
+/** The App-Only Bearer credential's values as read already (see readBearerCredential). */
+export function bearerCredentialOf(credentials: IDataObject): ReadCredential {
 	const token = credentials.origin === 'minted' ? credentials.mintedToken : credentials.bearerToken;
 	const read = {
 		baseUrl: trimSlash(credentials.baseUrl),
