@@ -1243,9 +1243,10 @@ function keep(stored: PollState, state: PollState): void {
  * - one poll of a node at a time: a poll that starts while another of the same node runs returns null
  *   at once, its static data untouched, and n8n commits nothing for it (takeStagedCursor: a snapshot
  *   equal to its seed);
- * - a poll whose snapshot is older than the position this process last handed out with items
- *   (positionSeq lower) returns null the same way, while that position is younger than
- *   STALE_SNAPSHOT_MS.
+ * - a poll whose snapshot is older than the position this process last handed out (positionSeq
+ *   lower) returns null the same way, while that position is younger than STALE_SNAPSHOT_MS: a stale
+ *   poll would emit the same items again, or commit its own older position (an empty poll that only
+ *   counted the rate-limit window) over the newer one.
  * n8n's legacy polls work on the workflow's live static data, which always holds the latest positionSeq:
  * the second check never stops them.
  */
@@ -1253,8 +1254,8 @@ const pollsInFlight = new Set<string>();
 const handedOut = new Map<string, { seq: number; at: number }>();
 
 /**
- * How long a position handed out with items outranks an older snapshot. n8n commits it with the
- * execution right after poll() returns (__emit: runPolledWorkflow), and a tick is abandoned after
+ * How long a position handed out outranks an older snapshot. n8n commits it right after poll()
+ * returns (with the execution, __emit: runPolledWorkflow; or alone), and a tick is abandoned after
  * N8N_SCHEDULER_POLL_TIMEOUT (45 s by default): a snapshot still older after 2 minutes means the
  * commit failed (n8n logs "the next poll repeats the same window"), and that snapshot is polled again,
  * so a failed commit delays those items; it never stalls the trigger nor loses them.
@@ -1281,10 +1282,17 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 		);
 		return null;
 	}
+	const seqBefore = stored.positionSeq ?? 0;
+	const budget = pollBudget(this);
+	// n8n commits the position of a poll with items at once, and that of a scheduler tick's empty poll
+	// when it moved (commitStagedCursor); the poll it runs at publishing commits nothing without items,
+	// and its budget is PollContext's default (so are the legacy polls', whose static data is live).
+	const tick = budget !== UNSCHEDULED_BUDGET_MS;
 	pollsInFlight.add(ref);
 	try {
 		const result = await pollOnce.call(this);
-		if (result !== null) handedOut.set(ref, { seq: stored.positionSeq ?? 0, at: Date.now() });
+		const seq = stored.positionSeq ?? 0;
+		if (result !== null || (tick && seq !== seqBefore)) handedOut.set(ref, { seq, at: Date.now() });
 		return result;
 	} finally {
 		pollsInFlight.delete(ref);
