@@ -6,11 +6,14 @@
  *   - each post published after activation runs it once, none twice, a post not matching never;
  *   - n8n stopped, a post published while it is down, n8n started: that post runs once (the position was
  *     kept in the workflow's static data), and the posts from before the restart do not run again.
- * Both run in regular mode (n8n's in-memory poll timers). The list test runs in queue mode as well,
- * whose n8n runs n8n's durable poll scheduler with durable cursors (e2e/run.js): there the position
- * lives in n8n's poller_state row and is committed with each execution, and the member's post and the
- * new member are added right after the poll at publishing. The search test's queue-mode run is a known issue
- * (searchTestQueue below).
+ * Both run in regular mode (n8n's in-memory poll timers) and in queue mode, whose n8n runs n8n's durable
+ * poll scheduler with durable cursors (e2e/run.js): there the position lives in n8n's poller_state row
+ * and is committed with each execution, and the member's post and the new member are added right after
+ * the poll at publishing. In queue mode the restart is where several polls of one node run at once: each
+ * of the six Poll Times is a scheduler job of its own, and at start-up n8n fires the occurrence each job
+ * missed while it was down (within N8N_SCHEDULER_MISFIRE_GRACE, 60 s) at the same moment, each poll on
+ * the same poller_state cursor. The post published while n8n was down ran 5 times there before the
+ * Poll Trigger ran one poll of a node at a time (issue 52); it must run once.
  */
 const F = require('../lib/fixtures');
 const { activate, deactivate } = require('../lib/rest');
@@ -46,7 +49,7 @@ function runCounts(ctx) {
 const searchTest = {
 	name: 'poll trigger: one run per post matching the search query published after activation, none twice, across an n8n restart',
 	needs: ['platformPostsTrigger'],
-	modes: ['regular'],
+	modes: ['regular', 'queue'],
 	workflows: (ctx) => {
 		// Published before n8n starts (and so before activation): it must never run the workflow.
 		ctx.pollBefore = ctx.sandbox.publishPost({ text: `${QUERY} published before activation` }).id;
@@ -136,25 +139,8 @@ const searchTest = {
 	},
 };
 
-/**
- * The search test in queue mode, on n8n's durable poll scheduler (issue 52): skipped as a known issue.
- * Measured there (2026-11-29, n8n 2.40.7): the post published while n8n was down ran 5 times. Each of
- * the six Poll Times is a scheduler job of its own; at start-up n8n fired the occurrence each job missed
- * while it was down (within its 60 s misfire grace, N8N_SCHEDULER_MISFIRE_GRACE) at the same moment, five
- * polls of one node read the same poller_state cursor, and each committed its execution: the commit's
- * fence checks the task's lease, not that the cursor is still the one the poll read
- * (poller-state.repository.js advanceCursor).
- */
-const searchTestQueue = {
-	...searchTest,
-	modes: ['queue'],
-	knownIssue:
-		"n8n's durable scheduler fires every occurrence missed within the misfire grace at once after a restart; concurrent polls of one node commit the same items (5 runs of one post with six Poll Times)",
-};
-
 module.exports = [
 	searchTest,
-	searchTestQueue,
 	{
 		name: 'poll trigger: a list watched for new posts and new members (picked by its URL), each new one runs once',
 		needs: ['platformPostsTrigger'],

@@ -173,6 +173,12 @@ export interface PollState extends IDataObject {
 	rate?: { mode: PollMode; remaining: number; resetAt: number; told?: boolean };
 	/** Spaces seen scheduled or live (version 1.1): emitted again when they start or end. */
 	spaces?: Record<string, 'scheduled' | 'live'>;
+	/**
+	 * Moves by one each time a poll changes the position: a poll whose static data holds a lower number
+	 * than one this n8n process handed out reads a position older than the one committed (PollSnapshots).
+	 * Absent (static data saved before it existed): 0.
+	 */
+	positionSeq?: number;
 }
 
 interface Settings {
@@ -1198,13 +1204,102 @@ function unkeptPosition(stored: PollState, budget: number | undefined): boolean 
 	return budget !== undefined && budget !== UNSCHEDULED_BUDGET_MS && '__dataChanged' in stored;
 }
 
-/** Replaces the static data's position with the one a successful poll moved. */
+/** The same data, whatever the order of its keys. */
+function sameData(a: unknown, b: unknown): boolean {
+	const sorted = (value: unknown): unknown =>
+		Array.isArray(value)
+			? value.map(sorted)
+			: value !== null && typeof value === 'object'
+				? Object.fromEntries(
+						Object.keys(value)
+							.sort()
+							.map((k) => [k, sorted((value as IDataObject)[k])]),
+					)
+				: value;
+	return JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
+}
+
+/**
+ * Replaces the static data's position with the one a successful poll moved, and moves positionSeq
+ * when the position changed (the rate-limit window the poll counted is not the position).
+ */
 function keep(stored: PollState, state: PollState): void {
+	const position = (data: PollState) => ({ ...data, positionSeq: undefined, rate: undefined });
+	if (!sameData(position(stored), position(state)))
+		state.positionSeq = (stored.positionSeq ?? 0) + 1;
 	for (const name of Object.keys(stored)) if (!(name in state)) delete stored[name];
 	Object.assign(stored, state);
 }
 
+/**
+ * Under n8n's durable poll scheduler, several polls of one node can run at once, each on its own
+ * snapshot of the position: n8n makes each Poll Times entry its own scheduler job, and after a restart
+ * fires every occurrence missed within N8N_SCHEDULER_MISFIRE_GRACE (60 s) at once. Each tick reads the
+ * poller_state row when its task starts (n8n/dist/scheduling/poll-trigger-node/poll-trigger-task-handler.js:
+ * `state?.cursor` to createPollExecutionContext; trigger-execution-context.factory.js, __runPoll:
+ * resolveCursor with that prefetched cursor), and a poll that returns items commits its execution
+ * whatever another tick committed (the commit is fenced by the tick's lease, not by the position): the
+ * same items would run once per tick. So, per n8n process:
+ * - one poll of a node at a time: a poll that starts while another of the same node runs returns null
+ *   at once, its static data untouched, and n8n commits nothing for it (takeStagedCursor: a snapshot
+ *   equal to its seed);
+ * - a poll whose snapshot is older than the position this process last handed out (positionSeq
+ *   lower) returns null the same way, while that position is younger than STALE_SNAPSHOT_MS: a stale
+ *   poll would emit the same items again, or commit its own older position (an empty poll that only
+ *   counted the rate-limit window) over the newer one.
+ * n8n's legacy polls work on the workflow's live static data, which always holds the latest positionSeq:
+ * the second check never stops them.
+ */
+const pollsInFlight = new Set<string>();
+const handedOut = new Map<string, { seq: number; at: number }>();
+
+/**
+ * How long a position handed out outranks an older snapshot. n8n commits it right after poll()
+ * returns (with the execution, __emit: runPolledWorkflow; or alone), and a tick is abandoned after
+ * N8N_SCHEDULER_POLL_TIMEOUT (45 s by default): a snapshot still older after 2 minutes means the
+ * commit failed (n8n logs "the next poll repeats the same window"), and that snapshot is polled again,
+ * so a failed commit delays those items; it never stalls the trigger nor loses them.
+ */
+export const STALE_SNAPSHOT_MS = 2 * 60_000;
+
+function pollRef(ctx: IPollFunctions): string {
+	return `${String(ctx.getWorkflow().id ?? '')}:${ctx.getNode().id ?? ctx.getNode().name}`;
+}
+
 export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	// A manual test run reads and keeps nothing of the position.
+	if (this.getMode() === 'manual') return await pollOnce.call(this);
+	const ref = pollRef(this);
+	const stored = this.getWorkflowStaticData('node') as PollState;
+	const latest = handedOut.get(ref);
+	const stale =
+		latest !== undefined &&
+		(stored.positionSeq ?? 0) < latest.seq &&
+		Date.now() - latest.at < STALE_SNAPSHOT_MS;
+	if (pollsInFlight.has(ref) || stale) {
+		this.logger.debug(
+			`${logPrefix(this)}: ${stale ? 'this poll read a position older than the one the last poll handed out' : 'another poll of this node is running'}; this one is skipped`,
+		);
+		return null;
+	}
+	const seqBefore = stored.positionSeq ?? 0;
+	const budget = pollBudget(this);
+	// n8n commits the position of a poll with items at once, and that of a scheduler tick's empty poll
+	// when it moved (commitStagedCursor); the poll it runs at publishing commits nothing without items,
+	// and its budget is PollContext's default (so are the legacy polls', whose static data is live).
+	const tick = budget !== UNSCHEDULED_BUDGET_MS;
+	pollsInFlight.add(ref);
+	try {
+		const result = await pollOnce.call(this);
+		const seq = stored.positionSeq ?? 0;
+		if (result !== null || (tick && seq !== seqBefore)) handedOut.set(ref, { seq, at: Date.now() });
+		return result;
+	} finally {
+		pollsInFlight.delete(ref);
+	}
+}
+
+async function pollOnce(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const started = Date.now();
 	const settings = readSettings(this);
 	const manual = this.getMode() === 'manual';

@@ -129,6 +129,9 @@ const step = (mode: ExploredMode): fc.Arbitrary<PollStep> =>
 				{ maxLength: 2 },
 			),
 			saveFails: fc.boolean(),
+			// Durable: ticks of the node started with this one on its position (missed Poll Times fired
+			// at once after a restart).
+			siblings: fc.integer({ min: 1, max: 4 }),
 			// Minutes between polls: n8n's shortest interval, a longer one, or past a window's reset.
 			wait: fc.constantFrom(60_000, 5 * 60_000, 16 * 60_000),
 		},
@@ -552,6 +555,43 @@ const FOUND: Array<{ name: string; schedule: Schedule }> = [
 					shuffle: 0,
 				},
 				{ changes: [{ kind: 'add', count: 1 }], pageLimit: 1, shuffle: 0 },
+			],
+		},
+	},
+	{
+		// Durable: a tick started with poll 1 on the same position (missed Poll Times fired at once after
+		// a restart) ran after it and emitted the new follower again (issue 52, measured in real n8n).
+		name: 'followers: a tick started with another on its position runs after it (durable)',
+		schedule: {
+			mode: 'followers',
+			typeVersion: 1,
+			savedOnFailure: false,
+			host: 'durable',
+			initial: 230,
+			steps: [
+				{ changes: [], pageLimit: 100, shuffle: 0 },
+				{ changes: [{ kind: 'add', count: 1 }], pageLimit: 1, shuffle: 0, siblings: 1 },
+			],
+		},
+	},
+	{
+		// Durable: poll 1 read on from the position recorded at publishing and committed it; a tick
+		// started with it on the older position (none) only counted the rate-limit window, and its
+		// commit put that older position back: the next poll recorded the position anew, past post 21.
+		// Found against a fix that passed over the position of a poll that emitted nothing.
+		name: 'userPosts: a tick on the older position commits it over a newer empty poll (durable)',
+		schedule: {
+			mode: 'userPosts',
+			typeVersion: 1,
+			rateLimit: 5,
+			savedOnFailure: false,
+			host: 'durable',
+			initial: 0,
+			steps: [
+				{ changes: [{ kind: 'bulk', count: 20 }], pageLimit: 1, budgetPages: 1, shuffle: 0 },
+				{ changes: [], pageLimit: 2, shuffle: 0, siblings: 1 },
+				{ changes: [{ kind: 'add', count: 1 }], pageLimit: 100, shuffle: 0 },
+				{ changes: [], pageLimit: 1, shuffle: 0 },
 			],
 		},
 	},

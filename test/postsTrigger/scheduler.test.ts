@@ -14,7 +14,7 @@ import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { poll } from '../../nodes/PlatformPostsTrigger/poll';
+import { poll, STALE_SNAPSHOT_MS } from '../../nodes/PlatformPostsTrigger/poll';
 import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
 import type { FakeRead, Served } from './helpers';
 import { nextId, pollContext, serve } from './helpers';
@@ -187,12 +187,18 @@ interface WorkflowModel {
 	get(type: 'global' | 'node'): IDataObject;
 }
 
+let hostCount = 0;
+
 export class Host {
 	readonly chain: boolean;
 	readonly durable: boolean;
 	db = { staticData: {} as IDataObject, pollerState: new Map<string, IDataObject>() };
 	executions: string[][] = [];
 	errors: unknown[] = [];
+	/** Each workflow its own id, as n8n gives them. */
+	readonly workflowId = `wf-${++hostCount}`;
+	/** The commit of a poll with items fails (neither its cursor nor its execution is kept). */
+	failCommits = false;
 	private memory?: WorkflowModel;
 
 	constructor(
@@ -234,13 +240,20 @@ export class Host {
 	}
 
 	/** One poll as n8n runs it; `publishing`: the poll of the publication. */
-	private async run(workflow: WorkflowModel, publishing: boolean): Promise<void> {
+	private async run(
+		workflow: WorkflowModel,
+		publishing: boolean,
+		prefetched?: IDataObject,
+	): Promise<void> {
 		let row = this.db.pollerState.get(NODE.id);
 		if (this.durable && row === undefined) {
 			row = clone(workflow.get('node'));
 			this.db.pollerState.set(NODE.id, row);
 		}
-		const snapshot = row === undefined ? undefined : clone(row);
+		// A tick's snapshot is the row as its task found it when it started (poll-trigger-task-handler.js:
+		// `state?.cursor`, passed to createPollExecutionContext as the prefetched cursor).
+		const seed = prefetched ?? row;
+		const snapshot = seed === undefined ? undefined : clone(seed);
 		const nodeData = snapshot ?? workflow.get('node');
 		const tick = this.chain && !publishing;
 		const built = pollContext(
@@ -256,7 +269,7 @@ export class Host {
 					position: [0, 0],
 					credentials: {},
 				}),
-				getWorkflow: () => ({ id: 'wf-1', name: 'Scheduled', active: true }),
+				getWorkflow: () => ({ id: this.workflowId, name: 'Scheduled', active: true }),
 				getWorkflowStaticData: (type: string) =>
 					type === 'global' ? workflow.get('global') : nodeData,
 				getPollBudgetMs: () => (tick ? 36_000 : 300_000),
@@ -273,8 +286,11 @@ export class Host {
 			this.errors.push(error);
 			return;
 		}
-		const changed = snapshot !== undefined && JSON.stringify(snapshot) !== JSON.stringify(row);
+		const changed = snapshot !== undefined && JSON.stringify(snapshot) !== JSON.stringify(seed);
 		if (result !== null) {
+			// The cursor and the execution commit in one transaction (poll-cursor.service.js,
+			// commitWithExecution), fenced by the tick's lease only: a failed one keeps neither.
+			if (this.failCommits) return;
 			if (changed) this.db.pollerState.set(NODE.id, clone(snapshot));
 			this.save(workflow);
 			this.executions.push(ids(result));
@@ -292,6 +308,19 @@ export class Host {
 
 	async tick(): Promise<void> {
 		await this.run(this.chain ? this.fromDb() : this.memory!, false);
+	}
+
+	/**
+	 * Ticks of the node whose tasks start at once (several Poll Times entries are each their own job,
+	 * and after a restart n8n fires every occurrence missed within N8N_SCHEDULER_MISFIRE_GRACE at
+	 * once): each reads the poller_state row now; each returned function runs its poll.
+	 */
+	claim(count: number): Array<() => Promise<void>> {
+		return Array.from({ length: count }, () => {
+			const row = this.db.pollerState.get(NODE.id);
+			const prefetched = row === undefined ? undefined : clone(row);
+			return async () => await this.run(this.fromDb(), false, prefetched);
+		});
 	}
 }
 
@@ -387,4 +416,60 @@ describe('Poll Trigger: every combination of the four settings works or says wha
 			}
 		},
 	);
+});
+
+describe('Poll Trigger: several polls of one node at once under durable cursors (docs/production.md)', () => {
+	async function published() {
+		const served: Served = { entries: [], pageLimit: 100, queries: [], order: 'id' };
+		for (let i = 0; i < 3; i++) served.entries.push({ id: nextId(), text: 'old', author_id: USER });
+		serve(POSTS_READ, served);
+		const host = new Host(COMBINATIONS[15], USER_POSTS);
+		await host.publish();
+		await host.tick();
+		const id = nextId();
+		served.entries.push({ id, text: 'new', author_id: USER });
+		return { host, id };
+	}
+
+	afterEach(() => jest.restoreAllMocks());
+
+	it('ticks started at once from one snapshot (missed Poll Times after a restart) run a new post once', async () => {
+		const { host, id } = await published();
+		await Promise.all(host.claim(5).map(async (run) => await run()));
+		await host.tick();
+		expect(host.errors).toEqual([]);
+		expect(host.executions).toEqual([[id]]);
+	});
+
+	it('a tick that runs after another committed items, on the snapshot from before that commit, runs nothing', async () => {
+		const { host, id } = await published();
+		const [first, second] = host.claim(2);
+		await first();
+		await second();
+		await host.tick();
+		expect(host.errors).toEqual([]);
+		expect(host.executions).toEqual([[id]]);
+	});
+
+	it('when the commit of a poll with items fails, the older snapshot is polled again after the bound: the post runs once, not lost', async () => {
+		const { host, id } = await published();
+		const [first, second] = host.claim(2);
+		host.failCommits = true;
+		await first();
+		host.failCommits = false;
+		expect(host.executions).toEqual([]);
+		const now = Date.now();
+		const clock = jest.spyOn(Date, 'now');
+		// Within the bound: the snapshot older than the position handed out is not polled.
+		clock.mockReturnValue(now + STALE_SNAPSHOT_MS - 1_000);
+		await second();
+		await host.tick();
+		expect(host.executions).toEqual([]);
+		// Past it: the commit failed, the row still holds the older position, and it is polled again.
+		clock.mockReturnValue(now + STALE_SNAPSHOT_MS + 1_000);
+		await host.tick();
+		await host.tick();
+		expect(host.errors).toEqual([]);
+		expect(host.executions).toEqual([[id]]);
+	});
 });

@@ -303,7 +303,7 @@ describe.each([1, 1.2])('Poll Trigger against the service as it is (version %s)'
 			});
 		const params = { event: 'directMessages', authentication: CREDENTIAL_TYPES.pkce };
 		const staticData: IDataObject = {};
-		const extra = connectedTo(() => account, 'wf-reconnected-dm');
+		const extra = connectedTo(() => account, `wf-reconnected-dm-${version}`);
 		events['7'].push(dm(nextId(), '99'));
 		expect(await runPoll(params, staticData, extra)).toEqual([]);
 		const mine = nextId();
@@ -345,7 +345,7 @@ describe.each([1, 1.2])('Poll Trigger against the service as it is (version %s)'
 			});
 		const params = { event: 'mentions', authentication: CREDENTIAL_TYPES.pkce };
 		const staticData: IDataObject = {};
-		const extra = connectedTo(() => account, 'wf-reconnected-mentions');
+		const extra = connectedTo(() => account, `wf-reconnected-mentions-${version}`);
 		expect(await runPoll(params, staticData, extra)).toEqual([]);
 		expect(await runPoll(params, staticData, extra)).toEqual([]);
 		// The account is asked for once while the credential stays as it was: an idle poll is one request.

@@ -6,8 +6,8 @@
  * size with cursor tokens, pages emptied after paging, since_id / until_id where the endpoint takes
  * them, Spaces in a drawn order, changes between polls and between pages, long lists, items in the
  * middle, recent search's indexing lag, 429 and 503 on any request, a 15-minute rate-limit window of a
- * drawn size (or no headers), n8n's poll time, restarts, saves that fail, credentials switched or
- * reconnected to another account. A simulated clock runs across polls (a minute between polls, a
+ * drawn size (or no headers), n8n's poll time, restarts, saves that fail, several ticks of the node
+ * started at once on one position (durable), credentials switched or reconnected to another account. A simulated clock runs across polls (a minute between polls, a
  * second per request; the settling polls come after a window's reset). A poll the node skips sends no
  * request. `violation` runs one schedule and says what broke.
  */
@@ -82,6 +82,17 @@ export interface PollStep {
 	between?: Change[];
 	/** n8n's save of the static data after this poll fails (logged and swallowed by n8n). */
 	saveFails?: boolean;
+	/**
+	 * Durable, after the poll at publishing: this many more ticks of the node whose tasks started with
+	 * this poll's, on the same position, run after it. n8n makes each Poll Times entry its own
+	 * scheduler job and, after a restart, fires every occurrence missed within
+	 * N8N_SCHEDULER_MISFIRE_GRACE (60 s) at once; each tick reads the poller_state row when its task
+	 * starts (scheduling/poll-trigger-node/poll-trigger-task-handler.js: `state?.cursor` to
+	 * createPollExecutionContext; workflows/triggers/trigger-execution-context.factory.js, __runPoll:
+	 * resolveCursor with that prefetched cursor), and a poll with items commits its execution, fenced
+	 * by its own lease only. Measured in real n8n 2.40.7 (docs/production.md): one post ran 5 times.
+	 */
+	siblings?: number;
 }
 
 const MINUTE = 60_000;
@@ -544,7 +555,12 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 		bound();
 	};
 
-	const runPoll = async (step: PollStep, index: number): Promise<string | undefined> => {
+	/** `prefetched`: the position a sibling tick's task read when it started (PollStep.siblings). */
+	const runPoll = async (
+		step: PollStep,
+		index: number,
+		prefetched?: string,
+	): Promise<string | undefined> => {
 		let request = 0;
 		/** Requests of this poll to the watched endpoint: the page of the read. */
 		let pageOfPoll = 0;
@@ -552,8 +568,9 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 		let refused = false;
 		let failuresLeft = step.failure?.times ?? 0;
 		// The durable scheduler builds the workflow from the database for each poll.
+		const seed = prefetched ?? saved;
 		if (!legacy) {
-			staticData = JSON.parse(saved) as IDataObject;
+			staticData = JSON.parse(seed) as IDataObject;
 			globalData = JSON.parse(savedGlobal) as IDataObject;
 		}
 		/**
@@ -713,8 +730,14 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 					// Stands for the tokens the connection stored: another connection, other tokens.
 					connectedAs: `${credential}:${connection}`,
 				}),
+				// The poll at publishing has PollContext's 5 minutes (trigger-execution-context.factory.js,
+				// getExecutePollFunctions: a tick's budget only with a lease).
 				getPollBudgetMs: () =>
-					step.budgetPages === undefined ? undefined : step.budgetPages * 2000 - 1,
+					step.budgetPages !== undefined
+						? step.budgetPages * 2000 - 1
+						: publishing
+							? 300_000
+							: undefined,
 				getWorkflowStaticData: (type: string) => (type === 'global' ? globalData : staticData),
 			},
 		);
@@ -757,8 +780,9 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 			// Durable: committed with the execution; an empty poll's commit may fail (the next poll
 			// repeats the window: poll-trigger-task-handler.js). The poll at publishing commits nothing
 			// without items. The workflow's static data is saved with an emit (__emit: saveStaticData)
-			// and at the end of publishing.
-			if (emits || (!publishing && !step.saveFails)) saved = snapshot;
+			// and at the end of publishing. A position equal to the one the poll started from commits
+			// nothing (trigger-execution-context.factory.js, takeStagedCursor).
+			if (emits || (!publishing && !step.saveFails && snapshot !== seed)) saved = snapshot;
 			if (emits || publishing) savedGlobal = JSON.stringify(globalData);
 			staticData = JSON.parse(saved) as IDataObject;
 		}
@@ -872,8 +896,19 @@ export async function violation(s: Schedule): Promise<string | undefined> {
 	const steps = [...s.steps, settle, settle, settle];
 	for (const [index, step] of steps.entries()) {
 		for (const change of step.changes) apply(change);
+		const row = saved;
 		const why = await runPoll(step, index);
 		if (why) return why;
+		for (let k = 0; !legacy && index > 0 && k < (step.siblings ?? 0); k++) {
+			const sibling: PollStep = {
+				changes: [],
+				pageLimit: step.pageLimit,
+				shuffle: step.shuffle,
+				wait: 0,
+			};
+			const whySibling = await runPoll(sibling, index, row);
+			if (whySibling) return `${whySibling} (a tick started with poll ${index} on its position)`;
+		}
 	}
 	// A backlog longer than a window's requests read: more settling polls, while a read is left
 	// unfinished (a place to resume at, a gap), up to 30.
