@@ -274,22 +274,8 @@ async function main() {
 		const allStreamIds = [];
 		const allWebhookIds = [];
 
-		const updates = () =>
-			Number(
-				inst.pg
-					.psql("select n_tup_upd from pg_stat_user_tables where relname = 'workflow_entity'")
-					.trim(),
-			);
-		const staticSize = (workflowId) => {
-			const [text, stored] = inst.pg
-				.psql(
-					`select octet_length("staticData"::text), pg_column_size("staticData") from workflow_entity where id = '${workflowId}'`,
-				)
-				.trim()
-				.split('|')
-				.map(Number);
-			return { text: text || 0, stored: stored || 0 };
-		};
+		const updates = () => inst.pg.workflowUpdates();
+		const staticSize = (workflowId) => inst.pg.staticDataSize(workflowId);
 		const state = require(
 			path.join(inst.installed.pkgDir, 'dist', 'nodes', 'PlatformTrigger', 'state.js'),
 		);

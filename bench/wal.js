@@ -97,26 +97,10 @@ function triggerWorkflow(sandbox, description, ids, round) {
 	return { wf, sink: name, webhookId: F.uuidFrom(name) };
 }
 
-/** One number from PostgreSQL. */
-function pgNumber(inst, sql) {
-	const v = Number(inst.pg.psql(sql).trim());
-	if (!Number.isFinite(v)) throw new Error(`not a number from: ${sql}`);
-	return v;
-}
 const lsn = (inst) => inst.pg.walLsn();
 const walSince = (inst, from) => inst.pg.walBytesSince(from);
-const updates = (inst) =>
-	pgNumber(inst, "select n_tup_upd from pg_stat_user_tables where relname = 'workflow_entity'");
-function staticDataSize(inst, workflowId) {
-	const [text, stored] = inst.pg
-		.psql(
-			`select octet_length("staticData"::text), pg_column_size("staticData") from workflow_entity where id = '${workflowId}'`,
-		)
-		.trim()
-		.split('|')
-		.map(Number);
-	return { text: text || 0, stored: stored || 0 };
-}
+const updates = (inst) => inst.pg.workflowUpdates();
+const staticDataSize = (inst, workflowId) => inst.pg.staticDataSize(workflowId);
 
 /** The number of ids the persisted record holds (read by the built node's own reader). */
 function recordSize(inst, workflowId) {

@@ -637,6 +637,23 @@ async function startPostgres({ dir, port }) {
 			if (!Number.isFinite(bytes)) throw new Error(`no WAL position difference from ${from}`);
 			return bytes;
 		},
+		/** Rows of n8n's workflow table updated since the cluster started (each static data save is one). */
+		workflowUpdates: () => {
+			const n = Number(
+				psql("select n_tup_upd from pg_stat_user_tables where relname = 'workflow_entity'"),
+			);
+			if (!Number.isFinite(n)) throw new Error('no update count for workflow_entity');
+			return n;
+		},
+		/** A workflow's static data column: bytes as text, and as stored (after PostgreSQL's compression). */
+		staticDataSize: (workflowId) => {
+			const [text, stored] = psql(
+				`select octet_length("staticData"::text), pg_column_size("staticData") from workflow_entity where id = '${workflowId}'`,
+			)
+				.split('|')
+				.map(Number);
+			return { text: text || 0, stored: stored || 0 };
+		},
 		env: {
 			DB_TYPE: 'postgresdb',
 			DB_POSTGRESDB_HOST: '127.0.0.1',
