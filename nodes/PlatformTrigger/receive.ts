@@ -303,9 +303,9 @@ const ownReplays = new WeakMap<
  * A delivery whose run n8n did not start: n8n answered it without reading the answer (500: the queue
  * or the database refused the run, or a UserError), or its caller hung up (the service's 10 s) and n8n
  * then failed to start it, which n8n tells the trigger nothing about. The service's retries were the
- * only way such an event ran, and the service documents none (platform.md: "Retry schedule and number
- * of delivery retries: not shown"): a service that stops retrying, or whose retries met a copy still
- * held (503), never had the event run. So once ORPHANED_CLAIM_MS has passed since it arrived (a copy
+ * only way such an event ran, and the service does not document its retry schedule or how many
+ * retries it makes: a service that stops retrying, or whose retries met a copy still held (503),
+ * never had the event run. So once ORPHANED_CLAIM_MS has passed since it arrived (a copy
  * may then take its claim over), the process asks the service to replay the minutes from its first
  * arrival (or from the start of the replay it may be a copy of) to now, unless every one of its events
  * has run meanwhile (a retry). Deliveries of one trigger due at the same moment share one request (the
