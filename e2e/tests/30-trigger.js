@@ -224,6 +224,25 @@ module.exports = [
 				{ timeoutMs: 60000, intervalMs: 2000 },
 			);
 			missed.push(after.event_uuid);
+			// With n8n's workflow publication service (on by default in 2.40) a restart re-adds only
+			// in-memory triggers (workflows/publication/workflow-publication-reconciler.service.js), so
+			// no webhook method runs and the gap is noticed at the first delivery. With the service off,
+			// init adds every webhook through checkExists (active-workflow-manager.js addWebhooks), which
+			// lists the webhooks and asks for the gap at once (docs/production.md, "What happens when").
+			const listed = ctx
+				.records(seqBefore, '/2/webhooks')
+				.filter((r) => r.method === 'GET' && r.path === '/2/webhooks');
+			if (process.env.E2E_NO_PUBLICATION_SERVICE)
+				assert.ok(
+					listed.length > 0,
+					'with the publication service off, n8n checked the webhook at start-up',
+				);
+			else
+				assert.equal(
+					listed.length,
+					0,
+					'with the publication service on, n8n ran no webhook method at start-up',
+				);
 			const job = await ctx.waitFor(
 				'the trigger to create a replay job after the restart',
 				() => sandbox.db.replayJobs.slice(jobsBefore).find((j) => j.webhook_id === hook.id),
