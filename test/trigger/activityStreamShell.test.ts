@@ -7,7 +7,7 @@
  * writes to n8n's log. Against the sandbox's real streaming endpoint, as activityStream.test.ts.
  */
 import type { IDataObject, ITriggerResponse } from 'n8n-workflow';
-import { ExecutionCancelledError, sleep } from 'n8n-workflow';
+import { ManualExecutionCancelledError, sleep } from 'n8n-workflow';
 
 import { createContext, defaultCredentials } from '../helpers/context';
 import {
@@ -501,14 +501,16 @@ describe('closing', () => {
 });
 
 describe("n8n's answer to a run", () => {
-	/** An ExecutionCancelledError of another copy of n8n-workflow: another class of the same name. */
-	class ForeignBase extends Error {}
-	// eslint-disable-next-line @typescript-eslint/no-unused-vars -- only its name matters
-	const Foreign = { ExecutionCancelledError: class ExecutionCancelledError extends ForeignBase {} };
+	/**
+	 * A user's stop from another copy of n8n-workflow (npm may install the peer dependency beside the
+	 * package): other classes with the same names.
+	 */
+	class ExecutionCancelledError extends Error {}
+	class ForeignManualExecutionCancelledError extends ExecutionCancelledError {}
 
 	for (const [label, make] of [
-		['n8n-workflow', () => new ExecutionCancelledError('exec-1')],
-		['another copy of n8n-workflow', () => new Foreign.ExecutionCancelledError('cancelled')],
+		['n8n-workflow', () => new ManualExecutionCancelledError('exec-1')],
+		['another copy of n8n-workflow', () => new ForeignManualExecutionCancelledError('cancelled')],
 	] as const)
 		it(`a cancelled run (${label}) was started: its copies are dropped`, async () => {
 			let first = true;
