@@ -467,6 +467,35 @@ describe('subscriptions across a restart', () => {
 	});
 });
 
+describe('subscriptions across a restart, among many', () => {
+	it("another 60 triggers' subscriptions listed first (more than one page of 50): its own are still found and adopted", async () => {
+		const slow = { ...FAST, removalGraceMs: 5_000 };
+		const a = trigger({ workflowId: 'wf-many' });
+		const ra = await startActivityStream(a.context, slow);
+		await until('the stream', () => sb.activityStream.connections.size === 1);
+		const mine = ours();
+		sb.db.subscriptions.clear();
+		for (let i = 0; i < 60; i++)
+			sb.db.subscriptions.set(`9000${i}`, {
+				...mine[0],
+				subscription_id: `9000${i}`,
+				tag: `n8n:wf-other-${i}:node-1:s1`,
+			});
+		for (const m of mine) sb.db.subscriptions.set(String(m.subscription_id), m);
+		await ra.closeFunction!();
+		forgetStreamMemory();
+		const b = trigger({ workflowId: 'wf-many' });
+		const rb = await startActivityStream(b.context, slow);
+		try {
+			const own = ours().filter((s) => String(s.tag).startsWith('n8n:wf-many:'));
+			expect(own.map((s) => s.subscription_id)).toEqual(mine.map((s) => s.subscription_id));
+			expect(ours()).toHaveLength(61);
+		} finally {
+			await rb.closeFunction!();
+		}
+	});
+});
+
 describe('closing', () => {
 	it("an editor test run's close deletes its subscriptions at once", async () => {
 		const t = trigger({ mode: 'manual' });
