@@ -408,6 +408,29 @@ describe('two triggers in one process', () => {
 	});
 });
 
+describe("another trigger's events on the same stream", () => {
+	it("the app's one stream carries every trigger's copies: each runs only those of its own subscriptions", async () => {
+		const mine = trigger({ workflowId: 'wf-tag-1' });
+		const other = trigger({ workflowId: 'wf-tag-2', parameters: { user: '4242' } });
+		const responses = [
+			await startActivityStream(mine.context, FAST),
+			await startActivityStream(other.context, FAST),
+		];
+		try {
+			await until('two streams', () => sb.activityStream.connections.size === 2);
+			// A post of the other trigger's account: only its subscription matches, and both connections
+			// carry the copy (tagged with the other trigger's tag).
+			const sent = await sb.emit({ event_type: 'post.create', text: 'x', user_id: '4242' });
+			await until("the other trigger's run", () => other.emitted.length === 1);
+			await wait(300);
+			expect(ids(other.emitted)).toEqual(sent.map((e) => e.event_uuid));
+			expect(mine.calls).toEqual([]);
+		} finally {
+			for (const r of responses) await r.closeFunction!();
+		}
+	});
+});
+
 describe('subscriptions across a restart', () => {
 	const slow = { ...FAST, removalGraceMs: 5_000 };
 
