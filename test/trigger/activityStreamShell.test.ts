@@ -322,6 +322,43 @@ describe('bounded catch-ups and checkpoints', () => {
 	});
 });
 
+describe('a bounded catch-up that goes silent', () => {
+	it('is closed by the watchdog and asked again from the same start, and its whole backlog runs', async () => {
+		// The trigger's subscriptions with three events of eight minutes ago on them (a backlog).
+		const earlier = trigger({ workflowId: 'wf-silent' });
+		const r = await startActivityStream(earlier.context, { ...FAST, removalGraceMs: 60_000 });
+		await until('the earlier stream', () => sb.activityStream.connections.size === 1);
+		await r.closeFunction!();
+		await until('closed', () => sb.activityStream.connections.size === 0);
+		forgetStreamMemory();
+		const backlog = await post('missed', 3);
+		for (const entry of (sb.activityStream as unknown as { log: Array<{ at: number }> }).log)
+			entry.at = Date.now() - 8 * MIN;
+		// The service sends the backlog one line every 2 s and no keep-alive between: silent longer
+		// than the trigger's timeout (600 ms).
+		const stream = sb.activityStream as unknown as { backlogLineMs: number; keepAliveMs: number };
+		stream.backlogLineMs = 2_000;
+		stream.keepAliveMs = 60_000;
+		const staticData: IDataObject = { caughtUpTo: new Date(Date.now() - 10 * MIN).toISOString() };
+		const t = trigger({ workflowId: 'wf-silent', staticData });
+		const base = opens.length;
+		const response = await startActivityStream(t.context, { ...FAST, keepAliveTimeoutMs: 600 });
+		try {
+			const first = opens[base].query;
+			expect(first.end_time).toMatch(/Z$/);
+			stream.backlogLineMs = 0;
+			stream.keepAliveMs = 100;
+			await requestAt(base + 2, 5_000);
+			expect(opens[base + 1].query.start_time).toBe(first.start_time);
+			expect(logged(t, /was silent/, 'warn').length).toBeGreaterThan(0);
+			await until('the whole backlog', () => t.emitted.length === 3, 5_000);
+			expect(ids(t.emitted)).toEqual(backlog);
+		} finally {
+			await response.closeFunction!();
+		}
+	});
+});
+
 describe('lines that are not events', () => {
 	it('a line that is not JSON, JSON that is not an object, and an error report: logged or skipped, the connection kept', async () => {
 		const t = trigger();
