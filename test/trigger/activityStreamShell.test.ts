@@ -674,6 +674,31 @@ describe("n8n's answer to a run", () => {
 		}
 	});
 
+	it('an event n8n did not start and the stream no longer sends (24 hours later) is reported lost in the log', async () => {
+		const t = trigger({ start: () => new Error('SQLITE_BUSY') });
+		const response = await startActivityStream(t.context, {
+			...FAST,
+			keepAliveTimeoutMs: 600_000,
+			backoffMs: 1_000,
+		});
+		try {
+			await until('the stream', () => sb.activityStream.connections.size === 1);
+			const [lost] = await post('never started', 1);
+			await until('the failed start', () => t.calls.length === 1);
+			// Before the reconnection for its copy: the clock 25 hours on, past the service's window.
+			const real = Date.now.bind(Date);
+			jest.spyOn(Date, 'now').mockImplementation(() => real() + 25 * 60 * MIN);
+			await until(
+				'the error in the log',
+				() => logged(t, new RegExp(`activity event ${lost} was not run`), 'error').length,
+				6_000,
+			);
+			expect(t.emitted).toEqual([]);
+		} finally {
+			await response.closeFunction!();
+		}
+	});
+
 	it('an editor test run hands its events over without a deduplication key or a donePromise', async () => {
 		const t = trigger({ mode: 'manual' });
 		const response = await startActivityStream(t.context, FAST);
