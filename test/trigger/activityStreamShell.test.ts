@@ -699,6 +699,38 @@ describe("n8n's answer to a run", () => {
 		}
 	});
 
+	it("a failed start's back-off that ends while the trigger is between connections throws nothing", async () => {
+		const rejections: unknown[] = [];
+		const onRejection = (reason: unknown) => rejections.push(reason);
+		process.on('unhandledRejection', onRejection);
+		let first = true;
+		const t = trigger({
+			start: () => {
+				if (!first) return 'started';
+				first = false;
+				return new Error('SQLITE_BUSY');
+			},
+		});
+		const response = await startActivityStream(t.context, { ...FAST, backoffMs: 300 });
+		try {
+			await until('the stream', () => sb.activityStream.connections.size === 1);
+			await wait(150);
+			const [sent] = await post('fails once', 1);
+			await until('the failed start', () => t.calls.length === 1);
+			// The connection drops and the service refuses the next opens: when the failed start's
+			// back-off ends (300 ms), the trigger has no connection to close.
+			sb.faults.rules.push({ status: 503, remaining: 2, path: '^/2/activity/stream$' });
+			cut();
+			await until('the run from a later copy', () => t.emitted.length === 1, 8_000);
+			expect(ids(t.emitted)).toEqual([sent]);
+			await wait(100);
+			expect(rejections).toEqual([]);
+		} finally {
+			process.off('unhandledRejection', onRejection);
+			await response.closeFunction!();
+		}
+	});
+
 	it('an editor test run hands its events over without a deduplication key or a donePromise', async () => {
 		const t = trigger({ mode: 'manual' });
 		const response = await startActivityStream(t.context, FAST);
