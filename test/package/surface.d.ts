@@ -12,6 +12,8 @@ export interface Surface {
 	credentials: Record<string, { extends?: string[]; fields: Param[] }>;
 }
 export function currentSurface(): Surface;
+/** The recorded form of one node version's parameters (what surface.json holds per version). */
+export function describeParams(params: unknown[], version: number): Param[];
 export function breaks(recorded: Surface, current: Surface): string[];
 export function readSnapshot(): Surface;
 /** Whether a displayOptions @version condition admits the version. */

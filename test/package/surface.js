@@ -190,4 +190,4 @@ if (require.main === module) {
 	);
 }
 
-module.exports = { currentSurface, breaks, readSnapshot, versionMatches };
+module.exports = { currentSurface, describeParams, breaks, readSnapshot, versionMatches };
