@@ -177,7 +177,7 @@ export interface PollState extends IDataObject {
 	spaces?: Record<string, 'scheduled' | 'live'>;
 	/**
 	 * The last poll's read (modes without since_id, from IDLE_READ_VERSION on) sent more than one
-	 * request: the next poll's first page does not end the read (see PagedReads).
+	 * request: the next poll's first page does not end the read (see pagedReads).
 	 */
 	paged?: boolean;
 	/**
