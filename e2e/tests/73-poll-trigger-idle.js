@@ -4,7 +4,9 @@
  * 10 seconds against the sandbox (followers newest first by when they followed, as the service lists
  * them):
  *   - an idle poll asks for 2 followers (max_results=2) and reads nothing further;
- *   - a new follower runs the workflow once (the read goes on past the changed top);
+ *   - a new follower runs the workflow once (the read goes on past the changed top); that read took
+ *     two requests, so the poll after it reads the newest 10 once (what came on top while it asked
+ *     its second page would be behind it), then 2 again;
  *   - the version's documented limit: a new follower, then the two newest before it unfollowing and
  *     following again, the older first (back on top in the same order), runs nothing while the top
  *     stays so, and runs once, before the next newcomer, at the poll where that newcomer changes the top;
@@ -80,11 +82,21 @@ module.exports = [
 				const idleSizes = idle.slice(-2).map((r) => Number(r.query.max_results));
 				assert.deepEqual(idleSizes, [2, 2], 'an idle poll asks for the newest 2 followers');
 
+				const beforeFirst = sandbox.seq;
 				follow(NEW.first);
 				await ctx.waitFor('a run for the first newcomer', () => runs()[event(NEW.first)], {
 					timeoutMs: 45000,
 					intervalMs: 500,
 				});
+				// That poll read two pages; the next one reads the newest 10 in one request.
+				await ctx.waitFor(
+					'the poll after it, reading the newest 10',
+					() =>
+						reads(beforeFirst).some(
+							(r) => Number(r.query.max_results) === 10 && !r.query.pagination_token,
+						),
+					{ timeoutMs: 45000, intervalMs: 500 },
+				);
 
 				// Between two polls (one tick of this process): a new follower, then the two newest before
 				// it (the first newcomer and the newest remembered) unfollow and follow again, older first.

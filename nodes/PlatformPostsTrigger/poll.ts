@@ -62,6 +62,8 @@ const FIRST_PAGE = 10;
  * newest ids remembered, in their order, ends the read: a new item comes on top, so the top changed
  * where one arrived. Only the ids remembered coming back on top in that same order, after a new item,
  * hide it; the next poll whose top changed reads past them with the run rule (STOP_RUN) and emits it.
+ * Items that arrived while the last poll read were not seen by it: after a read of more than one
+ * request, the next poll does not stop at its first page (PollState.paged).
  */
 const IDLE_PAGE = 2;
 /**
@@ -173,6 +175,11 @@ export interface PollState extends IDataObject {
 	rate?: { mode: PollMode; remaining: number; resetAt: number; told?: boolean };
 	/** Spaces seen scheduled or live (version 1.1): emitted again when they start or end. */
 	spaces?: Record<string, 'scheduled' | 'live'>;
+	/**
+	 * The last poll's read (modes without since_id, from IDLE_READ_VERSION on) sent more than one
+	 * request: the next poll's first page does not end the read (see pagedReads).
+	 */
+	paged?: boolean;
 	/**
 	 * Moves by one each time a poll changes the position: a poll whose static data holds a lower number
 	 * than one this n8n process handed out reads a position older than the one committed (PollSnapshots).
@@ -923,6 +930,20 @@ function moveOverlap(
 }
 
 /**
+ * The nodes (by pollRef) whose last read in this process sent more than one request, from
+ * IDLE_READ_VERSION on. The service lists these modes by when each item was added and its page tokens
+ * go on past the page's last item: what is added while a read asks for its next page lands on top,
+ * above the first page, and that read never sees it. If the newest remembered ids are then removed and
+ * added again in their order (unfollowed and followed again, the older one first), a first page of
+ * IDLE_PAGE answers them as remembered, and the new items below them would wait for the next change at
+ * the top. So the poll after such a read asks a first page of FIRST_PAGE and reads past a remembered
+ * top. PollState.paged says it across processes and restarts; this set says it too when n8n failed to
+ * commit that poll's position (an empty poll whose position moved: the next ticks read the position
+ * before it).
+ */
+const pagedReads = new Set<string>();
+
+/**
  * Modes without since_id: every id read that is not remembered is new, read past remembered ones that
  * came back to the top (removed and added again) until a run of them. The window is then rebuilt in
  * the service's order from what was read, so it stays the newest part of the list.
@@ -930,7 +951,7 @@ function moveOverlap(
 async function knownIdsPoll(
 	ctx: IPollFunctions,
 	settings: Settings,
-	send: SendRequest,
+	sendRequest: SendRequest,
 	id: string | undefined,
 	state: PollState,
 	started: number,
@@ -941,12 +962,22 @@ async function knownIdsPoll(
 	// Where an earlier poll was cut short: the remembered ids after the last of its ids still remembered.
 	let cutAt = -1;
 	for (const k of state.resumeAfter ?? []) cutAt = Math.max(cutAt, remembered.indexOf(k));
-	// From IDLE_READ_VERSION on, a first page of IDLE_PAGE that finds the top unchanged ends the read.
+	// From IDLE_READ_VERSION on, a first page of IDLE_PAGE that finds the top unchanged ends the read,
+	// unless the last read sent more than one request (pagedReads).
+	const ref = pollRef(ctx);
 	const idle =
 		settings.version >= IDLE_READ_VERSION &&
 		!settings.mode.unpaged &&
 		!state.resumeAfter &&
+		!state.paged &&
+		!pagedReads.has(ref) &&
 		remembered.length >= IDLE_PAGE;
+	/** Requests this poll sent to the list. */
+	let requests = 0;
+	const send: SendRequest = async (request) => {
+		requests++;
+		return await sendRequest(request);
+	};
 	const result = await read(ctx, settings, send, id, {
 		limit: settings.maxItems,
 		// After a poll cut short, the read goes past the place it stopped at: a short first page of ids
@@ -996,6 +1027,17 @@ async function knownIdsPoll(
 			ordered = [...answered].filter((k) => memory.has(k));
 			kept = [];
 		} else settled = false;
+	}
+	if (settings.version >= IDLE_READ_VERSION && !settings.mode.unpaged) {
+		if (requests > 1) {
+			state.paged = true;
+			pagedReads.add(ref);
+		} else if (!result.cut) {
+			// One request read the top to a run of remembered ids (or the list's end): nothing is behind it.
+			// A read cut short keeps both as they were: n8n may fail to commit it too.
+			delete state.paged;
+			pagedReads.delete(ref);
+		}
 	}
 	// A read that was cut short, or could not read the window again, cannot tell which ids are gone:
 	// the window keeps the ids it would let go of (up to twice its size) until a poll that can.
@@ -1356,7 +1398,7 @@ async function pollOnce(this: IPollFunctions): Promise<INodeExecutionData[][] | 
 		if (start?.key === key && !(state.keyAt !== undefined && state.keyAt >= start.at)) {
 			// No position of its own, but a first poll recorded one for the same watch (when the workflow
 			// was published): read on from it, so that what was published since then is emitted.
-			for (const field of [...START_FIELDS, 'resumeAfter', 'gap', 'overlapFrom', 'recent'])
+			for (const field of [...START_FIELDS, 'resumeAfter', 'gap', 'overlapFrom', 'recent', 'paged'])
 				delete state[field];
 			Object.assign(state, JSON.parse(JSON.stringify(start.position)) as PollState);
 			state.key = key;
@@ -1400,6 +1442,8 @@ async function pollOnce(this: IPollFunctions): Promise<INodeExecutionData[][] | 
 			delete state.overlapFrom;
 			delete state.recent;
 			delete state.below;
+			delete state.paged;
+			pagedReads.delete(pollRef(this));
 			if (mode.sinceId) {
 				delete state.known;
 				const newest = newestOf(first.entries, undefined);

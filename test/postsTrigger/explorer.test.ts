@@ -595,6 +595,68 @@ const FOUND: Array<{ name: string; schedule: Schedule }> = [
 			],
 		},
 	},
+	{
+		// Found by the long sweep (seed 2026, after 67,675 schedules): followers 4 and 5 came while poll
+		// 1 read its second page, behind its read; then 1 and 2 (the newest remembered) were removed and
+		// added again in their order, above 4 and 5. Each later first page of 2 answered the newest
+		// remembered in their order, the idle read stopped there, and 4 and 5 were never emitted (the
+		// poll cut short after its first page had its commit fail, so it taught nothing).
+		name: 'listFollowers: new followers behind a read of two pages, then the newest remembered back on top (1.2)',
+		schedule: {
+			mode: 'listFollowers',
+			typeVersion: 1.2,
+			savedOnFailure: false,
+			host: 'durable',
+			initial: 0,
+			steps: [
+				{ changes: [{ kind: 'add', count: 2 }], pageLimit: 100, shuffle: 0 },
+				{
+					changes: [],
+					pageLimit: 1,
+					shuffle: 0,
+					between: [
+						{ kind: 'add', count: 3 },
+						{ kind: 'remove', pick: 7 },
+					],
+				},
+				{
+					changes: [{ kind: 'readdTop', from: 2, count: 2, reverse: false }],
+					pageLimit: 1,
+					budgetPages: 1,
+					shuffle: 0,
+					saveFails: true,
+				},
+			],
+		},
+	},
+	{
+		// Written beside it: the same, with the commit of the poll that read two pages failing (an empty
+		// poll whose position changed: n8n repeats its window). The next tick is refused as reading an
+		// older position; the one after reads from the position before it.
+		name: 'bookmarks: new bookmarks behind a read of two pages whose commit fails, then the newest remembered back on top (1.2)',
+		schedule: {
+			mode: 'bookmarks',
+			typeVersion: 1.2,
+			savedOnFailure: false,
+			host: 'durable',
+			initial: 0,
+			steps: [
+				{ changes: [{ kind: 'add', count: 2 }], pageLimit: 100, shuffle: 0 },
+				{
+					changes: [],
+					pageLimit: 1,
+					shuffle: 0,
+					saveFails: true,
+					between: [{ kind: 'add', count: 2 }],
+				},
+				{
+					changes: [{ kind: 'readdTop', from: 2, count: 2, reverse: false }],
+					pageLimit: 2,
+					shuffle: 0,
+				},
+			],
+		},
+	},
 ];
 
 describe('the Poll Trigger position, explored', () => {

@@ -156,6 +156,10 @@ describe('Poll Trigger position', () => {
 		w.remove(w.served.entries[w.served.entries.length - 1].id as string);
 		expect((await w.run()).ids).toEqual([]);
 		expect(asked()).toEqual([2, 8]);
+		// That read sent two requests: what came on top while it asked the second was behind it, so the
+		// next poll does not stop at a first page of the newest remembered: it reads 10, in one request.
+		expect((await w.run()).ids).toEqual([]);
+		expect(asked()).toEqual([10]);
 		expect((await w.run()).ids).toEqual([]);
 		expect(asked()).toEqual([2]);
 		// The newest remembered unfollowed and followed again above a new one: the top changed; the page
@@ -165,6 +169,10 @@ describe('Poll Trigger position', () => {
 		w.readd(top);
 		expect((await w.run()).ids).toEqual([FOLLOWERS.eventId(x)]);
 		expect(asked()).toEqual([2, 10]);
+		expect((await w.run()).ids).toEqual([]);
+		expect(asked()).toEqual([10]);
+		expect((await w.run()).ids).toEqual([]);
+		expect(asked()).toEqual([2]);
 	});
 
 	it.each([

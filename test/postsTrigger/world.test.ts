@@ -35,6 +35,11 @@ interface World {
 	visible?: (e: IDataObject) => boolean;
 	/** Pages (by token) answered empty with a next_token: deleted or withheld items. */
 	emptied?: Set<string>;
+	/**
+	 * Page tokens are cursors past the page's last item (the explorer's model; assumed, the contract
+	 * says only "opaque"): what is added on top meanwhile does not shift the next page. Otherwise offsets.
+	 */
+	cursors?: boolean;
 	requests: Array<Record<string, string>>;
 }
 
@@ -60,12 +65,18 @@ function serveWorld(path: string | RegExp, tokenParam: string, world: World) {
 				list = list.filter((e) => BigInt(String(e.id)) > BigInt(q.since_id));
 			if (q.until_id !== undefined)
 				list = list.filter((e) => BigInt(String(e.id)) < BigInt(q.until_id));
-			const start = q[tokenParam] ? Number(q[tokenParam]) : 0;
+			const token = q[tokenParam];
+			const start = !token
+				? 0
+				: world.cursors
+					? list.findIndex((e) => String(e.id) === token) + 1
+					: Number(token);
 			const size = Math.min(Number(q.max_results), world.pageLimit);
 			let data = list.slice(start, start + size);
 			if (world.emptied?.has(String(start))) data = [];
 			const meta: IDataObject = { result_count: data.length };
-			if (start + size < list.length) meta.next_token = String(start + size);
+			if (start + size < list.length)
+				meta.next_token = world.cursors ? String(list[start + size - 1].id) : String(start + size);
 			// A window with room to spare: the rate limit is not what these cases are about.
 			const headers = {
 				'x-rate-limit-limit': '1000',
@@ -263,6 +274,60 @@ describe.each([1, 1.2])('Poll Trigger against the service as it is (version %s)'
 		world.entries.push(user(stop));
 		expect(await runPoll(FOLLOWERS, staticData)).toEqual([`follow:${x}:${USER}`]);
 	});
+
+	// Found by the explorer's long sweep (its FOUND cases "... behind a read of two pages ..."): version
+	// 1.2's first page of 2 answered the newest remembered in their order and ended the read, above
+	// followers that came while the poll before read its second page.
+	it.each([
+		['the next poll', false],
+		['the next poll in another n8n process (a restart)', true],
+	])(
+		'followers: new followers while a poll reads its second page, then the newest two remembered follow again in their order: %s emits them',
+		async (_name, otherProcess) => {
+			const world: World = {
+				entries: [],
+				order: 'added',
+				pageLimit: 100,
+				requests: [],
+				cursors: true,
+			};
+			serveWorld(`/2/users/${USER}/followers`, 'pagination_token', world);
+			const staticData: IDataObject = {};
+			// One workflow, polled again and again.
+			const workflow = {
+				getWorkflow: () => ({ id: `paged-${String(otherProcess)}-${typeVersion}`, active: true }),
+			};
+			const old = [nextId(), nextId()];
+			world.entries.push(...old.map(user));
+			expect(await runPoll(FOLLOWERS, staticData, workflow)).toEqual([]);
+			// Pages of one: the poll reads a second page, and two follow before it is answered.
+			world.pageLimit = 1;
+			const fresh = [nextId(), nextId()];
+			world.beforePage = (page) => {
+				if (page === 1 && !world.entries.some((e) => e.id === fresh[0]))
+					world.entries.push(...fresh.map(user));
+			};
+			expect(await runPoll(FOLLOWERS, staticData, workflow)).toEqual([]);
+			world.beforePage = undefined;
+			world.pageLimit = 100;
+			// The two newest remembered unfollow and follow again, the older one first: on top, in
+			// their order, above the new ones.
+			world.entries = [
+				...world.entries.filter((e) => !old.includes(String(e.id))),
+				...old.map(user),
+			];
+			let next = poll;
+			if (otherProcess)
+				jest.isolateModules(() => {
+					// eslint-disable-next-line @typescript-eslint/no-require-imports -- a new process: the module's memory starts empty
+					next = (require('../../nodes/PlatformPostsTrigger/poll') as { poll: typeof poll }).poll;
+				});
+			const built = pollContext(FOLLOWERS, staticData, 'trigger', workflow, typeVersion);
+			expect(ids(await next.call(built.context))).toEqual(
+				fresh.map((id) => `follow:${id}:${USER}`),
+			);
+		},
+	);
 
 	it('followers: a first read that the guard of 50 pages ends keeps its place; removals then emit no old follower', async () => {
 		// The service answers one follower a page.
