@@ -57,7 +57,19 @@ export type Change =
 	/** A Space moves on: scheduled to live, live to ended (New Spaces of a User). */
 	| { kind: 'advance'; pick: number }
 	| { kind: 'switchAccount' }
-	/** n8n restarted: the static data comes back from what it saved. */
+	/**
+	 * n8n restarted: the static data comes back from what it saved. The same change stands for a
+	 * leader change with several main instances on the legacy path: at step-down n8n removes the
+	 * leader's in-memory polls without saving their static data (active-workflow-manager.js
+	 * removeAllNonWebhookTriggerWorkflows, or with the publication service
+	 * workflows/publication/published-workflow-trigger-deactivator.js deactivateAllNonWebhookTriggers,
+	 * both OnLeaderStepdown), and the new leader builds the workflow from the database
+	 * (addActiveWorkflows('leadershipChange'), or the publication reconciler's republish on
+	 * takeover). The poll module's memory is not cleared here, as in a process that led before. Two
+	 * leaders polling at once on the legacy path (a leader that lost Redis polls on) are not
+	 * generated: nothing there keeps two in-memory polls of one node from emitting the same item, and
+	 * docs/production.md says so; on the durable path they are the `siblings` ticks.
+	 */
 	| { kind: 'restart' };
 
 export interface PollStep {
