@@ -48,6 +48,8 @@ interface Sandbox {
 			opened_at: string;
 		}>;
 		log: Array<{ at: number }>;
+		slowReaderBytes: number;
+		slowReaderDisconnects: number;
 	};
 }
 
@@ -888,6 +890,55 @@ describe('backpressure: at most MAX_RUNS_IN_PROGRESS runs in progress (bench/res
 			for (const end of finish.splice(0)) end();
 			expect(started).toEqual(all);
 			expect(sb.activityStream.connects).toBe(1);
+		} finally {
+			for (const end of finish.splice(0)) end();
+			await response.closeFunction!();
+		}
+	}, 60_000);
+
+	it('the service disconnects the trigger as a slow reader while it waits: the catch-up brings the rest, each event once', async () => {
+		// platform.md: operational-disconnect, disconnect_type SlowReader. The sandbox sends the problem
+		// line and ends the answer once more than 1 MB waits unread for the trigger.
+		sb.activityStream.slowReaderBytes = 1_000_000;
+		const finish: Array<() => void> = [];
+		const started: string[] = [];
+		const t = trigger({
+			workflowId: 'wf-slow-reader',
+			extra: {
+				emit: (
+					data: Array<Array<{ json: IDataObject }>>,
+					_r: unknown,
+					done: { resolve(v: unknown): void } | undefined,
+				) => {
+					started.push(String(data[0][0].json.event_id));
+					finish.push(() => done?.resolve({}));
+				},
+			},
+		});
+		const response = await startActivityStream(t.context, FAST);
+		try {
+			await until('the stream to open', () => sb.activityStream.connections.size === 1);
+			const first = await post('runs that do not finish yet', MAX_RUNS_IN_PROGRESS + 5);
+			await until(`${MAX_RUNS_IN_PROGRESS} runs`, () => started.length >= MAX_RUNS_IN_PROGRESS);
+			const behind = await post('y'.repeat(500_000), 40);
+			await until('the disconnect', () => sb.activityStream.slowReaderDisconnects >= 1, 10_000);
+			const after = await post('after the disconnect', 3);
+			const all = [...first, ...behind, ...after];
+			await until(
+				'every run',
+				() => {
+					for (const end of finish.splice(0)) end();
+					return started.length >= all.length;
+				},
+				20_000,
+			);
+			await wait(500);
+			for (const end of finish.splice(0)) end();
+			expect(started.slice().sort()).toEqual(all.slice().sort());
+			expect(sb.activityStream.connects).toBeGreaterThanOrEqual(2);
+			expect(t.logs.map((l) => l.message)).toEqual(
+				expect.arrayContaining([expect.stringMatching(/reported .*operational-disconnect/)]),
+			);
 		} finally {
 			for (const end of finish.splice(0)) end();
 			await response.closeFunction!();
