@@ -418,15 +418,23 @@ async function main() {
 				const rate = SOAK_RATE || Math.max(1, Math.floor(0.6 * result.sides.stream.perSecond));
 				// Runs n8n could not start (the trigger logs each and asks the stream for it again): a rate
 				// above what n8n holds shows here first (its database pool runs out).
-				const notStarted = () => {
+				// n8n's log lines counted: runs n8n could not start (the trigger logs each and asks the
+				// stream for it again), its database pool running out, and copies n8n skipped because their
+				// deduplication key already had a run.
+				const logCount = (pattern) => {
 					try {
 						const log = fs.readFileSync(path.join(inst.logDir, 'n8n-main.log'), 'utf8');
-						return (log.match(/n8n did not start the run of activity event/g) || []).length;
+						return (log.match(pattern) || []).length;
 					} catch {
 						return NaN;
 					}
 				};
+				const notStarted = () => logCount(/n8n did not start the run of activity event/g);
+				const poolTimeouts = () => logCount(/timeout exceeded when trying to connect/g);
+				const duplicates = () => logCount(/duplicate deduplication key/g);
 				const notStartedBefore = notStarted();
+				const poolTimeoutsBefore = poolTimeouts();
+				const duplicatesBefore = duplicates();
 				const samples = [];
 				let pushed = 0;
 				let lastSample = 0;
@@ -485,6 +493,8 @@ async function main() {
 					walPerEvent: wal / ids.length,
 					complete,
 					runsNotStarted: notStarted() - notStartedBefore,
+					poolTimeouts: poolTimeouts() - poolTimeoutsBefore,
+					duplicateKeySkips: duplicates() - duplicatesBefore,
 					...once,
 					rssFirstQuarterMiB: median(after.slice(0, q).map((x) => x.rssMiB)),
 					rssLastQuarterMiB: median(after.slice(-q).map((x) => x.rssMiB)),
@@ -517,7 +527,7 @@ async function main() {
 				result.soak = soak;
 				if (!complete || once.missing || once.twice || once.foreign) failed = true;
 				H.log(
-					`soak: ${soak.runs} runs of ${soak.events} events at ${rate}/s, ${once.missing} missing, ${once.twice} twice, ${once.foreign} not sent; RSS ${R.fmt(soak.rssFirstQuarterMiB)} -> ${R.fmt(soak.rssLastQuarterMiB)} MiB (slope ${R.fmt(soak.rssSlopeMiBPer10k, 2)} MiB per 10k events)`,
+					`soak: ${soak.runs} runs of ${soak.events} events at ${rate}/s, ${once.missing} missing, ${once.twice} twice, ${once.foreign} not sent, ${soak.runsNotStarted} runs not started, ${soak.poolTimeouts} pool timeouts; RSS ${R.fmt(soak.rssFirstQuarterMiB)} -> ${R.fmt(soak.rssLastQuarterMiB)} MiB (slope ${R.fmt(soak.rssSlopeMiBPer10k, 2)} MiB per 10k events)`,
 				);
 			});
 
@@ -575,6 +585,7 @@ async function main() {
 					'runs',
 					'missing / twice / not sent',
 					'runs n8n did not start (asked for again)',
+					"n8n's database pool timeouts / copies skipped for a duplicate key",
 					'runs/s',
 					'n8n CPU ms/event',
 					'WAL bytes/event',
@@ -589,6 +600,7 @@ async function main() {
 						s.runs,
 						`${s.missing} / ${s.twice} / ${s.foreign}`,
 						s.runsNotStarted,
+						`${s.poolTimeouts} / ${s.duplicateKeySkips}`,
 						R.fmt(s.perSecond),
 						R.fmt(s.cpuMsPerEvent),
 						R.fmt(s.walPerEvent, 0),

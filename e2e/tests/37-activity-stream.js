@@ -10,7 +10,10 @@
  *     deduplication key);
  *   - deactivation closes the connection and deletes the subscriptions;
  *   - an editor test run (a manual execution listening) beside the active workflow takes no event from
- *     production: every event still runs once there (the test run has its own memory and subscriptions).
+ *     production: every event still runs once there (the test run has its own memory and subscriptions);
+ *   - a burst of events whose runs take 2 s each: at most MAX_RUNS_IN_PROGRESS (10) runs in progress at
+ *     a time (n8n settles a run's donePromise when it ends: in queue mode when its worker finished
+ *     the job), each event once.
  */
 const F = require('../lib/fixtures');
 const { activate, deactivate, session } = require('../lib/rest');
@@ -92,6 +95,40 @@ function besideWorkflow(ctx) {
 		'e2e activity stream beside a test run',
 		[trigger, sink],
 		F.chain(['Activity Stream', 'Record Run']),
+	);
+}
+
+const WF_BOUND = 'e2eActivityStrm3';
+const SINK_BOUND = 'activity-stream-bound';
+/** A user no other test subscribes to. */
+const USER_BOUND = '1000000036';
+/** activityStream.ts, MAX_RUNS_IN_PROGRESS. */
+const RUN_BOUND = 10;
+const RUN_MS = 2000;
+
+/** Activity Stream -> Wait 2 s (held in memory: under n8n's 65 s) -> Record Run. */
+function boundWorkflow(ctx) {
+	const trigger = F.node(
+		'Activity Stream',
+		NODE_TYPE,
+		1,
+		{ events: ['post.create'], user: USER_BOUND, options: { keepAliveTimeout: 30, maxBackoff: 5 } },
+		[0, 0],
+		{ credentials: F.credRef(F.CRED.bearer) },
+	);
+	const wait = F.node(
+		'Wait',
+		'n8n-nodes-base.wait',
+		1.1,
+		{ resume: 'timeInterval', amount: RUN_MS / 1000, unit: 'seconds' },
+		[200, 0],
+		{ webhookId: F.uuidFrom('webhook:e2e-activity-stream-bound-wait') },
+	);
+	return F.workflow(
+		WF_BOUND,
+		'e2e activity stream bound',
+		[trigger, wait, F.sinkNode('Record Run', ctx.sandboxUrl, SINK_BOUND, [400, 0])],
+		F.chain(['Activity Stream', 'Wait', 'Record Run']),
 	);
 }
 
@@ -181,6 +218,53 @@ module.exports = [
 				ours(ctx).map((s) => s.subscription_id),
 				[ctx.streamSubscription],
 				'the restarted trigger adopted its subscription',
+			);
+		},
+	},
+	{
+		name: 'activity stream: a burst of slow runs, at most 10 in progress at a time, each event once',
+		needs: ['platformPostTriggers'],
+		modes: MODES,
+		timeoutMs: 240000,
+		workflows: (ctx) => {
+			ctx.sandbox.activityStream.keepAliveMs = 1000;
+			return [boundWorkflow(ctx)];
+		},
+		publish: () => [WF_BOUND],
+		async run(ctx) {
+			const { assert } = ctx;
+			const subscribed = () =>
+				[...ctx.sandbox.db.subscriptions.values()].some((s) =>
+					String(s.tag || '').startsWith(`n8n:${WF_BOUND}:`),
+				);
+			await ctx.waitFor('the trigger to subscribe and open the stream', () => subscribed());
+			await new Promise((r) => setTimeout(r, 2000));
+			ctx.clearSink(SINK_BOUND);
+			const sent = await ctx.sandbox.emit({
+				event_type: 'post.create',
+				user_id: USER_BOUND,
+				text: 'a burst of slow runs',
+				count: 40,
+			});
+			const ids = sent.map((e) => e.event_uuid);
+			const counts = await runsOf(ctx, SINK_BOUND, ids, { settleMs: 4000, timeoutMs: 180000 });
+			assertOnce(ctx, ids, counts, 'a burst of slow runs');
+			// Each run lasts at least RUN_MS from its start, so with at most RUN_BOUND in progress no more
+			// than RUN_BOUND start within any RUN_MS: their ends at the sink, within any second (a second
+			// of slack for the sink's own delay), are at most RUN_BOUND.
+			const times = ctx
+				.sink(SINK_BOUND)
+				.map((x) => Date.parse(x.at))
+				.sort((a, b) => a - b);
+			let most = 0;
+			for (let i = 0, j = 0; i < times.length; i++) {
+				while (times[i] - times[j] > RUN_MS - 1000) j++;
+				most = Math.max(most, i - j + 1);
+			}
+			ctx.H.log(`activity stream bound: at most ${most} runs ended within a second`);
+			assert.ok(
+				most <= RUN_BOUND,
+				`${most} runs ended within a second: more than ${RUN_BOUND} were in progress at once`,
 			);
 		},
 	},

@@ -55,6 +55,8 @@ export { catchUpQuery, MAX_BACKFILL_MINUTES } from './streamCore';
  *   Every run also carries n8n's deduplication key `platform-activity:<workflow>:<node>:<event id>`.
  *   A run n8n reports it did not start (emit's donePromise) releases the event, in memory and in the
  *   static data n8n saves next: the stream is asked for it again, and the position does not pass it.
+ * - Backpressure: at most MAX_RUNS_IN_PROGRESS runs handed to n8n and not finished; at the bound the
+ *   trigger stops reading the connection until one finishes (TCP flow control holds the service back).
  * - Several main instances: a main that leads again takes the position and ids the leader between
  *   saved when they are ahead of its memory.
  * - Editor test runs have subscriptions (tag), memory and position of their own.
@@ -80,6 +82,21 @@ export const REMOVAL_GRACE_MS = 60_000;
  * above that, and caps what one endless line can take from n8n's memory.
  */
 export const MAX_LINE_LENGTH = 1024 * 1024;
+
+/**
+ * At most this many runs handed to n8n and not finished (their donePromise not settled) at a time. At
+ * the bound the trigger stops reading the connection until one finishes: the stream's bytes stay in the
+ * socket, and TCP flow control holds the service back (as a webhook delivery waits for its answer).
+ * Why: n8n in regular mode starts every emitted run at once, so events that come faster than n8n
+ * finishes runs pile up in n8n's memory and on its database connections (bench/results/history.md,
+ * 2026-11-29: at 10 events/s, 2 GiB resident, pool timeouts, runs not started). 10 is what one n8n
+ * worker runs at once by default (queue mode's concurrency), above the 8 deliveries in flight that the
+ * webhook trigger's bench holds without a pile-up. A service that disconnects the slow reader
+ * (operational-disconnect, SlowReader) loses nothing: the position never passes an event not read, and
+ * the next catch-up sends it again (streamCore.ts). Runs handed over without a donePromise (Engine 2.0,
+ * editor test runs) are not counted: n8n never says when they finish.
+ */
+export const MAX_RUNS_IN_PROGRESS = 10;
 
 export interface StreamTimings {
 	/** Silence (no byte, keep-alives included) after which the connection counts as stalled. */
@@ -429,6 +446,27 @@ export async function startActivityStream(
 	 * deduplication key is what remains.
 	 */
 	let waitsRefused = false;
+	/** Runs handed to n8n with a donePromise not settled yet (MAX_RUNS_IN_PROGRESS). */
+	let inProgress = 0;
+	/** Wakes the reading paused at the bound (roomForRun). */
+	let wake: (() => void) | undefined;
+	const finished = () => {
+		inProgress--;
+		wake?.();
+	};
+	/** Resolves once a run may be handed to n8n (under MAX_RUNS_IN_PROGRESS) or the trigger closed. */
+	const roomForRun = async () => {
+		while (inProgress >= MAX_RUNS_IN_PROGRESS && !run.closed)
+			await new Promise<void>((resolve) => {
+				const go = () => {
+					closing.signal.removeEventListener('abort', go);
+					wake = undefined;
+					resolve();
+				};
+				wake = go;
+				closing.signal.addEventListener('abort', go);
+			});
+	};
 	const handOver = (event: PlatformEvent) =>
 		ctx.emit(
 			[[{ json: event }]],
@@ -441,6 +479,7 @@ export async function startActivityStream(
 		const id = event.event_id;
 		done.promise.then(
 			() => {
+				finished();
 				// A run that ended, or a copy n8n refused because its key already has a run.
 				startFailures = 0;
 				core.started(id);
@@ -448,6 +487,7 @@ export async function startActivityStream(
 				forgetIfDone();
 			},
 			(error: unknown) => {
+				finished();
 				// A cancelled run was started (it has its execution); anything else n8n reports here is a
 				// run it did not start (it only logs why).
 				if (isError(error, ExecutionCancelledError)) {
@@ -478,7 +518,7 @@ export async function startActivityStream(
 		);
 	};
 
-	const handleLine = (line: string, now: number) => {
+	const handleLine = async (line: string, now: number) => {
 		// A keep-alive: the connection is alive (the watchdog saw its bytes). The service sends them on a
 		// timer, also inside a backlog, so it says nothing of the catch-up (streamCore.ts).
 		if (!line) return;
@@ -492,7 +532,19 @@ export async function startActivityStream(
 		if (!body || typeof body !== 'object' || Array.isArray(body)) return;
 		const message = body as IDataObject;
 		if (Array.isArray(message.errors) && !message.data) {
-			const types = (message.errors as IDataObject[]).map((e) => String(e.type ?? e.title ?? ''));
+			const problems = message.errors as IDataObject[];
+			const types = problems.map((e) => String(e.type ?? e.title ?? ''));
+			// The service disconnects this reader (a slow one among the reasons): the answer's end that
+			// follows proves nothing, and the next catch-up asks for the same span again.
+			if (
+				problems.some(
+					(e) =>
+						String(e.type ?? '').endsWith('/operational-disconnect') ||
+						e.disconnect_type !== undefined,
+				)
+			) {
+				core.disconnectReported();
+			}
 			ctx.logger.warn(`Platform Trigger: the activity stream reported ${types.join(', ')}`);
 			return;
 		}
@@ -502,6 +554,10 @@ export async function startActivityStream(
 				(selected.includes('*') || selected.includes(e.event_type)),
 		);
 		for (const event of events) {
+			// At the bound, reading stops here until a run finishes (MAX_RUNS_IN_PROGRESS): the next
+			// chunk is not asked for, so the connection's bytes wait in the socket.
+			if (event.event_id && !manual && !waitsRefused) await roomForRun();
+			if (run.closed) return;
 			const arrival = core.event(event.event_id, now);
 			if (arrival === 'drop') continue;
 			if (arrival === 'defer') {
@@ -526,6 +582,7 @@ export async function startActivityStream(
 				continue;
 			}
 			const done = donePromise();
+			inProgress++;
 			settle(event, done);
 			ctx.emit(
 				[[{ json: event }]],
@@ -576,11 +633,13 @@ export async function startActivityStream(
 		let checkpoint = false;
 		let endedByService = false;
 		let proved = false;
+		/** Reading waits for a run to finish: the silence is the trigger's own, not the service's. */
+		let waiting = false;
 		// The keep-alive watchdog: a silent connection is closed, and the loop reconnects.
 		const watchdog = (async () => {
 			while (!ended && !run.closed) {
 				await pause(Math.min(1000, keepAliveTimeoutMs / 4));
-				if (!ended && Date.now() - lastByte > keepAliveTimeoutMs) {
+				if (!ended && !waiting && Date.now() - lastByte > keepAliveTimeoutMs) {
 					ctx.logger.warn(
 						`Platform Trigger: the activity stream was silent for ${keepAliveTimeoutMs / 1000} s; reconnecting`,
 					);
@@ -602,7 +661,14 @@ export async function startActivityStream(
 			for await (const chunk of stream.body) {
 				lastByte = Date.now();
 				heard = true;
-				for (const line of reader.push(chunk)) handleLine(line, lastByte);
+				for (const line of reader.push(chunk)) {
+					waiting = true;
+					await handleLine(line, lastByte);
+					waiting = false;
+					// What the service sent meanwhile waits in the socket: its silence starts now.
+					lastByte = Math.max(lastByte, Date.now());
+					if (run.closed) break;
+				}
 				if (run.closed) break;
 			}
 			endedByService = !run.closed && !closedHere;

@@ -101,8 +101,11 @@ interface Connection {
 	since: number | undefined;
 	/** Its end_time (ms): the answer ends once everything up to it is sent. */
 	end: number | undefined;
-	/** An event of it was deferred (MAX_PENDING): its end proves nothing. */
-	deferred?: boolean;
+	/**
+	 * Its end proves nothing: an event of it was deferred (MAX_PENDING), or the service reported that it
+	 * disconnects the reader (operational-disconnect, e.g. SlowReader) before the answer's end.
+	 */
+	unproven?: boolean;
 }
 
 /** 'defer': too many events pending (MAX_PENDING): not taken, a later catch-up sends it again. */
@@ -252,7 +255,7 @@ export class StreamCore {
 		const before = this.unsettled.get(id);
 		if (before === undefined && this.unsettled.size >= MAX_PENDING) {
 			// The position stays before it: this connection's end no longer moves it (ended()).
-			if (connection) connection.deferred = true;
+			if (connection) connection.unproven = true;
 			return 'defer';
 		}
 		this.claim(id, Math.min(now, connection?.end ?? now));
@@ -287,12 +290,23 @@ export class StreamCore {
 	ended(): boolean {
 		const connection = this.connection;
 		this.connection = undefined;
-		if (!connection || connection.end === undefined || connection.deferred) return false;
+		if (!connection || connection.end === undefined || connection.unproven) return false;
 		let next = connection.end;
 		for (const bound of this.unsettled.values()) next = Math.min(next, bound);
 		if (this.position === undefined || next > this.position) this.position = next;
 		this.prune();
 		return true;
+	}
+
+	/**
+	 * The service reported on the open connection that it disconnects it for operational reasons
+	 * (platform.md and the contract: the problem `operational-disconnect`, whose disconnect_type includes
+	 * SlowReader: a reader that does not keep up, as the trigger is when it waits for runs to finish).
+	 * The answer may then end cleanly before everything up to its end_time was sent, so its end does not
+	 * move the position: the next catch-up asks for the same span again.
+	 */
+	disconnectReported(): void {
+		if (this.connection) this.connection.unproven = true;
 	}
 
 	/** The connection ended (cut, stalled, closed). */

@@ -15,10 +15,18 @@
  * Control routes (tests cut, stall and resume the stream):
  *   GET  /_sandbox/activity-stream           {connections: [{id, query, label, stalled, sent, opened_at}], connects,
  *                                             events, keepAliveMs}
- *   POST /_sandbox/activity-stream/options   {keepAliveMs, backlogLineMs}: backlogLineMs > 0 sends a
- *                                             catch-up's backlog one line at a time, this far apart,
- *                                             with the keep-alive timer running meanwhile (the service
- *                                             sends keep-alives on a timer, also inside a backlog)
+ *   POST /_sandbox/activity-stream/options   {keepAliveMs, backlogLineMs, slowReaderBytes}: backlogLineMs
+ *                                             > 0 sends a catch-up's backlog one line at a time, this
+ *                                             far apart, with the keep-alive timer running meanwhile
+ *                                             (the service sends keep-alives on a timer, also inside a
+ *                                             backlog); slowReaderBytes > 0 disconnects a reader that
+ *                                             leaves more than this many bytes unread and read none
+ *                                             between two keep-alive beats: the problem
+ *                                             operational-disconnect (disconnect_type SlowReader, the
+ *                                             contract's OperationalDisconnectProblem; platform.md) as
+ *                                             a line, then the answer's clean end (the service's way
+ *                                             of ending it is not shown: a clean end is the one a
+ *                                             reader can mistake for a finished catch-up)
  *   POST /_sandbox/activity-stream/cut       closes every open connection (a dropped stream)
  *   POST /_sandbox/activity-stream/stall     open connections go silent (no event, no keep-alive), still open
  *   POST /_sandbox/activity-stream/resume    stalled connections that are still open speak again
@@ -29,7 +37,7 @@
  * A connection refused with an HTTP error: the generic faults (POST /_sandbox/faults, path
  * "/2/activity/stream").
  */
-const { invalidRequest } = require('../lib/http');
+const { invalidRequest, PROBLEM_BASE } = require('../lib/http');
 
 const RETENTION_MS = 24 * 60 * 60 * 1000;
 const MINUTE = 60 * 1000;
@@ -39,6 +47,9 @@ function install(sb) {
 		keepAliveMs: 20000,
 		/** 0: the backlog is written at once; else one line per backlogLineMs (keep-alives between). */
 		backlogLineMs: 0,
+		/** 0: never; else a reader leaving more than this many bytes unsent is disconnected. */
+		slowReaderBytes: 0,
+		slowReaderDisconnects: 0,
 		/** Every event copy the stream carried: {at (ms), event_uuid, line}, oldest first. */
 		log: [],
 		connections: new Set(),
@@ -53,6 +64,26 @@ function install(sb) {
 	function write(conn, line) {
 		if (conn.stalled || conn.res.destroyed || conn.res.writableEnded) return;
 		conn.res.write(line);
+	}
+
+	/**
+	 * On the keep-alive timer: a reader with more than slowReaderBytes unread that read nothing since
+	 * the last beat is disconnected (a reader still working through a backlog is not).
+	 */
+	function checkSlowReader(conn) {
+		const unread = conn.res.writableLength;
+		const stuck = unread > state.slowReaderBytes && unread >= (conn.unreadAtBeat ?? 0);
+		conn.unreadAtBeat = unread;
+		if (state.slowReaderBytes && stuck && !conn.res.writableEnded) {
+			state.slowReaderDisconnects++;
+			const problem = {
+				type: `${PROBLEM_BASE}operational-disconnect`,
+				title: 'Operational Disconnect',
+				detail: 'This stream has been disconnected because your client was unable to keep up.',
+				disconnect_type: 'SlowReader',
+			};
+			conn.res.end(JSON.stringify({ errors: [problem] }) + '\r\n');
+		}
 	}
 
 	/** One copy of an emitted event per matching subscription without a webhook (as the service sends). */
@@ -155,7 +186,10 @@ function install(sb) {
 		state.connections.add(conn);
 		sb.log(`activity stream #${conn.id} opened ${JSON.stringify(q)}`);
 		return new Promise((resolve) => {
-			const beat = setInterval(() => write(conn, '\r\n'), state.keepAliveMs);
+			const beat = setInterval(() => {
+				checkSlowReader(conn);
+				write(conn, '\r\n');
+			}, state.keepAliveMs);
 			let pacing;
 			if (state.backlogLineMs) {
 				// The backlog line by line; live events wait behind it (the backlog comes first).
@@ -206,6 +240,7 @@ function install(sb) {
 			connects: state.connects,
 			events: state.log.length,
 			keepAliveMs: state.keepAliveMs,
+			slowReaderDisconnects: state.slowReaderDisconnects,
 		},
 	}));
 	sb.route('POST', '/_sandbox/activity-stream/options', C, ({ body }) => {
@@ -222,7 +257,19 @@ function install(sb) {
 				throw invalidRequest('backlogLineMs: 0 to 60000', { backlogLineMs: [String(ms)] });
 			state.backlogLineMs = ms;
 		}
-		return { body: { keepAliveMs: state.keepAliveMs, backlogLineMs: state.backlogLineMs } };
+		if (b.slowReaderBytes !== undefined) {
+			const n = Number(b.slowReaderBytes);
+			if (!Number.isInteger(n) || n < 0)
+				throw invalidRequest('slowReaderBytes: 0 or more', { slowReaderBytes: [String(n)] });
+			state.slowReaderBytes = n;
+		}
+		return {
+			body: {
+				keepAliveMs: state.keepAliveMs,
+				backlogLineMs: state.backlogLineMs,
+				slowReaderBytes: state.slowReaderBytes,
+			},
+		};
 	});
 	sb.route('POST', '/_sandbox/activity-stream/cut', C, () => {
 		const open = [...state.connections];

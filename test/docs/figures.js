@@ -301,6 +301,9 @@ function streamBlock(source = streamSource()) {
 				(Number.isFinite(s.runsNotStarted)
 					? `, ${whole(s.runsNotStarted)} runs n8n did not start (the trigger asked for them again)`
 					: '') +
+				(Number.isFinite(s.poolTimeouts)
+					? `, ${whole(s.poolTimeouts)} timeouts of n8n's database pool`
+					: '') +
 				`; n8n's memory after warm-up ` +
 				`${whole(s.rssFirstQuarterMiB)} MiB at first and ${whole(s.rssLastQuarterMiB)} MiB ` +
 				`at the end (${s.rssSlopeMiBPer10k.toFixed(1)} MiB per 10,000 events)` +

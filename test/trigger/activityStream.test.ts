@@ -15,6 +15,7 @@ import {
 	deduplicationKey,
 	forgetStreamMemory,
 	MAX_LINE_LENGTH,
+	MAX_RUNS_IN_PROGRESS,
 	startActivityStream,
 	streamMemorySize,
 	type StreamTimings,
@@ -47,6 +48,8 @@ interface Sandbox {
 			opened_at: string;
 		}>;
 		log: Array<{ at: number }>;
+		slowReaderBytes: number;
+		slowReaderDisconnects: number;
 	};
 }
 
@@ -725,8 +728,11 @@ describe('memory bounds of the activity stream trigger (issue 53)', () => {
 		}
 	});
 
-	it(`more than ${MAX_PENDING} runs unsettled: later events wait, then each runs once`, async () => {
-		const finish: Array<() => void> = [];
+	it(`more than ${MAX_PENDING} events whose runs n8n did not start: later events wait, then each runs once`, async () => {
+		// At most MAX_RUNS_IN_PROGRESS runs are in progress (see the backpressure tests), so the events not
+		// known to have started reach MAX_PENDING only as runs n8n did not start, each waiting for a copy.
+		let outage = true;
+		const refused = new Set<string>();
 		const started: string[] = [];
 		const t = trigger({
 			workflowId: 'wf-pending',
@@ -734,36 +740,40 @@ describe('memory bounds of the activity stream trigger (issue 53)', () => {
 				emit: (
 					data: Array<Array<{ json: IDataObject }>>,
 					_r: unknown,
-					done: { resolve(v: unknown): void } | undefined,
+					done: { resolve(v: unknown): void; reject(e: Error): void } | undefined,
 				) => {
-					started.push(String(data[0][0].json.event_id));
-					finish.push(() => done?.resolve({}));
+					const id = String(data[0][0].json.event_id);
+					if (outage) {
+						refused.add(id);
+						void Promise.resolve().then(() => done?.reject(new Error('SQLITE_BUSY')));
+						return;
+					}
+					started.push(id);
+					void Promise.resolve().then(() => done?.resolve({}));
 				},
 			},
 		});
 		const response = await startActivityStream(t.context, FAST);
 		try {
 			await until('the stream to open', () => sb.activityStream.connections.size === 1);
-			// n8n's runs stall: none of the first MAX_PENDING ends yet.
-			const first = await post('stalled runs', MAX_PENDING);
+			// n8n's database is down: none of the first MAX_PENDING runs starts.
+			const first = await post('runs not started', MAX_PENDING);
 			const later = await post('behind them', 5);
-			await until(`${MAX_PENDING} runs`, () => started.length === MAX_PENDING, 20_000);
-			await until('the warning', () =>
-				t.logs.some((l) => l.level === 'warn' && /waiting for n8n/.test(l.message)),
+			await until(`${MAX_PENDING} refused`, () => refused.size >= MAX_PENDING, 30_000);
+			await until(
+				'the warning',
+				() => t.logs.some((l) => l.level === 'warn' && /waiting for n8n/.test(l.message)),
+				30_000,
 			);
-			await wait(300);
-			expect(started).toHaveLength(MAX_PENDING);
-			// The runs end: the next connection's catch-up sends everything again, only the 5 later run.
-			for (const end of finish.splice(0)) end();
-			await until('the later 5', () => started.length === MAX_PENDING + 5, 20_000);
-			for (const end of finish.splice(0)) end();
+			// The database is back: the next catch-ups send everything again, and each runs once.
+			outage = false;
+			await until('every run', () => started.length >= MAX_PENDING + 5, 60_000);
 			await wait(500);
-			expect(started.slice(0, MAX_PENDING)).toEqual(first);
-			expect(started.slice(MAX_PENDING).sort()).toEqual([...later].sort());
+			expect(started.slice().sort()).toEqual([...first, ...later].sort());
 		} finally {
 			await response.closeFunction!();
 		}
-	}, 60_000);
+	}, 120_000);
 
 	it('the per-trigger memory: an entry per active trigger, removed when it closes (or when its last run ends)', async () => {
 		for (let i = 0; i < 5; i++) {
@@ -822,6 +832,118 @@ describe('memory bounds of the activity stream trigger (issue 53)', () => {
 		}
 		expect(streamMemorySize()).toBe(0);
 	});
+});
+
+describe('backpressure: at most MAX_RUNS_IN_PROGRESS runs in progress (bench/results/history.md, the stream soak)', () => {
+	afterEach(() => forgetStreamMemory());
+
+	it(`more events than the bound while no run finishes: reading stops (the service holds the bytes); one run finishes: reading resumes; each event once`, async () => {
+		const finish: Array<() => void> = [];
+		const started: string[] = [];
+		const t = trigger({
+			workflowId: 'wf-backpressure',
+			extra: {
+				emit: (
+					data: Array<Array<{ json: IDataObject }>>,
+					_r: unknown,
+					done: { resolve(v: unknown): void } | undefined,
+				) => {
+					started.push(String(data[0][0].json.event_id));
+					// As n8n: donePromise settles when the run ends, here when the test ends it.
+					finish.push(() => done?.resolve({}));
+				},
+			},
+		});
+		const response = await startActivityStream(t.context, FAST);
+		try {
+			await until('the stream to open', () => sb.activityStream.connections.size === 1);
+			const [connection] = [...sb.activityStream.connections] as unknown as Array<{
+				res: { writableLength: number };
+			}>;
+			const first = await post('runs that do not finish yet', MAX_RUNS_IN_PROGRESS + 5);
+			await until(`${MAX_RUNS_IN_PROGRESS} runs`, () => started.length >= MAX_RUNS_IN_PROGRESS);
+			// Reading has stopped: events of half a megabyte each fill the socket's buffers, and the
+			// service holds what it could not send (TCP flow control).
+			const big = 'x'.repeat(500_000);
+			const behind = await post(big, 40);
+			await until('the service holding bytes', () => connection.res.writableLength > 0, 10_000);
+			// Longer than the keep-alive timeout: the wait is the trigger's own, not a silent stream.
+			await wait(FAST.keepAliveTimeoutMs * 2);
+			expect(started).toHaveLength(MAX_RUNS_IN_PROGRESS);
+			expect(sb.activityStream.connects).toBe(1);
+			// One run finishes: reading resumes for exactly one more.
+			finish.shift()!();
+			await until('one more run', () => started.length === MAX_RUNS_IN_PROGRESS + 1);
+			await wait(300);
+			expect(started).toHaveLength(MAX_RUNS_IN_PROGRESS + 1);
+			// The runs finish as they come: everything sent runs, each once, on the same connection.
+			const all = [...first, ...behind];
+			await until(
+				'every run',
+				() => {
+					for (const end of finish.splice(0)) end();
+					return started.length >= all.length;
+				},
+				20_000,
+			);
+			await wait(300);
+			for (const end of finish.splice(0)) end();
+			expect(started).toEqual(all);
+			expect(sb.activityStream.connects).toBe(1);
+		} finally {
+			for (const end of finish.splice(0)) end();
+			await response.closeFunction!();
+		}
+	}, 60_000);
+
+	it('the service disconnects the trigger as a slow reader while it waits: the catch-up brings the rest, each event once', async () => {
+		// platform.md: operational-disconnect, disconnect_type SlowReader. The sandbox sends the problem
+		// line and ends the answer once more than 1 MB waits unread for the trigger.
+		sb.activityStream.slowReaderBytes = 1_000_000;
+		const finish: Array<() => void> = [];
+		const started: string[] = [];
+		const t = trigger({
+			workflowId: 'wf-slow-reader',
+			extra: {
+				emit: (
+					data: Array<Array<{ json: IDataObject }>>,
+					_r: unknown,
+					done: { resolve(v: unknown): void } | undefined,
+				) => {
+					started.push(String(data[0][0].json.event_id));
+					finish.push(() => done?.resolve({}));
+				},
+			},
+		});
+		const response = await startActivityStream(t.context, FAST);
+		try {
+			await until('the stream to open', () => sb.activityStream.connections.size === 1);
+			const first = await post('runs that do not finish yet', MAX_RUNS_IN_PROGRESS + 5);
+			await until(`${MAX_RUNS_IN_PROGRESS} runs`, () => started.length >= MAX_RUNS_IN_PROGRESS);
+			const behind = await post('y'.repeat(500_000), 40);
+			await until('the disconnect', () => sb.activityStream.slowReaderDisconnects >= 1, 10_000);
+			const after = await post('after the disconnect', 3);
+			const all = [...first, ...behind, ...after];
+			await until(
+				'every run',
+				() => {
+					for (const end of finish.splice(0)) end();
+					return started.length >= all.length;
+				},
+				20_000,
+			);
+			await wait(500);
+			for (const end of finish.splice(0)) end();
+			expect(started.slice().sort()).toEqual(all.slice().sort());
+			expect(sb.activityStream.connects).toBeGreaterThanOrEqual(2);
+			expect(t.logs.map((l) => l.message)).toEqual(
+				expect.arrayContaining([expect.stringMatching(/reported .*operational-disconnect/)]),
+			);
+		} finally {
+			for (const end of finish.splice(0)) end();
+			await response.closeFunction!();
+		}
+	}, 60_000);
 });
 
 describe('several main instances (issue 52): one workflow, one database, two mains', () => {

@@ -15,9 +15,16 @@
  *   429 (rate limit) or 409 [contract: the default error answer; assumed: which statuses];
  * - keepAlive: on a timer, so also inside a backlog, at any place among the lines not yet read
  *   [issue 51; assumed: platform.md says nothing of keep-alives];
- * - cut: every line not yet read is lost [prose: operational-disconnect]; stall: silence until the
+ * - cut: every line not yet read is lost [prose: operational-disconnect]; slowReader: the service
+ *   reports an operational disconnect (disconnect_type SlowReader: a reader that does not keep up, as
+ *   the trigger is while it waits at its bound) and ends the answer cleanly, its unread lines lost
+ *   [prose and contract: OperationalDisconnectProblem; assumed: a clean end after the problem line, the
+ *   end a bounded catch-up's answer also has]; stall: silence until the
  *   trigger's keep-alive timeout closes it; the trigger reads a line within the catch-up margin of its
  *   sending (a wait of more than 5 s reads what came before it) [assumed].
+ * The trigger shell's reading: at most `runBound` runs handed over with a donePromise and not settled;
+ * at the bound the shell reads no further line until one settles (activityStream.ts,
+ * MAX_RUNS_IN_PROGRESS; a schedule draws the shell's value or a smaller one its few events reach).
  * n8n:
  * - a run per emitted event unless its deduplication key already has an execution row [issue 52:
  *   the key is a unique column]; pruneRows: rows of successful runs deleted at their end
@@ -63,6 +70,7 @@ import fc from 'fast-check';
 import { explorerRuns } from '../helpers/explore';
 import type { SavedPosition } from '../../nodes/PlatformTrigger/streamCore';
 import { KEEP_IDS_MS, StreamCore } from '../../nodes/PlatformTrigger/streamCore';
+import { MAX_RUNS_IN_PROGRESS } from '../../nodes/PlatformTrigger/activityStream';
 
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: the sweep's seed */
 /** EXPLORER_RUNS sets the sweep's size; EXPLORER_SEED replays a failure (else a fixed seed). */
@@ -80,6 +88,7 @@ type Action =
 	| { kind: 'read'; lines: number; settle: boolean; main?: number }
 	| { kind: 'keepAlive'; inside?: number; main?: number }
 	| { kind: 'cut'; main?: number }
+	| { kind: 'slowReader'; main?: number }
 	| { kind: 'stall'; main?: number }
 	| { kind: 'connect'; answer?: 'ok' | 409 | 429; main?: number }
 	| { kind: 'settle'; which: number }
@@ -127,6 +136,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
 		arbitrary: fc.record({ kind: kind('keepAlive'), inside: fc.nat(4), main }),
 	},
 	{ weight: 2, arbitrary: fc.record({ kind: kind('cut'), main }) },
+	{ weight: 1, arbitrary: fc.record({ kind: kind('slowReader'), main }) },
 	{ weight: 1, arbitrary: fc.record({ kind: kind('stall'), main }) },
 	{
 		weight: 3,
@@ -156,12 +166,15 @@ interface Schedule {
 	pruneRows: boolean;
 	/** The workflow is set to n8n's Engine 2.0. */
 	engineV2?: boolean;
+	/** The shell's bound on runs in progress (default MAX_RUNS_IN_PROGRESS). */
+	runBound?: number;
 	actions: Action[];
 }
 
 const schedule: fc.Arbitrary<Schedule> = fc.record({
 	pruneRows: fc.boolean(),
 	engineV2: fc.oneof({ weight: 4, arbitrary: fc.constant(false) }, fc.constant(true)),
+	runBound: fc.constantFrom(MAX_RUNS_IN_PROGRESS, 1, 2, 3),
 	actions: fc.array(action, { minLength: 5, maxLength: 60, size: 'max' }),
 });
 
@@ -369,10 +382,15 @@ function play(s: Schedule): Result {
 			);
 		save(m);
 	};
-	const read = (m: Main, lines: number) => {
+	const runBound = s.runBound ?? MAX_RUNS_IN_PROGRESS;
+	/** Reads up to `lines` lines; true when it stopped at the bound (the shell waits for a run's end). */
+	const read = (m: Main, lines: number): boolean => {
 		const core = m.core;
-		if (!m.conn || !core) return;
+		if (!m.conn || !core) return false;
 		for (let i = 0; i < lines && m.conn; i++) {
+			const next = m.conn.queue[0];
+			if (next !== undefined && next !== 'keep-alive' && m.unsettled.length >= runBound)
+				return true;
 			const line = m.conn.queue.shift();
 			if (line === undefined) {
 				// Everything sent: a bounded catch-up's answer ends here.
@@ -389,6 +407,11 @@ function play(s: Schedule): Result {
 			for (const line of manual.queue.splice(0))
 				if (line !== 'keep-alive') manual.core.event(line.id, now);
 		}
+		return false;
+	};
+	/** Reads everything, the runs ending whenever reading waits for them. */
+	const drain = (m: Main) => {
+		while (read(m, Infinity)) while (m.unsettled.length) settle(m, 0);
 	};
 	const restart = (m: Main) => {
 		// n8n stops gracefully: runs in progress end (their saves land), the memory is gone.
@@ -461,6 +484,17 @@ function play(s: Schedule): Result {
 			case 'cut':
 				cut(target(a.main));
 				break;
+			case 'slowReader': {
+				// The problem line, then the answer's clean end: what was not read is lost.
+				const m = target(a.main);
+				if (m.conn && m.core) {
+					m.core.disconnectReported();
+					m.conn = undefined;
+					m.core.ended();
+					save(m);
+				}
+				break;
+			}
 			case 'stall': {
 				const m = target(a.main);
 				if (m.conn) {
@@ -529,9 +563,9 @@ function play(s: Schedule): Result {
 	for (let round = 0; round < 30; round++) {
 		for (const x of mains) while (x.unsettled.length) settle(x, 0);
 		connect(m);
-		read(m, Infinity);
+		drain(m);
 		m.conn?.queue.push('keep-alive');
-		read(m, Infinity);
+		drain(m);
 		// Quiet: a connection without an end read to its last line, no run waiting.
 		const quiet = m.conn && m.conn.end === undefined && !m.conn.queue.length;
 		if (quiet && !mains.some((x) => x.unsettled.length) && !m.core?.waitingForCopy) break;
@@ -800,6 +834,26 @@ const FOUND: Array<[string, Schedule]> = [
 				{ kind: 'land', which: 0, lost: false },
 				{ kind: 'read', lines: 1, settle: false, main: 0 },
 				{ kind: 'read', lines: 1, settle: false, main: 0 },
+			],
+		},
+	],
+	[
+		'the service disconnected a slow reader with a clean end during a bounded catch-up: the end moved the position past the unread events (found with disconnectReported() emptied)',
+		{
+			pruneRows: false,
+			engineV2: false,
+			runBound: 10,
+			actions: [
+				{ kind: 'produce', count: 1, copies: 1 },
+				{ kind: 'failover', overlap: false },
+				{ kind: 'wait', ms: 26943 },
+				{ kind: 'wait', ms: 1995 },
+				{ kind: 'wait', ms: 91062 },
+				{ kind: 'cut', main: 0 },
+				{ kind: 'read', lines: 1, settle: false, main: 0 },
+				{ kind: 'stepDown' },
+				{ kind: 'connect', answer: 'ok', main: 1 },
+				{ kind: 'slowReader', main: 1 },
 			],
 		},
 	],

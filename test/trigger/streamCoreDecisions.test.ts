@@ -120,6 +120,24 @@ describe('the position', () => {
 		expect(live.caughtUpTo).toBe(T0 - MIN);
 	});
 
+	it('does not move when the service reported a disconnect (a slow reader) before it ended a bounded catch-up', () => {
+		// platform.md: operational-disconnect, disconnect_type SlowReader; the answer can end before
+		// everything up to its end_time was sent, so its end proves nothing.
+		const { core } = boundedCatchUp(T0 - 3 * MIN, T0);
+		expect(core.event('a', T0)).toBe('run');
+		core.started('a');
+		core.disconnectReported();
+		expect(core.ended()).toBe(false);
+		expect(core.caughtUpTo).toBe(T0 - 3 * MIN);
+		// The next bounded catch-up asks for the same span again, and its end moves the position.
+		const again = core.query(T0 + 1_000);
+		expect(again.start_time).toBe(wire(T0 - 3 * MIN - CATCH_UP_MARGIN_MS));
+		core.opened(T0 + 1_000, again);
+		expect(core.event('a', T0)).toBe('drop');
+		expect(core.ended()).toBe(true);
+		expect(core.caughtUpTo).toBe(Date.parse(String(again.end_time)));
+	});
+
 	it('stays where the catch-up started while a run on it is not known to have started', () => {
 		const position = T0 - 3 * MIN;
 		const { core } = boundedCatchUp(position, T0);
