@@ -702,6 +702,7 @@ describe("n8n's answer to a run", () => {
 	it("a failed start's back-off that ends while the trigger is between connections throws nothing", async () => {
 		const rejections: unknown[] = [];
 		const onRejection = (reason: unknown) => rejections.push(reason);
+		// eslint-disable-next-line @n8n/community-nodes/no-restricted-globals -- test code: an unhandled rejection in n8n's process is what this test rules out
 		process.on('unhandledRejection', onRejection);
 		let first = true;
 		const t = trigger({
@@ -726,6 +727,7 @@ describe("n8n's answer to a run", () => {
 			await wait(100);
 			expect(rejections).toEqual([]);
 		} finally {
+			// eslint-disable-next-line @n8n/community-nodes/no-restricted-globals -- test code
 			process.off('unhandledRejection', onRejection);
 			await response.closeFunction!();
 		}
