@@ -6,9 +6,8 @@
  * the connection and deletes the subscriptions.
  */
 import type { IDataObject, ITriggerResponse } from 'n8n-workflow';
-import { sleep, UserError } from 'n8n-workflow';
+import { UserError } from 'n8n-workflow';
 
-import { createContext, defaultCredentials } from '../helpers/context';
 import {
 	backoffDelay,
 	catchUpQuery,
@@ -21,37 +20,14 @@ import {
 	type StreamTimings,
 } from '../../nodes/PlatformTrigger/activityStream';
 import { MAX_PENDING } from '../../nodes/PlatformTrigger/streamCore';
-
-/* eslint-disable @typescript-eslint/no-require-imports -- the sandbox is plain CommonJS */
-const { createSandbox } = require('../../sandbox/server') as {
-	createSandbox: (o: IDataObject) => Sandbox;
-};
-/* eslint-enable @typescript-eslint/no-require-imports */
-
-interface Sandbox {
-	url: string;
-	keys: { bearerToken: string; userId: string };
-	listen(): Promise<Sandbox>;
-	close(): Promise<void>;
-	emit(input: IDataObject): Promise<Array<{ event_uuid: string }>>;
-	db: { subscriptions: Map<string, IDataObject> };
-	records: Array<{ path: string; method: string; query: IDataObject; status: number; at: string }>;
-	faults: { rules: IDataObject[] };
-	activityStream: {
-		keepAliveMs: number;
-		backlogLineMs: number;
-		connects: number;
-		connections: Set<{
-			stalled: boolean;
-			res: { destroy(): void };
-			query: IDataObject;
-			opened_at: string;
-		}>;
-		log: Array<{ at: number }>;
-		slowReaderBytes: number;
-		slowReaderDisconnects: number;
-	};
-}
+import {
+	createSandbox,
+	ids,
+	streamHelpers,
+	until,
+	wait,
+	type StreamSandbox,
+} from './streamHarness';
 
 const FAST: StreamTimings = {
 	keepAliveTimeoutMs: 600,
@@ -61,7 +37,7 @@ const FAST: StreamTimings = {
 	removalGraceMs: 100,
 };
 
-let sb: Sandbox;
+let sb: StreamSandbox;
 beforeEach(async () => {
 	sb = await createSandbox({ quiet: true }).listen();
 	sb.activityStream.keepAliveMs = 100;
@@ -70,82 +46,9 @@ afterEach(async () => {
 	await sb.close();
 });
 
-const wait = async (ms: number) => await sleep(ms);
-
-async function until<T>(what: string, fn: () => T | undefined | false, ms = 5000): Promise<T> {
-	const end = Date.now() + ms;
-	for (;;) {
-		const v = fn();
-		if (v) return v;
-		if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-		await wait(20);
-	}
-}
-
-/** What n8n's emit does with the done promise: settles it when the run ended, or failed to start. */
-type StartOutcome = 'started' | 'not started';
-
-function trigger(
-	opts: {
-		staticData?: IDataObject;
-		workflowId?: string;
-		parameters?: IDataObject;
-		mode?: 'trigger' | 'manual';
-		/** n8n's answer to each run (default: started). */
-		start?: (eventId: string) => StartOutcome;
-		extra?: IDataObject;
-	} = {},
-) {
-	const emitted: Array<{ json: IDataObject; key?: string }> = [];
-	const errors: Error[] = [];
-	const credentials = defaultCredentials();
-	credentials.platformBearerApi = {
-		...credentials.platformBearerApi,
-		baseUrl: sb.url,
-		bearerToken: sb.keys.bearerToken,
-	};
-	const built = createContext({
-		parameters: {
-			events: ['post.create'],
-			user: sb.keys.userId,
-			options: {},
-			...(opts.parameters ?? {}),
-		},
-		credentials,
-		staticData: opts.staticData ?? {},
-		workflowId: opts.workflowId,
-		extra: {
-			getMode: () => opts.mode ?? 'trigger',
-			emit: (
-				data: Array<Array<{ json: IDataObject }>>,
-				_r: unknown,
-				done: { resolve(v: unknown): void; reject(e: Error): void } | undefined,
-				key?: string,
-			) => {
-				const id = String(data[0][0].json.event_id);
-				const outcome = opts.start?.(id) ?? 'started';
-				if (outcome === 'started') emitted.push({ json: data[0][0].json, key });
-				// As n8n: settled after the run ended, or rejected when it could not start it (a database error).
-				void Promise.resolve().then(() =>
-					outcome === 'started' ? done?.resolve({}) : done?.reject(new Error('SQLITE_BUSY')),
-				);
-			},
-			emitError: (error: Error) => errors.push(error),
-			...(opts.extra ?? {}),
-		},
-	});
-	return { ...built, emitted, errors };
-}
-
 /** n8n saves the static data as JSON: a restart reads a copy. */
 const clone = (o: IDataObject): IDataObject => JSON.parse(JSON.stringify(o)) as IDataObject;
-const ids = (items: Array<{ json: IDataObject }>) => items.map((i) => String(i.json.event_id));
-const ours = () => [...sb.db.subscriptions.values()];
-
-async function post(text: string, count = 1): Promise<string[]> {
-	const sent = await sb.emit({ event_type: 'post.create', text, count });
-	return sent.map((e) => e.event_uuid);
-}
+const { trigger, ours, post } = streamHelpers(() => sb);
 
 describe('the activity stream trigger', () => {
 	it('subscribes without a webhook, and runs each event once with its deduplication key', async () => {

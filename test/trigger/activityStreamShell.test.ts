@@ -7,9 +7,8 @@
  * writes to n8n's log. Against the sandbox's real streaming endpoint, as activityStream.test.ts.
  */
 import type { IDataObject, ITriggerResponse } from 'n8n-workflow';
-import { ManualExecutionCancelledError, sleep } from 'n8n-workflow';
+import { ManualExecutionCancelledError } from 'n8n-workflow';
 
-import { createContext, defaultCredentials } from '../helpers/context';
 import {
 	catchUpQuery,
 	deduplicationKey,
@@ -18,29 +17,14 @@ import {
 	streamMemorySize,
 	type StreamTimings,
 } from '../../nodes/PlatformTrigger/activityStream';
-
-/* eslint-disable @typescript-eslint/no-require-imports -- the sandbox is plain CommonJS */
-const { createSandbox } = require('../../sandbox/server') as {
-	createSandbox: (o: IDataObject) => Sandbox;
-};
-/* eslint-enable @typescript-eslint/no-require-imports */
-
-interface Sandbox {
-	url: string;
-	keys: { bearerToken: string; userId: string };
-	listen(): Promise<Sandbox>;
-	close(): Promise<void>;
-	emit(input: IDataObject): Promise<Array<{ event_uuid: string }>>;
-	db: { subscriptions: Map<string, IDataObject> };
-	records: Array<{ path: string; method: string; query: IDataObject; status: number; at: string }>;
-	faults: { rules: IDataObject[] };
-	server: { prependListener(event: 'request', fn: (req: { url?: string }) => void): void };
-	activityStream: {
-		keepAliveMs: number;
-		connects: number;
-		connections: Set<{ res: { destroy(): void; write(s: string): void }; query: IDataObject }>;
-	};
-}
+import {
+	createSandbox,
+	ids,
+	streamHelpers,
+	until,
+	wait,
+	type StreamSandbox,
+} from './streamHarness';
 
 const MIN = 60_000;
 const FAST: StreamTimings = {
@@ -51,7 +35,7 @@ const FAST: StreamTimings = {
 	removalGraceMs: 100,
 };
 
-let sb: Sandbox;
+let sb: StreamSandbox;
 /** Every request for the stream as it arrives (the sandbox records one when its answer ends). */
 let opens: Array<{ at: number; query: IDataObject }>;
 beforeEach(async () => {
@@ -70,87 +54,13 @@ afterEach(async () => {
 	await sb.close();
 });
 
-const wait = async (ms: number) => await sleep(ms);
-
-async function until<T>(what: string, fn: () => T | undefined | false, ms = 5000): Promise<T> {
-	const end = Date.now() + ms;
-	for (;;) {
-		const v = fn();
-		if (v) return v;
-		if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-		await wait(20);
-	}
-}
-
-/** What n8n does with a run: starts it, or rejects its donePromise with `error`. */
-type Outcome = 'started' | Error;
-
-function trigger(
-	opts: {
-		staticData?: IDataObject;
-		workflowId?: string;
-		nodeId?: string;
-		parameters?: IDataObject;
-		mode?: 'trigger' | 'manual';
-		start?: (eventId: string) => Outcome;
-	} = {},
-) {
-	/** Every emit, whether n8n started its run or not. */
-	const calls: Array<{ id: string; key?: string; done: boolean; at: number }> = [];
-	const emitted: Array<{ json: IDataObject; key?: string }> = [];
-	const errors: Error[] = [];
-	const credentials = defaultCredentials();
-	credentials.platformBearerApi = {
-		...credentials.platformBearerApi,
-		baseUrl: sb.url,
-		bearerToken: sb.keys.bearerToken,
-	};
-	const built = createContext({
-		parameters: {
-			events: ['post.create'],
-			user: sb.keys.userId,
-			options: {},
-			...(opts.parameters ?? {}),
-		},
-		credentials,
-		staticData: opts.staticData ?? {},
-		workflowId: opts.workflowId,
-		extra: {
-			getMode: () => opts.mode ?? 'trigger',
-			emit: (
-				data: Array<Array<{ json: IDataObject }>>,
-				_r: unknown,
-				done: { resolve(v: unknown): void; reject(e: Error): void } | undefined,
-				key?: string,
-			) => {
-				const id = String(data[0][0].json.event_id);
-				calls.push({ id, key, done: !!done, at: performance.now() });
-				const outcome = opts.start?.(id) ?? 'started';
-				if (outcome === 'started') emitted.push({ json: data[0][0].json, key });
-				void Promise.resolve().then(() =>
-					outcome === 'started' ? done?.resolve({}) : done?.reject(outcome),
-				);
-			},
-			emitError: (error: Error) => errors.push(error),
-		},
-	});
-	if (opts.nodeId) built.node.id = opts.nodeId;
-	return { ...built, calls, emitted, errors };
-}
-
-const ids = (items: Array<{ json: IDataObject }>) => items.map((i) => String(i.json.event_id));
-const ours = () => [...sb.db.subscriptions.values()];
+const { trigger, ours, post } = streamHelpers(() => sb);
 const streamRequests = () => opens;
 const logged = (
 	t: { logs: Array<{ level: string; message: string }> },
 	re: RegExp,
 	level?: string,
 ) => t.logs.filter((l) => re.test(l.message) && (level === undefined || l.level === level));
-
-async function post(text: string, count = 1): Promise<string[]> {
-	const sent = await sb.emit({ event_type: 'post.create', text, count });
-	return sent.map((e) => e.event_uuid);
-}
 
 /** Cuts every open connection and returns when the cut was made. */
 function cut(): number {
