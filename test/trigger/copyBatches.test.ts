@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import type { Clock } from '../../nodes/PlatformTrigger/receive';
-import { receiveDelivery } from '../../nodes/PlatformTrigger/receive';
+import { COPY_WAIT_MS, receiveDelivery } from '../../nodes/PlatformTrigger/receive';
 import { DeliveryMemory } from '../../nodes/PlatformTrigger/state';
 import { answerOf, signedDelivery } from './helpers';
 
@@ -80,5 +80,39 @@ describe('a delivery of several events, some of them copies', () => {
 		const out = await batchResult;
 		expect(ran(out)).toEqual(['favorite:b']);
 		expect(answerOf(out, batch.captured)).toEqual({ status: 200, body: { ok: true, events: 1 } });
+	});
+
+	it('is answered 503 when a copy is still being started after COPY_WAIT_MS, and the new event beside it runs when the service sends the body again', async () => {
+		const memory = new DeliveryMemory();
+		const clock = manualClock(T);
+		const staticData: IDataObject = {};
+		// Event a's first attempt is still being started.
+		const first = favorites(['a'], staticData);
+		const firstResult = await receiveDelivery(first.context, new Date(T), STARTED, memory, clock);
+		expect(ran(firstResult)).toEqual(['favorite:a']);
+		// The service sends a again with a new event c.
+		const batch = favorites(['a', 'c'], staticData);
+		const batchResult = receiveDelivery(batch.context, new Date(T + 100), STARTED, memory, clock);
+		await clock.advance(100); // the copy is waiting for a's outcome
+		await clock.advance(COPY_WAIT_MS);
+		const out = await batchResult;
+		expect(ran(out)).toEqual([]);
+		expect(answerOf(out, batch.captured)).toEqual({
+			status: 503,
+			body: { error: 'a copy of these events is still being started' },
+		});
+		batch.response.emit('finish');
+		// a's run starts; the service sends the body again: a is a duplicate now, c runs.
+		void firstResult.webhookResponse;
+		first.response.emit('finish');
+		const retry = favorites(['a', 'c'], staticData);
+		const retried = await receiveDelivery(
+			retry.context,
+			new Date(T + 10_000),
+			STARTED,
+			memory,
+			clock,
+		);
+		expect(ran(retried)).toEqual(['favorite:c']);
 	});
 });
