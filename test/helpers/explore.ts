@@ -12,17 +12,22 @@ export const explorerRuns = (fallback: number): number =>
 const SEED = process.env.EXPLORER_SEED ? Number(process.env.EXPLORER_SEED) : undefined;
 /* eslint-enable @n8n/community-nodes/no-restricted-globals */
 
-/** Draws `runs` schedules; one whose `violation` names a broken invariant fails the sweep with it. */
+/**
+ * Draws `runs` schedules; one whose `violation` names a broken invariant fails the sweep with it.
+ * `firstFailure`: stop at the first failing schedule without shrinking it (a "its checks can fail"
+ * test needs one failure, not the smallest; shrinking a planted bug's schedule took minutes).
+ */
 export async function explore<S>(
 	schedule: fc.Arbitrary<S>,
 	violation: (s: S) => Promise<string | undefined>,
 	runs: number,
+	{ firstFailure = false }: { firstFailure?: boolean } = {},
 ): Promise<void> {
 	await fc.assert(
 		fc.asyncProperty(schedule, async (s) => {
 			const why = await violation(s);
 			if (why) throw new Error(why);
 		}),
-		{ numRuns: runs, seed: SEED, endOnFailure: false },
+		{ numRuns: runs, seed: SEED, endOnFailure: firstFailure },
 	);
 }

@@ -118,6 +118,7 @@ describe('the delivery protocol, explored', () => {
 			schedule,
 			async (s) => await violation(s, { memory: () => new GroupCommitHole() }),
 			RUNS,
+			{ firstFailure: true },
 		).then(
 			() => undefined,
 			(error: Error) => error,
