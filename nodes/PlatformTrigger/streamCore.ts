@@ -299,9 +299,9 @@ export class StreamCore {
 	}
 
 	/**
-	 * The service reported on the open connection that it disconnects it for operational reasons
-	 * (platform.md and the contract: the problem `operational-disconnect`, whose disconnect_type includes
-	 * SlowReader: a reader that does not keep up, as the trigger is when it waits for runs to finish).
+	 * The service reported on the open connection that it disconnects it for operational reasons: its
+	 * problem type `operational-disconnect`, whose `disconnect_type` includes `SlowReader` (a reader
+	 * that does not keep up, as the trigger is when it waits for runs to finish).
 	 * The answer may then end cleanly before everything up to its end_time was sent, so its end does not
 	 * move the position: the next catch-up asks for the same span again.
 	 */
