@@ -23,7 +23,7 @@
  *                                             leaves more than this many bytes unread and read none
  *                                             between two keep-alive beats: the problem
  *                                             operational-disconnect (disconnect_type SlowReader, the
- *                                             contract's OperationalDisconnectProblem; platform.md) as
+ *                                             contract's OperationalDisconnectProblem) as
  *                                             a line, then the answer's clean end (the service's way
  *                                             of ending it is not shown: a clean end is the one a
  *                                             reader can mistake for a finished catch-up)

@@ -800,7 +800,7 @@ describe('backpressure: at most MAX_RUNS_IN_PROGRESS runs in progress (bench/res
 	}, 60_000);
 
 	it('the service disconnects the trigger as a slow reader while it waits: the catch-up brings the rest, each event once', async () => {
-		// platform.md: operational-disconnect, disconnect_type SlowReader. The sandbox sends the problem
+		// The service disconnects a slow reader (operational-disconnect, SlowReader). The sandbox sends the problem
 		// line and ends the answer once more than 1 MB waits unread for the trigger.
 		sb.activityStream.slowReaderBytes = 1_000_000;
 		const finish: Array<() => void> = [];

@@ -121,7 +121,7 @@ describe('the position', () => {
 	});
 
 	it('does not move when the service reported a disconnect (a slow reader) before it ended a bounded catch-up', () => {
-		// platform.md: operational-disconnect, disconnect_type SlowReader; the answer can end before
+		// The service disconnects a slow reader (operational-disconnect, SlowReader); the answer can end before
 		// everything up to its end_time was sent, so its end proves nothing.
 		const { core } = boundedCatchUp(T0 - 3 * MIN, T0);
 		expect(core.event('a', T0)).toBe('run');
