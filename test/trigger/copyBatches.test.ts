@@ -4,34 +4,14 @@
  * (bench/results/mutation.md, "receive.ts").
  */
 import type { IDataObject } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
-import type { Clock } from '../../nodes/PlatformTrigger/receive';
 import { COPY_WAIT_MS, receiveDelivery } from '../../nodes/PlatformTrigger/receive';
 import { DeliveryMemory } from '../../nodes/PlatformTrigger/state';
-import { answerOf, signedDelivery } from './helpers';
+import { answerOf, manualClock, signedDelivery } from './helpers';
 
 const T = Date.parse('2026-11-22T12:10:00Z');
 /** The process started long before: no restart recovery here. */
 const STARTED = T - 3_600_000;
-
-/** A clock whose sleeps end only when the test moves it on. */
-function manualClock(start: number): Clock & { advance(ms: number): Promise<void> } {
-	let now = start;
-	let timers: Array<{ at: number; resolve: () => void }> = [];
-	return {
-		now: () => now,
-		sleep: async (ms) =>
-			await new Promise<void>((resolve) => timers.push({ at: now + ms, resolve })),
-		async advance(ms) {
-			now += ms;
-			const due = timers.filter((t) => t.at <= now);
-			timers = timers.filter((t) => t.at > now);
-			for (const t of due) t.resolve();
-			for (let i = 0; i < 20; i++) await sleep(0);
-		},
-	};
-}
 
 /** An Account Activity body with one favorite per id, in order. */
 function favorites(ids: string[], staticData: IDataObject) {

@@ -1,8 +1,10 @@
 import { createHmac } from 'node:crypto';
 import nock from 'nock';
 import type { IDataObject, IWebhookResponseData } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { BASE, createContext, TEST_SECRETS } from '../helpers/context';
+import type { Clock } from '../../nodes/PlatformTrigger/receive';
 import type { TriggerState } from '../../nodes/PlatformTrigger/state';
 import { idHash, persistedIds } from '../../nodes/PlatformTrigger/state';
 
@@ -148,4 +150,22 @@ export function serveActivation(url: string, times: number): SubscriptionMade[] 
 			return [200, { data: { subscription_id: `s-${String(body.event_type)}` } }];
 		});
 	return made;
+}
+
+/** A clock whose sleeps end only when the test moves it on. */
+export function manualClock(start: number): Clock & { advance(ms: number): Promise<void> } {
+	let now = start;
+	let timers: Array<{ at: number; resolve: () => void }> = [];
+	return {
+		now: () => now,
+		sleep: async (ms) =>
+			await new Promise<void>((resolve) => timers.push({ at: now + ms, resolve })),
+		async advance(ms) {
+			now += ms;
+			const due = timers.filter((t) => t.at <= now);
+			timers = timers.filter((t) => t.at > now);
+			for (const t of due) t.resolve();
+			for (let i = 0; i < 20; i++) await sleep(0);
+		},
+	};
 }

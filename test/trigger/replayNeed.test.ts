@@ -10,11 +10,10 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import type { Clock } from '../../nodes/PlatformTrigger/receive';
 import { answerCrc, receiveDelivery } from '../../nodes/PlatformTrigger/receive';
 import { DeliveryMemory, ORPHANED_CLAIM_MS } from '../../nodes/PlatformTrigger/state';
 import { BASE } from '../helpers/context';
-import { signedDelivery, webhookContext } from './helpers';
+import { manualClock, signedDelivery, webhookContext } from './helpers';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -51,24 +50,6 @@ function delivery(body: IDataObject, staticData: IDataObject, workflowId: string
 
 const replayRequests = (requests: Array<{ url?: string }>) =>
 	requests.filter((r) => String(r.url).endsWith('/2/webhooks/replay'));
-
-/** A clock whose sleeps end only when the test moves it on. */
-function manualClock(start: number): Clock & { advance(ms: number): Promise<void> } {
-	let now = start;
-	let timers: Array<{ at: number; resolve: () => void }> = [];
-	return {
-		now: () => now,
-		sleep: async (ms) =>
-			await new Promise<void>((resolve) => timers.push({ at: now + ms, resolve })),
-		async advance(ms) {
-			now += ms;
-			const due = timers.filter((t) => t.at <= now);
-			timers = timers.filter((t) => t.at > now);
-			for (const t of due) t.resolve();
-			for (let i = 0; i < 20; i++) await sleep(0);
-		},
-	};
-}
 
 describe('the restart recovery asks for a replay only for a gap before this process started', () => {
 	it('a trigger activated after the process started: its second delivery (the first one saved the time of a delivery of this process life) asks for no replay', async () => {
