@@ -16,11 +16,11 @@ export default {
 	testRunner: 'jest',
 	plugins: ['@stryker-mutator/jest-runner'],
 	mutate: [
-		'nodes/PlatformTrigger/receive.ts',
-		'nodes/PlatformTrigger/state.ts',
-		'nodes/PlatformTrigger/activityStream.ts',
-		'nodes/PlatformTrigger/streamCore.ts',
-		'nodes/PlatformPostsTrigger/poll.ts',
+		'nodes/WebhookTrigger/receive.ts',
+		'nodes/WebhookTrigger/state.ts',
+		'nodes/StreamTrigger/activityStream.ts',
+		'nodes/StreamTrigger/streamCore.ts',
+		'nodes/PollTrigger/poll.ts',
 	],
 	jest: {
 		configFile: 'jest.config.js',

@@ -1,4 +1,4 @@
-import { MODES } from '../../nodes/PlatformPostsTrigger/modes';
+import { MODES } from '../../nodes/PollTrigger/modes';
 import { listFiles, readText } from '../helpers/files';
 
 /**

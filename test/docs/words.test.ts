@@ -79,7 +79,7 @@ describe("builder pages speak the editor's words", () => {
 		]);
 		expect(found('type `n8n-nodes-platform.platformPostTriggers`')).toEqual([CODE_WORDS[6][0]]);
 		expect(found('Type `platformBearerApi`')).toEqual([CODE_WORDS[7][0]]);
-		expect(found('see nodes/PlatformTrigger/receive.ts')).toEqual([CODE_WORDS[8][0]]);
+		expect(found('see nodes/WebhookTrigger/receive.ts')).toEqual([CODE_WORDS[8][0]]);
 		expect(
 			found(
 				'*Publish* the workflow; Platform Posts › Post › Create; the service scores `claim_opinion_score`',

@@ -1,12 +1,12 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { PlatformPostsTrigger } from '../../nodes/PlatformPostsTrigger/PlatformPostsTrigger.node';
+import { PlatformPostsTrigger } from '../../nodes/PollTrigger/PlatformPostsTrigger.node';
 import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
-import { poll } from '../../nodes/PlatformPostsTrigger/poll';
-import { MODES } from '../../nodes/PlatformPostsTrigger/modes';
-import { normalizeDelivery } from '../../nodes/PlatformTrigger/events';
-import { normalizeStreamDelivery } from '../../nodes/PlatformTrigger/stream';
+import { poll } from '../../nodes/PollTrigger/poll';
+import { MODES } from '../../nodes/PollTrigger/modes';
+import { normalizeDelivery } from '../../nodes/shared/triggers/events';
+import { normalizeStreamDelivery } from '../../nodes/WebhookTrigger/filteredStream';
 import { BASE, TEST_SECRETS } from '../helpers/context';
 import { pollContext } from './helpers';
 

@@ -18,8 +18,8 @@ import {
 	startActivityStream,
 	streamMemorySize,
 	type StreamTimings,
-} from '../../nodes/PlatformTrigger/activityStream';
-import { MAX_PENDING } from '../../nodes/PlatformTrigger/streamCore';
+} from '../../nodes/StreamTrigger/activityStream';
+import { MAX_PENDING } from '../../nodes/StreamTrigger/streamCore';
 import {
 	createSandbox,
 	ids,
@@ -851,11 +851,11 @@ describe('backpressure: at most MAX_RUNS_IN_PROGRESS runs in progress (bench/res
 
 describe('several main instances (issue 52): one workflow, one database, two mains', () => {
 	/** One main's copy of the trigger module: its own process memory, as a separate n8n process has. */
-	const mainProcess = (): typeof import('../../nodes/PlatformTrigger/activityStream') => {
-		let loaded: typeof import('../../nodes/PlatformTrigger/activityStream') | undefined;
+	const mainProcess = (): typeof import('../../nodes/StreamTrigger/activityStream') => {
+		let loaded: typeof import('../../nodes/StreamTrigger/activityStream') | undefined;
 		jest.isolateModules(() => {
 			// eslint-disable-next-line @typescript-eslint/no-require-imports -- a second module instance
-			loaded = require('../../nodes/PlatformTrigger/activityStream');
+			loaded = require('../../nodes/StreamTrigger/activityStream');
 		});
 		return loaded!;
 	};

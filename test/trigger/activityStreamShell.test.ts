@@ -16,7 +16,7 @@ import {
 	startActivityStream,
 	streamMemorySize,
 	type StreamTimings,
-} from '../../nodes/PlatformTrigger/activityStream';
+} from '../../nodes/StreamTrigger/activityStream';
 import {
 	createSandbox,
 	ids,

@@ -1,5 +1,5 @@
-import { normalizeDelivery } from '../../nodes/PlatformTrigger/events';
-import { attachedMedia } from '../../nodes/PlatformTrigger/media';
+import { normalizeDelivery } from '../../nodes/shared/triggers/events';
+import { attachedMedia } from '../../nodes/shared/triggers/media';
 
 const at = new Date('2026-01-01T00:00:00Z');
 

@@ -8,13 +8,13 @@ import type { IDataObject, IWebhookResponseData } from 'n8n-workflow';
 import { runSchedule, violation, type Schedule } from './explorer/model';
 import { answerOf, signedDelivery } from './helpers';
 
-type ReceiveModule = typeof import('../../nodes/PlatformTrigger/receive');
+type ReceiveModule = typeof import('../../nodes/WebhookTrigger/receive');
 
 /** A new n8n process: the trigger's modules with empty memory. */
 function newProcess(): ReceiveModule {
 	let mod: ReceiveModule | undefined;
 	jest.isolateModules(() => {
-		mod = jest.requireActual<ReceiveModule>('../../nodes/PlatformTrigger/receive');
+		mod = jest.requireActual<ReceiveModule>('../../nodes/WebhookTrigger/receive');
 	});
 	return mod as ReceiveModule;
 }

@@ -1,14 +1,14 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import type { TriggerState } from '../../nodes/PlatformTrigger/state';
+import type { TriggerState } from '../../nodes/WebhookTrigger/state';
 import {
 	activateStream,
 	deactivateStream,
 	normalizeStreamDelivery,
 	readRules,
 	streamExists,
-} from '../../nodes/PlatformTrigger/stream';
+} from '../../nodes/WebhookTrigger/filteredStream';
 import { BASE, createContext } from '../helpers/context';
 
 beforeAll(() => nock.disableNetConnect());

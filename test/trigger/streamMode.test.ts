@@ -1,9 +1,9 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { checkExists, create, remove } from '../../nodes/PlatformTrigger/lifecycle';
-import { receiveDelivery } from '../../nodes/PlatformTrigger/receive';
-import { PlatformTriggerPosts } from '../../nodes/PlatformTrigger/PlatformTriggerPosts.node';
+import { checkExists, create, remove } from '../../nodes/WebhookTrigger/lifecycle';
+import { receiveDelivery } from '../../nodes/WebhookTrigger/receive';
+import { PlatformTriggerPosts } from '../../nodes/WebhookTrigger/PlatformTriggerPosts.node';
 import { BASE, createContext } from '../helpers/context';
 import { signedDelivery } from './helpers';
 

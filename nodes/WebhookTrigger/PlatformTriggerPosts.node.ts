@@ -10,7 +10,7 @@ import { triggerProperties } from './description';
 import { checkExists, create, remove } from './lifecycle';
 import { TRIGGER_OUTPUTS } from './outputs';
 import { answerCrc, receiveDelivery } from './receive';
-import { triggerSubtitle } from './subtitle';
+import { triggerSubtitle } from '../shared/triggers/subtitle';
 
 export class PlatformTriggerPosts implements INodeType {
 	description: INodeTypeDescription = {

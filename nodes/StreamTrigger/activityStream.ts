@@ -16,10 +16,10 @@ import {
 	platformRequest,
 	readBearerCredential,
 } from '../shared/transport';
-import { triggerProperties } from './description';
-import type { PlatformEvent } from './events';
-import { normalizeDelivery, wireEventType } from './events';
-import type { PlannedSubscription } from './lifecycle';
+import { triggerProperties } from '../WebhookTrigger/description';
+import type { PlatformEvent } from '../shared/triggers/events';
+import { normalizeDelivery, wireEventType } from '../shared/triggers/events';
+import type { PlannedSubscription } from '../WebhookTrigger/lifecycle';
 import {
 	createSubscriptions,
 	deleteSubscriptions,
@@ -27,7 +27,7 @@ import {
 	selectedEventTypes,
 	subscriptionInputs,
 	subscriptionTag,
-} from './lifecycle';
+} from '../WebhookTrigger/lifecycle';
 import type { SavedPosition } from './streamCore';
 import { StreamCore } from './streamCore';
 

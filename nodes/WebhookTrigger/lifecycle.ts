@@ -37,12 +37,12 @@ import {
 	needsUserContext,
 	USER_CREDENTIAL_TYPES,
 	wireEventType,
-} from './events';
+} from '../shared/triggers/events';
 import { ALL_EVENTS_VERSION } from './outputs';
 import type { TriggerState } from './state';
 import { clearState, forgetTrigger, replayWindow, triggerKey } from './state';
 import { forgetConsumerSecret } from './secretCache';
-import { activateStream, deactivateStream, streamExists } from './stream';
+import { activateStream, deactivateStream, streamExists } from './filteredStream';
 
 /** Activation of the webhook modes (n8n's webhook methods) or of the activity stream (a trigger). */
 export type SetupContext = IHookFunctions | ITriggerFunctions;

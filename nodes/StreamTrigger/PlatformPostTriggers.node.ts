@@ -7,8 +7,8 @@ import type {
 	ITriggerResponse,
 } from 'n8n-workflow';
 
-import { activityStreamProperties, startActivityStream } from '../PlatformTrigger/activityStream';
-import { activityEventsSubtitle } from '../PlatformTrigger/subtitle';
+import { activityStreamProperties, startActivityStream } from './activityStream';
+import { activityEventsSubtitle } from '../shared/triggers/subtitle';
 
 /**
  * n8n's node panel lists this trigger among the Platform Posts actions: the panel does so with a

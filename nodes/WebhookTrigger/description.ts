@@ -3,10 +3,10 @@ import type { INodeProperties } from 'n8n-workflow';
 import { CREDENTIAL_TYPES } from '../shared/transport';
 import type { ActivityEventType } from '../shared/activity';
 import { ACTIVITY_EVENT_LABELS, ACTIVITY_EVENT_TYPES, needsUserContext } from '../shared/activity';
-import { ACCOUNT_ACTIVITY_EVENT_TYPES } from './events';
+import { ACCOUNT_ACTIVITY_EVENT_TYPES } from '../shared/triggers/events';
 import { DEFAULT_SIGNATURE_HEADER } from './signature';
 import { STATUS_OUTPUT_VERSION } from './outputs';
-import { streamProperties } from './stream';
+import { streamProperties } from './filteredStream';
 
 const activity = { show: { mode: ['activity'] } };
 

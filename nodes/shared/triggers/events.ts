@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { wireEventType } from '../shared/activity';
-import { CREDENTIAL_TYPES } from '../shared/transport';
+import { wireEventType } from '../activity';
+import { CREDENTIAL_TYPES } from '../transport';
 import { attachedMedia } from './media';
 
 export {
@@ -9,7 +9,7 @@ export {
 	LEGACY_ACTIVITY_EVENT_TYPES,
 	needsUserContext,
 	wireEventType,
-} from '../shared/activity';
+} from '../activity';
 
 /** Credentials the trigger accepts beside the bearer for user-context subscriptions. */
 export const USER_CREDENTIAL_TYPES = [

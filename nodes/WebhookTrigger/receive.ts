@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { normalizeDelivery, wireEventType } from './events';
+import { normalizeDelivery, wireEventType } from '../shared/triggers/events';
 import {
 	crcResponseToken,
 	DEFAULT_SIGNATURE_HEADER,
@@ -19,7 +19,7 @@ import { ORPHANED_CLAIM_MS, processMemory, triggerKey } from './state';
 import type { ReadCredential } from '../shared/transport';
 import { readBearerCredential } from '../shared/transport';
 import { defaultReplayStatus, isStatusEvent, workflowDataFor } from './outputs';
-import { isStreamDelivery, normalizeStreamDelivery } from './stream';
+import { isStreamDelivery, normalizeStreamDelivery } from './filteredStream';
 import { consumerSecretVerifies, keptBearerCredential, readConsumerSecret } from './secretCache';
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
