@@ -16,11 +16,11 @@ export default {
 	testRunner: 'jest',
 	plugins: ['@stryker-mutator/jest-runner'],
 	mutate: [
-		'nodes/WebhookTrigger/receive.ts',
-		'nodes/WebhookTrigger/state.ts',
-		'nodes/StreamTrigger/activityStream.ts',
-		'nodes/StreamTrigger/streamCore.ts',
-		'nodes/PollTrigger/poll.ts',
+		'nodes/triggers/webhook/receive.ts',
+		'nodes/triggers/webhook/state.ts',
+		'nodes/triggers/stream/activityStream.ts',
+		'nodes/triggers/stream/streamCore.ts',
+		'nodes/triggers/poll/poll.ts',
 	],
 	jest: {
 		configFile: 'jest.config.js',

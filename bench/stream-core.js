@@ -3,7 +3,7 @@
 /**
  * `node bench/stream-core.js`: what the Activity Stream Trigger's own code costs per event, and the
  * static data n8n writes per event, at 1,500 and at 15,000 remembered ids (issue 53). Unit level: the
- * trigger's core (nodes/StreamTrigger/streamCore.ts, compiled here from its source with TypeScript's
+ * trigger's core (nodes/triggers/stream/streamCore.ts, compiled here from its source with TypeScript's
  * transpiler, so no build is needed) driven the way the shell (activityStream.ts) drives it for one
  * event on a live connection: the event's claim, the save of the record into the static data (n8n's
  * change-tracking proxy, ObservableObject, as the trigger gets it), and the run's start. The full
@@ -42,7 +42,7 @@ const { evenRounds, median, pairedRatio } = require('./pairing');
 const R = require('./report');
 
 const ROOT = path.join(__dirname, '..');
-const CORE = 'nodes/StreamTrigger/streamCore.ts';
+const CORE = 'nodes/triggers/stream/streamCore.ts';
 const ROUND_PLAN = evenRounds(process.env.BENCH_ROUNDS || 6);
 const ROUNDS = ROUND_PLAN.rounds;
 const SECONDS = Number(process.env.BENCH_STREAM_SECONDS || 300);

@@ -4,7 +4,7 @@
 // puts the file back: the check by hand that bench/results/mutation.md reports for a new test.
 //
 //   node scripts/mutant-by-hand.js <source file> <mutant id> [jest arguments...]
-//   node scripts/mutant-by-hand.js nodes/StreamTrigger/activityStream.ts 357 \
+//   node scripts/mutant-by-hand.js nodes/triggers/stream/activityStream.ts 357 \
 //     test/trigger/activityStreamShell.test.ts -t 'goes silent'
 //
 // The source file must be the one the incremental file holds (the mutants' locations are its). Do not

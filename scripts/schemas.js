@@ -43,9 +43,9 @@ const VERSIONS = {
 
 const NODE_DIRS = {
 	platformPosts: 'nodes/PlatformPosts',
-	platformTriggerPosts: 'nodes/WebhookTrigger',
-	platformPostsTrigger: 'nodes/PollTrigger',
-	platformPostTriggers: 'nodes/StreamTrigger',
+	platformTriggerPosts: 'nodes/PlatformTriggerPosts',
+	platformPostsTrigger: 'nodes/PlatformPostsTrigger',
+	platformPostTriggers: 'nodes/PlatformPostTriggers',
 };
 
 // ---- the contract's schemas, reduced to names and types ----
@@ -302,7 +302,7 @@ const OPERATIONS = {
 	'post.getOne': { fields: () => failed },
 	'post.hideReply': { fields: () => ({ post_id: str }) },
 	'post.unhideReply': { fields: () => ({ post_id: str }) },
-	// The Platform Trigger's items of the same stream (nodes/WebhookTrigger/filteredStream.ts).
+	// The Platform Trigger's items of the same stream (nodes/triggers/webhook/filteredStream.ts).
 	'post.readFilteredStream': { fields: () => ({ ...MATCH_ITEM(), data: obj({}) }) },
 	'compliance.readLabelStream': {
 		// One item per label: the kind the service wraps it in, beside the label's own fields.
@@ -496,7 +496,7 @@ function postsRawSchema(key) {
 // ---- the triggers ----
 
 /**
- * An activity event (nodes/shared/triggers/events.ts; the Poll Trigger's items.ts makes the same):
+ * An activity event (nodes/triggers/shared/events.ts; the Poll Trigger's items.ts makes the same):
  * `payload` is the service's event as delivered, whose shape depends on its type.
  */
 const EVENT_ITEM = () => ({
@@ -507,7 +507,7 @@ const EVENT_ITEM = () => ({
 	payload: obj({}),
 	includes: obj({}),
 	received_at: str,
-	// A post's attached media, from the delivery's includes (nodes/shared/triggers/media.ts).
+	// A post's attached media, from the delivery's includes (nodes/triggers/shared/media.ts).
 	media: arr(nested('Media', 2)),
 	media_url: str,
 });

@@ -301,7 +301,7 @@ function sinkNode(name, sandboxUrl, sink, position) {
 
 /**
  * The Platform Trigger node, subscribed to post.create of one user, with the app bearer credential.
- * (Parameter names follow nodes/WebhookTrigger; see its description.)
+ * (Parameter names follow nodes/triggers/webhook; see its description.)
  */
 function triggerNode(
 	name,

@@ -21,7 +21,7 @@ import {
 } from 'n8n-workflow';
 
 import { PlatformPosts } from '../../nodes/PlatformPosts/PlatformPosts.node';
-import { PlatformPostsTrigger } from '../../nodes/PollTrigger/PlatformPostsTrigger.node';
+import { PlatformPostsTrigger } from '../../nodes/PlatformPostsTrigger/PlatformPostsTrigger.node';
 import { createContext } from '../helpers/context';
 import { pollContext } from '../postsTrigger/helpers';
 import { itemsFor, optionValues, resolveParameters, type SampleIds, variants } from './harness';

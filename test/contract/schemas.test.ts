@@ -8,12 +8,11 @@
  */
 import type { IDataObject, INodeTypeDescription } from 'n8n-workflow';
 
-import { PlatformPostTriggers as PlatformActivityStreamTrigger } from '../../nodes/StreamTrigger/PlatformPostTriggers.node';
+import { PlatformPostTriggers as PlatformActivityStreamTrigger } from '../../nodes/PlatformPostTriggers/PlatformPostTriggers.node';
 import { PlatformPosts } from '../../nodes/PlatformPosts/PlatformPosts.node';
-import { PlatformPostsTrigger } from '../../nodes/PollTrigger/PlatformPostsTrigger.node';
-import { normalizeDelivery } from '../../nodes/shared/triggers/events';
-import { PlatformTriggerPosts } from '../../nodes/WebhookTrigger/PlatformTriggerPosts.node';
-import { normalizeStreamDelivery } from '../../nodes/WebhookTrigger/filteredStream';
+import { PlatformPostsTrigger } from '../../nodes/PlatformPostsTrigger/PlatformPostsTrigger.node';
+import { PlatformTriggerPosts } from '../../nodes/PlatformTriggerPosts/PlatformTriggerPosts.node';
+import { normalizeDelivery, normalizeStreamDelivery } from '../../nodes/triggers/shared/events';
 import { differences, generate, NODE_DIRS, padVersion, VERSIONS } from '../../scripts/schemas';
 import { listFiles } from '../helpers/files';
 import { optionValues } from './harness';

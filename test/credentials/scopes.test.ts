@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- the rule table is plain JSON */
 import { DEFAULT_OAUTH2_SCOPES } from '../../credentials/PlatformOAuth2Api.credentials';
 import { TIMELINES } from '../../nodes/shared/timelines';
-import { MODES } from '../../nodes/PollTrigger/modes';
+import { MODES } from '../../nodes/triggers/poll/modes';
 
 /**
  * The OAuth 2.0 credential's default scopes cover what the service asks of the endpoints the nodes

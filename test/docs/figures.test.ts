@@ -3,11 +3,11 @@ import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from
 
 import { AdsCatalog } from '../../nodes/AdsCatalog/AdsCatalog.node';
 import { AdsCreatives } from '../../nodes/AdsCreatives/AdsCreatives.node';
-import { PlatformPostTriggers as PlatformActivityStreamTrigger } from '../../nodes/StreamTrigger/PlatformPostTriggers.node';
+import { PlatformPostTriggers as PlatformActivityStreamTrigger } from '../../nodes/PlatformPostTriggers/PlatformPostTriggers.node';
 import { PlatformPosts } from '../../nodes/PlatformPosts/PlatformPosts.node';
-import { MODES } from '../../nodes/PollTrigger/modes';
-import { PlatformPostsTrigger } from '../../nodes/PollTrigger/PlatformPostsTrigger.node';
-import { PlatformTriggerPosts } from '../../nodes/WebhookTrigger/PlatformTriggerPosts.node';
+import { MODES } from '../../nodes/triggers/poll/modes';
+import { PlatformPostsTrigger } from '../../nodes/PlatformPostsTrigger/PlatformPostsTrigger.node';
+import { PlatformTriggerPosts } from '../../nodes/PlatformTriggerPosts/PlatformTriggerPosts.node';
 import {
 	ACTIVITY_EVENT_TYPES,
 	LEGACY_ACTIVITY_EVENT_TYPES,

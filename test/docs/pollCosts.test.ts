@@ -8,7 +8,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console -- test code, not shipped: POLL_COSTS_WRITE writes the measured table into the page, POLL_COSTS_PRINT prints the figures */
 import { writeFileSync } from 'node:fs';
 
-import { PlatformPostsTrigger } from '../../nodes/PollTrigger/PlatformPostsTrigger.node';
+import { PlatformPostsTrigger } from '../../nodes/PlatformPostsTrigger/PlatformPostsTrigger.node';
 import { measureAll, POLLS_A_DAY, tableRows } from '../postsTrigger/costs';
 import { readText } from '../helpers/files';
 

@@ -1,4 +1,4 @@
-import { MODES } from '../../nodes/PollTrigger/modes';
+import { MODES } from '../../nodes/triggers/poll/modes';
 import { listFiles, readText } from '../helpers/files';
 
 /**

@@ -35,7 +35,7 @@ const CODE_WORDS: Array<[string, RegExp]> = [
 		'a credential type name',
 		/\b(?:platformOAuth2Api|platformOAuth1Api|platformOAuth1ConnectApi|platformBearerApi)\b/,
 	],
-	['a source file path', /\bnodes\/[A-Z]\w+\/|\bsandbox\/(?:routes|lib|contract)\//],
+	['a source file path', /\bnodes\/\w+\/|\bsandbox\/(?:routes|lib|contract)\//],
 ];
 
 /** A page's text as a reader sees it: HTML comments (the generators' markers) are not shown. */
@@ -79,7 +79,7 @@ describe("builder pages speak the editor's words", () => {
 		]);
 		expect(found('type `n8n-nodes-platform.platformPostTriggers`')).toEqual([CODE_WORDS[6][0]]);
 		expect(found('Type `platformBearerApi`')).toEqual([CODE_WORDS[7][0]]);
-		expect(found('see nodes/WebhookTrigger/receive.ts')).toEqual([CODE_WORDS[8][0]]);
+		expect(found('see nodes/triggers/webhook/receive.ts')).toEqual([CODE_WORDS[8][0]]);
 		expect(
 			found(
 				'*Publish* the workflow; Platform Posts › Post › Create; the service scores `claim_opinion_score`',

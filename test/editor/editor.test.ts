@@ -5,10 +5,10 @@ import { PlatformOAuth1ConnectApi } from '../../credentials/PlatformOAuth1Connec
 import { PlatformBearerApi } from '../../credentials/PlatformBearerApi.credentials';
 import { AdsCatalog } from '../../nodes/AdsCatalog/AdsCatalog.node';
 import { AdsCreatives } from '../../nodes/AdsCreatives/AdsCreatives.node';
-import { PlatformPostTriggers } from '../../nodes/StreamTrigger/PlatformPostTriggers.node';
+import { PlatformPostTriggers } from '../../nodes/PlatformPostTriggers/PlatformPostTriggers.node';
 import { PlatformPosts } from '../../nodes/PlatformPosts/PlatformPosts.node';
-import { PlatformPostsTrigger } from '../../nodes/PollTrigger/PlatformPostsTrigger.node';
-import { PlatformTriggerPosts } from '../../nodes/WebhookTrigger/PlatformTriggerPosts.node';
+import { PlatformPostsTrigger } from '../../nodes/PlatformPostsTrigger/PlatformPostsTrigger.node';
+import { PlatformTriggerPosts } from '../../nodes/PlatformTriggerPosts/PlatformTriggerPosts.node';
 import { evalSubtitle, listFiles, readText } from '../helpers/files';
 
 /** What a non-developer sees in the editor: node panel entries, action names, subtitles, docs links. */
@@ -17,15 +17,15 @@ const PKG = 'n8n-nodes-platform';
 const nodes: Record<string, { description: INodeTypeDescription; codexFile: string }> = {
 	platformTriggerPosts: {
 		description: new PlatformTriggerPosts().description,
-		codexFile: 'nodes/WebhookTrigger/PlatformTriggerPosts.node.json',
+		codexFile: 'nodes/PlatformTriggerPosts/PlatformTriggerPosts.node.json',
 	},
 	platformPostsTrigger: {
 		description: new PlatformPostsTrigger().description,
-		codexFile: 'nodes/PollTrigger/PlatformPostsTrigger.node.json',
+		codexFile: 'nodes/PlatformPostsTrigger/PlatformPostsTrigger.node.json',
 	},
 	platformPostTriggers: {
 		description: new PlatformPostTriggers().description,
-		codexFile: 'nodes/StreamTrigger/PlatformPostTriggers.node.json',
+		codexFile: 'nodes/PlatformPostTriggers/PlatformPostTriggers.node.json',
 	},
 	platformPosts: {
 		description: new PlatformPosts().description,
@@ -353,14 +353,14 @@ describe('output schemas', () => {
 	});
 
 	it("ships the trigger's item schema for every version, the same for all (v2 moved only statuses, v3 only All Events)", () => {
-		expect(schemaFiles('nodes/WebhookTrigger')).toEqual([
+		expect(schemaFiles('nodes/PlatformTriggerPosts')).toEqual([
 			'v1.0.0.json',
 			'v2.0.0.json',
 			'v3.0.0.json',
 		]);
-		const schema = JSON.parse(readText('nodes/WebhookTrigger/__schema__/v1.0.0.json'));
+		const schema = JSON.parse(readText('nodes/PlatformTriggerPosts/__schema__/v1.0.0.json'));
 		for (const v of ['v2.0.0.json', 'v3.0.0.json'])
-			expect(JSON.parse(readText(`nodes/WebhookTrigger/__schema__/${v}`))).toEqual(schema);
+			expect(JSON.parse(readText(`nodes/PlatformTriggerPosts/__schema__/${v}`))).toEqual(schema);
 		expect(Object.keys(schema.properties)).toEqual(
 			expect.arrayContaining([
 				'event_type',

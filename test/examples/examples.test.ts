@@ -2,11 +2,11 @@ import type { IDataObject, INodeTypeDescription } from 'n8n-workflow';
 
 import { AdsCatalog } from '../../nodes/AdsCatalog/AdsCatalog.node';
 import { AdsCreatives } from '../../nodes/AdsCreatives/AdsCreatives.node';
-import { PlatformPostTriggers } from '../../nodes/StreamTrigger/PlatformPostTriggers.node';
+import { PlatformPostTriggers } from '../../nodes/PlatformPostTriggers/PlatformPostTriggers.node';
 import { PlatformPosts } from '../../nodes/PlatformPosts/PlatformPosts.node';
-import { PlatformPostsTrigger } from '../../nodes/PollTrigger/PlatformPostsTrigger.node';
-import { normalizeDelivery } from '../../nodes/shared/triggers/events';
-import { PlatformTriggerPosts } from '../../nodes/WebhookTrigger/PlatformTriggerPosts.node';
+import { PlatformPostsTrigger } from '../../nodes/PlatformPostsTrigger/PlatformPostsTrigger.node';
+import { normalizeDelivery } from '../../nodes/triggers/shared/events';
+import { PlatformTriggerPosts } from '../../nodes/PlatformTriggerPosts/PlatformTriggerPosts.node';
 import { evalItemExpression, listFiles, readText } from '../helpers/files';
 
 type Node = {

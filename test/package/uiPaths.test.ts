@@ -8,10 +8,10 @@ import type {
 
 import { AdsCatalog } from '../../nodes/AdsCatalog/AdsCatalog.node';
 import { AdsCreatives } from '../../nodes/AdsCreatives/AdsCreatives.node';
-import { PlatformPostTriggers } from '../../nodes/StreamTrigger/PlatformPostTriggers.node';
+import { PlatformPostTriggers } from '../../nodes/PlatformPostTriggers/PlatformPostTriggers.node';
 import { PlatformPosts } from '../../nodes/PlatformPosts/PlatformPosts.node';
-import { PlatformPostsTrigger } from '../../nodes/PollTrigger/PlatformPostsTrigger.node';
-import { PlatformTriggerPosts } from '../../nodes/WebhookTrigger/PlatformTriggerPosts.node';
+import { PlatformPostsTrigger } from '../../nodes/PlatformPostsTrigger/PlatformPostsTrigger.node';
+import { PlatformTriggerPosts } from '../../nodes/PlatformTriggerPosts/PlatformTriggerPosts.node';
 import { listFiles, readText } from '../helpers/files';
 import { versionMatches } from './surface';
 

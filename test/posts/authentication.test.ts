@@ -1,7 +1,7 @@
 import type { INodeProperties, INodeParameters } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { PlatformPostsTrigger } from '../../nodes/PollTrigger/PlatformPostsTrigger.node';
+import { PlatformPostsTrigger } from '../../nodes/PlatformPostsTrigger/PlatformPostsTrigger.node';
 import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
 import { node, runFailing, setupNock } from './helpers';
 

@@ -10,8 +10,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { MODES, type ModeSpec, type PollMode } from '../../nodes/PollTrigger/modes';
-import { poll } from '../../nodes/PollTrigger/poll';
+import { MODES, type ModeSpec, type PollMode } from '../../nodes/triggers/poll/modes';
+import { poll } from '../../nodes/triggers/poll/poll';
 import { defaultCredentials } from '../helpers/context';
 import { EXPLORED } from './explorer/model';
 import { pollContext, postIdAt } from './helpers';

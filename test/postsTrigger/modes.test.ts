@@ -2,7 +2,7 @@ import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
-import { poll } from '../../nodes/PollTrigger/poll';
+import { poll } from '../../nodes/triggers/poll/poll';
 import { BASE } from '../helpers/context';
 import type { FakeRead, Served } from './helpers';
 import { nextId, pollContext, serve } from './helpers';

@@ -1,12 +1,11 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { PlatformPostsTrigger } from '../../nodes/PollTrigger/PlatformPostsTrigger.node';
+import { PlatformPostsTrigger } from '../../nodes/PlatformPostsTrigger/PlatformPostsTrigger.node';
 import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
-import { poll } from '../../nodes/PollTrigger/poll';
-import { MODES } from '../../nodes/PollTrigger/modes';
-import { normalizeDelivery } from '../../nodes/shared/triggers/events';
-import { normalizeStreamDelivery } from '../../nodes/WebhookTrigger/filteredStream';
+import { poll } from '../../nodes/triggers/poll/poll';
+import { MODES } from '../../nodes/triggers/poll/modes';
+import { normalizeDelivery, normalizeStreamDelivery } from '../../nodes/triggers/shared/events';
 import { BASE, TEST_SECRETS } from '../helpers/context';
 import { pollContext } from './helpers';
 

@@ -14,7 +14,7 @@ import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { poll, STALE_SNAPSHOT_MS } from '../../nodes/PollTrigger/poll';
+import { poll, STALE_SNAPSHOT_MS } from '../../nodes/triggers/poll/poll';
 import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
 import type { FakeRead, Served } from './helpers';
 import { nextId, pollContext, serve } from './helpers';

@@ -7,7 +7,7 @@
 import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { poll } from '../../nodes/PollTrigger/poll';
+import { poll } from '../../nodes/triggers/poll/poll';
 import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
 import { BASE, defaultCredentials } from '../helpers/context';
 import { nextId, pollContext, postIdAt } from './helpers';
@@ -320,7 +320,7 @@ describe.each([1, 1.2])('Poll Trigger against the service as it is (version %s)'
 			if (otherProcess)
 				jest.isolateModules(() => {
 					// eslint-disable-next-line @typescript-eslint/no-require-imports -- a new process: the module's memory starts empty
-					next = (require('../../nodes/PollTrigger/poll') as { poll: typeof poll }).poll;
+					next = (require('../../nodes/triggers/poll/poll') as { poll: typeof poll }).poll;
 				});
 			const built = pollContext(FOLLOWERS, staticData, 'trigger', workflow, typeVersion);
 			expect(ids(await next.call(built.context))).toEqual(

@@ -10,7 +10,7 @@ import nock from 'nock';
 import { apiError, errorInfo, rateLimitOfError } from '../../nodes/shared/errors';
 import { ruleError } from '../../nodes/shared/streamRules';
 import { CREDENTIAL_TYPES, platformRequest } from '../../nodes/shared/transport';
-import { recoverMissedEvents } from '../../nodes/WebhookTrigger/lifecycle';
+import { recoverMissedEvents } from '../../nodes/triggers/webhook/lifecycle';
 import { ADS_BASE, BASE, createContext } from '../helpers/context';
 import { runFailure } from '../catalog/helpers';
 import { node as postsNode } from '../posts/helpers';

@@ -18,8 +18,8 @@ import {
 	startActivityStream,
 	streamMemorySize,
 	type StreamTimings,
-} from '../../nodes/StreamTrigger/activityStream';
-import { MAX_PENDING } from '../../nodes/StreamTrigger/streamCore';
+} from '../../nodes/triggers/stream/activityStream';
+import { MAX_PENDING } from '../../nodes/triggers/stream/streamCore';
 import {
 	createSandbox,
 	ids,
@@ -851,11 +851,11 @@ describe('backpressure: at most MAX_RUNS_IN_PROGRESS runs in progress (bench/res
 
 describe('several main instances (issue 52): one workflow, one database, two mains', () => {
 	/** One main's copy of the trigger module: its own process memory, as a separate n8n process has. */
-	const mainProcess = (): typeof import('../../nodes/StreamTrigger/activityStream') => {
-		let loaded: typeof import('../../nodes/StreamTrigger/activityStream') | undefined;
+	const mainProcess = (): typeof import('../../nodes/triggers/stream/activityStream') => {
+		let loaded: typeof import('../../nodes/triggers/stream/activityStream') | undefined;
 		jest.isolateModules(() => {
 			// eslint-disable-next-line @typescript-eslint/no-require-imports -- a second module instance
-			loaded = require('../../nodes/StreamTrigger/activityStream');
+			loaded = require('../../nodes/triggers/stream/activityStream');
 		});
 		return loaded!;
 	};

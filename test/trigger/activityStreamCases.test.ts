@@ -1,9 +1,9 @@
 /**
- * Cases of issue 51 on the Activity Stream Trigger's core (nodes/StreamTrigger/streamCore.ts), driven
+ * Cases of issue 51 on the Activity Stream Trigger's core (nodes/triggers/stream/streamCore.ts), driven
  * the way the shell drives it. Each failed on the core before its fix; the shell's cases (a keep-alive
  * inside a backlog, a failed start then a restart) are in activityStream.test.ts (51a, 51b).
  */
-import { StreamCore } from '../../nodes/StreamTrigger/streamCore';
+import { StreamCore } from '../../nodes/triggers/stream/streamCore';
 
 const T0 = Date.parse('2026-11-25T12:00:00.000Z');
 

@@ -11,9 +11,9 @@ import {
 	activityStreamProperties,
 	DEFAULT_TIMINGS,
 	REMOVAL_GRACE_MS,
-} from '../../nodes/StreamTrigger/activityStream';
-import { triggerProperties } from '../../nodes/WebhookTrigger/description';
-import { PlatformPostTriggers } from '../../nodes/StreamTrigger/PlatformPostTriggers.node';
+} from '../../nodes/triggers/stream/activityStream';
+import { triggerProperties } from '../../nodes/triggers/webhook/description';
+import { PlatformPostTriggers } from '../../nodes/PlatformPostTriggers/PlatformPostTriggers.node';
 import { describeParams, readSnapshot } from '../package/surface';
 
 const NODE = 'n8n-nodes-platform.platformPostTriggers';

@@ -1,5 +1,5 @@
 /**
- * The Activity Stream Trigger's decisions (nodes/StreamTrigger/streamCore.ts) driven through random
+ * The Activity Stream Trigger's decisions (nodes/triggers/stream/streamCore.ts) driven through random
  * schedules against a model of the service and of n8n, the way the trigger shell (activityStream.ts)
  * drives them. Each behaviour of the world is one entry of the menu (`Action`), with its source:
  * [contract] /work/shared/spec/openapi.json (GET /2/activity/stream), [prose] platform.md, [n8n] n8n
@@ -68,9 +68,9 @@
 import fc from 'fast-check';
 
 import { explorerRuns } from '../helpers/explore';
-import type { SavedPosition } from '../../nodes/StreamTrigger/streamCore';
-import { KEEP_IDS_MS, StreamCore } from '../../nodes/StreamTrigger/streamCore';
-import { MAX_RUNS_IN_PROGRESS } from '../../nodes/StreamTrigger/activityStream';
+import type { SavedPosition } from '../../nodes/triggers/stream/streamCore';
+import { KEEP_IDS_MS, StreamCore } from '../../nodes/triggers/stream/streamCore';
+import { MAX_RUNS_IN_PROGRESS } from '../../nodes/triggers/stream/activityStream';
 
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: the sweep's seed */
 /** EXPLORER_RUNS sets the sweep's size; EXPLORER_SEED replays a failure (else a fixed seed). */

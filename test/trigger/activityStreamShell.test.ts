@@ -16,7 +16,7 @@ import {
 	startActivityStream,
 	streamMemorySize,
 	type StreamTimings,
-} from '../../nodes/StreamTrigger/activityStream';
+} from '../../nodes/triggers/stream/activityStream';
 import {
 	createSandbox,
 	ids,

@@ -1,5 +1,5 @@
 /**
- * The webhook trigger's duplicate check (DeliveryMemory.claimNewIds in nodes/WebhookTrigger/state.ts)
+ * The webhook trigger's duplicate check (DeliveryMemory.claimNewIds in nodes/triggers/webhook/state.ts)
  * at its edges: an event without an id, a copy exactly 26 hours after the first, an orphaned claim
  * exactly ORPHANED_CLAIM_MS old. Written for mutants that `npm run test:mutation` left alive
  * (bench/results/mutation.md).
@@ -8,7 +8,7 @@ import {
 	DEDUPE_MAX_AGE_MS,
 	DeliveryMemory,
 	ORPHANED_CLAIM_MS,
-} from '../../nodes/WebhookTrigger/state';
+} from '../../nodes/triggers/webhook/state';
 
 const T0 = Date.parse('2026-11-25T12:00:00.000Z');
 const KEY = 'workflow-1:node-1';

@@ -5,8 +5,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { MAX_BODY_BYTES, receiveDelivery } from '../../nodes/WebhookTrigger/receive';
-import { DeliveryMemory } from '../../nodes/WebhookTrigger/state';
+import { MAX_BODY_BYTES, receiveDelivery } from '../../nodes/triggers/webhook/receive';
+import { DeliveryMemory } from '../../nodes/triggers/webhook/state';
 import { answerOf, recordedIds, sign, webhookContext } from './helpers';
 
 const at = new Date('2026-11-22T10:00:00Z');

@@ -6,8 +6,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { receiveDelivery } from '../../nodes/WebhookTrigger/receive';
-import { DeliveryMemory } from '../../nodes/WebhookTrigger/state';
+import { receiveDelivery } from '../../nodes/triggers/webhook/receive';
+import { DeliveryMemory } from '../../nodes/triggers/webhook/state';
 import { answerOf, recordedIds, signedDelivery } from './helpers';
 
 const at = new Date('2026-11-22T12:10:00Z');

@@ -1,9 +1,9 @@
 import nock from 'nock';
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { create } from '../../nodes/WebhookTrigger/lifecycle';
-import { PlatformTriggerPosts } from '../../nodes/WebhookTrigger/PlatformTriggerPosts.node';
-import { receiveDelivery } from '../../nodes/WebhookTrigger/receive';
+import { create } from '../../nodes/triggers/webhook/lifecycle';
+import { PlatformTriggerPosts } from '../../nodes/PlatformTriggerPosts/PlatformTriggerPosts.node';
+import { receiveDelivery } from '../../nodes/triggers/webhook/receive';
 import { ACTIVITY_EVENT_TYPES, LEGACY_ACTIVITY_EVENT_TYPES } from '../../nodes/shared/activity';
 import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
 import { createContext, TEST_SECRETS } from '../helpers/context';

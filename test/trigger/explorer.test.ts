@@ -17,7 +17,7 @@ import fc from 'fast-check';
 
 import { explore, explorerRuns } from '../helpers/explore';
 
-import { DeliveryMemory } from '../../nodes/WebhookTrigger/state';
+import { DeliveryMemory } from '../../nodes/triggers/webhook/state';
 
 import type { Schedule, Step } from './explorer/model';
 import { violation } from './explorer/model';

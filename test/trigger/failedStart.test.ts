@@ -4,13 +4,13 @@
  * again, the proxy routes that retry to the same process, and it must run. Copies that arrive while
  * the first delivery is still being started stay duplicates.
  */
-import { receiveDelivery } from '../../nodes/WebhookTrigger/receive';
+import { receiveDelivery } from '../../nodes/triggers/webhook/receive';
 import {
 	DEDUPE_MAX_AGE_MS,
 	forgetExpiredTriggers,
 	SWEEP_EVERY_MS,
 	triggersInMemory,
-} from '../../nodes/WebhookTrigger/state';
+} from '../../nodes/triggers/webhook/state';
 import { signedDelivery } from './helpers';
 
 const at = new Date('2026-03-01T10:00:00Z');

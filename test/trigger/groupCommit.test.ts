@@ -9,9 +9,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { TriggerState } from '../../nodes/WebhookTrigger/state';
-import { WRITE_AT_LEAST_EVERY_MS } from '../../nodes/WebhookTrigger/state';
-import { receiveDelivery } from '../../nodes/WebhookTrigger/receive';
+import type { TriggerState } from '../../nodes/triggers/webhook/state';
+import { WRITE_AT_LEAST_EVERY_MS } from '../../nodes/triggers/webhook/state';
+import { receiveDelivery } from '../../nodes/triggers/webhook/receive';
 import { newProcess, recordedIds, sign, webhookContext, type StateModule } from './helpers';
 
 const KEY = 'wf:node';

@@ -4,9 +4,9 @@ import type { IDataObject, IWebhookResponseData } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { BASE, createContext, TEST_SECRETS } from '../helpers/context';
-import type { Clock } from '../../nodes/WebhookTrigger/receive';
-import type { TriggerState } from '../../nodes/WebhookTrigger/state';
-import { idHash, persistedIds } from '../../nodes/WebhookTrigger/state';
+import type { Clock } from '../../nodes/triggers/webhook/receive';
+import type { TriggerState } from '../../nodes/triggers/webhook/state';
+import { idHash, persistedIds } from '../../nodes/triggers/webhook/state';
 
 /**
  * The event ids a trigger's persisted record holds, in its order: the record keeps hashes only, so each
@@ -17,13 +17,13 @@ export function recordedIds(state: IDataObject, known: string[]): string[] {
 	return persistedIds(state as TriggerState).map(([hash]) => names.get(hash) ?? `#${hash}`);
 }
 
-export type StateModule = typeof import('../../nodes/WebhookTrigger/state');
+export type StateModule = typeof import('../../nodes/triggers/webhook/state');
 
 /** A fresh copy of the state module: an n8n process with empty memory (a restart, or another one). */
 export function newProcess(): StateModule {
 	let mod: StateModule | undefined;
 	jest.isolateModules(() => {
-		mod = jest.requireActual<StateModule>('../../nodes/WebhookTrigger/state');
+		mod = jest.requireActual<StateModule>('../../nodes/triggers/webhook/state');
 	});
 	return mod as StateModule;
 }

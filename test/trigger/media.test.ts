@@ -1,5 +1,5 @@
-import { normalizeDelivery } from '../../nodes/shared/triggers/events';
-import { attachedMedia } from '../../nodes/shared/triggers/media';
+import { normalizeDelivery } from '../../nodes/triggers/shared/events';
+import { attachedMedia } from '../../nodes/triggers/shared/media';
 
 const at = new Date('2026-01-01T00:00:00Z');
 

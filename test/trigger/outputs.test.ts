@@ -1,8 +1,8 @@
 import type { IDataObject, INode, INodeParameters, INodeTypes } from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
-import { receiveDelivery } from '../../nodes/WebhookTrigger/receive';
-import { PlatformTriggerPosts } from '../../nodes/WebhookTrigger/PlatformTriggerPosts.node';
+import { receiveDelivery } from '../../nodes/triggers/webhook/receive';
+import { PlatformTriggerPosts } from '../../nodes/PlatformTriggerPosts/PlatformTriggerPosts.node';
 import { signedDelivery } from './helpers';
 
 const STATUS = {

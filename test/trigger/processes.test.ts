@@ -4,7 +4,7 @@
  * workflow's static data, which n8n reads per request and writes whole after the answer, the last
  * writer winning.
  */
-import type { TriggerState } from '../../nodes/WebhookTrigger/state';
+import type { TriggerState } from '../../nodes/triggers/webhook/state';
 import { newProcess, type StateModule } from './helpers';
 
 const KEY = 'wf:node';

@@ -8,13 +8,13 @@ import type { IDataObject, IWebhookResponseData } from 'n8n-workflow';
 import { runSchedule, violation, type Schedule } from './explorer/model';
 import { answerOf, signedDelivery } from './helpers';
 
-type ReceiveModule = typeof import('../../nodes/WebhookTrigger/receive');
+type ReceiveModule = typeof import('../../nodes/triggers/webhook/receive');
 
 /** A new n8n process: the trigger's modules with empty memory. */
 function newProcess(): ReceiveModule {
 	let mod: ReceiveModule | undefined;
 	jest.isolateModules(() => {
-		mod = jest.requireActual<ReceiveModule>('../../nodes/WebhookTrigger/receive');
+		mod = jest.requireActual<ReceiveModule>('../../nodes/triggers/webhook/receive');
 	});
 	return mod as ReceiveModule;
 }

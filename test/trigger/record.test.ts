@@ -3,7 +3,7 @@
  * every save, so the record is kept short (a 48-bit hash per id, times per minute), while every form
  * earlier versions wrote is still read, by a restarted process or another one.
  */
-import type { TriggerState } from '../../nodes/WebhookTrigger/state';
+import type { TriggerState } from '../../nodes/triggers/webhook/state';
 import {
 	DEDUPE_MAX_AGE_MS,
 	DEDUPE_MAX_IDS,
@@ -11,7 +11,7 @@ import {
 	ID_HASH_BITS,
 	idHash,
 	persistedIds,
-} from '../../nodes/WebhookTrigger/state';
+} from '../../nodes/triggers/webhook/state';
 import { newProcess, type StateModule } from './helpers';
 
 const KEY = 'wf:node';

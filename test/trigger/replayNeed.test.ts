@@ -10,8 +10,8 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { answerCrc, receiveDelivery } from '../../nodes/WebhookTrigger/receive';
-import { DeliveryMemory, ORPHANED_CLAIM_MS } from '../../nodes/WebhookTrigger/state';
+import { answerCrc, receiveDelivery } from '../../nodes/triggers/webhook/receive';
+import { DeliveryMemory, ORPHANED_CLAIM_MS } from '../../nodes/triggers/webhook/state';
 import { BASE } from '../helpers/context';
 import { manualClock, signedDelivery, webhookContext } from './helpers';
 

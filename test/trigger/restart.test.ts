@@ -2,7 +2,7 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { answerCrc, processStartedAt, receiveDelivery } from '../../nodes/WebhookTrigger/receive';
+import { answerCrc, processStartedAt, receiveDelivery } from '../../nodes/triggers/webhook/receive';
 import { BASE } from '../helpers/context';
 import { answerOf, sign, webhookContext } from './helpers';
 

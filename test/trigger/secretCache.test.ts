@@ -1,13 +1,13 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { checkExists } from '../../nodes/WebhookTrigger/lifecycle';
-import { answerCrc, receiveDelivery } from '../../nodes/WebhookTrigger/receive';
+import { checkExists } from '../../nodes/triggers/webhook/lifecycle';
+import { answerCrc, receiveDelivery } from '../../nodes/triggers/webhook/receive';
 import {
 	MAX_AGE_MS,
 	REREAD_EVERY_MS,
 	secretsInMemory,
-} from '../../nodes/WebhookTrigger/secretCache';
+} from '../../nodes/triggers/webhook/secretCache';
 import { BASE, createContext, TEST_SECRETS } from '../helpers/context';
 import { answerOf, sign, webhookContext } from './helpers';
 

@@ -1,5 +1,5 @@
 /**
- * The Activity Stream Trigger's decisions (nodes/StreamTrigger/streamCore.ts), one at a time: where
+ * The Activity Stream Trigger's decisions (nodes/triggers/stream/streamCore.ts), one at a time: where
  * the position goes, what a (re)connection asks the service for, which copies run, what is remembered
  * and what is saved, their bounds, and what a main that leads again takes. The rules are the core's
  * own comments and docs/production.md ("The Activity Stream Trigger: what holds and where it ends"):
@@ -9,7 +9,7 @@
  * The explorer (activityStreamProperty.test.ts) drives the same rules through random schedules; these
  * tests hold the ones its schedules are too small or too coarse to reach (bench/results/mutation.md).
  */
-import type { SavedPosition } from '../../nodes/StreamTrigger/streamCore';
+import type { SavedPosition } from '../../nodes/triggers/stream/streamCore';
 import {
 	CATCH_UP_MARGIN_MS,
 	CHECKPOINT_MS,
@@ -21,7 +21,7 @@ import {
 	RECORD_TRIM,
 	StreamCore,
 	catchUpQuery,
-} from '../../nodes/StreamTrigger/streamCore';
+} from '../../nodes/triggers/stream/streamCore';
 
 const MIN = 60_000;
 const T0 = Date.parse('2026-11-25T12:00:00.000Z');

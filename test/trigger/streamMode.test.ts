@@ -1,9 +1,9 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { checkExists, create, remove } from '../../nodes/WebhookTrigger/lifecycle';
-import { receiveDelivery } from '../../nodes/WebhookTrigger/receive';
-import { PlatformTriggerPosts } from '../../nodes/WebhookTrigger/PlatformTriggerPosts.node';
+import { checkExists, create, remove } from '../../nodes/triggers/webhook/lifecycle';
+import { receiveDelivery } from '../../nodes/triggers/webhook/receive';
+import { PlatformTriggerPosts } from '../../nodes/PlatformTriggerPosts/PlatformTriggerPosts.node';
 import { BASE, createContext } from '../helpers/context';
 import { signedDelivery } from './helpers';
 

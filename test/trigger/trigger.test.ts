@@ -4,16 +4,16 @@ import nock from 'nock';
 import type { IDataObject, IObservableObject } from 'n8n-workflow';
 import { ObservableObject } from 'n8n-workflow';
 
-import { normalizeDelivery } from '../../nodes/shared/triggers/events';
+import { normalizeDelivery } from '../../nodes/triggers/shared/events';
 import {
 	checkExists,
 	create,
 	recoverMissedEvents,
 	remove,
-} from '../../nodes/WebhookTrigger/lifecycle';
-import { answerCrc, receiveDelivery } from '../../nodes/WebhookTrigger/receive';
-import { crcResponseToken, verifySignature } from '../../nodes/WebhookTrigger/signature';
-import type { TriggerState } from '../../nodes/WebhookTrigger/state';
+} from '../../nodes/triggers/webhook/lifecycle';
+import { answerCrc, receiveDelivery } from '../../nodes/triggers/webhook/receive';
+import { crcResponseToken, verifySignature } from '../../nodes/triggers/webhook/signature';
+import type { TriggerState } from '../../nodes/triggers/webhook/state';
 import {
 	claimNewIds,
 	DEDUPE_MAX_IDS,
@@ -21,7 +21,7 @@ import {
 	idHash,
 	persistedIds,
 	replayWindow,
-} from '../../nodes/WebhookTrigger/state';
+} from '../../nodes/triggers/webhook/state';
 import { BASE, createContext, TEST_SECRETS } from '../helpers/context';
 import { answerOf, recordedIds, sign, webhookContext } from './helpers';
 

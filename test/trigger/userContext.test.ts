@@ -1,8 +1,8 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { checkExists, create, remove } from '../../nodes/WebhookTrigger/lifecycle';
-import { receiveDelivery } from '../../nodes/WebhookTrigger/receive';
+import { checkExists, create, remove } from '../../nodes/triggers/webhook/lifecycle';
+import { receiveDelivery } from '../../nodes/triggers/webhook/receive';
 import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
 import { BASE, createContext, TEST_SECRETS } from '../helpers/context';
 import { serveActivation, sign, webhookContext } from './helpers';

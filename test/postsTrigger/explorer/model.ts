@@ -13,8 +13,8 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { poll, SEARCH_LAG_MS, STARTS_FIELD } from '../../../nodes/PollTrigger/poll';
-import { modeSpec, type PollMode } from '../../../nodes/PollTrigger/modes';
+import { poll, SEARCH_LAG_MS, STARTS_FIELD } from '../../../nodes/triggers/poll/poll';
+import { modeSpec, type PollMode } from '../../../nodes/triggers/poll/modes';
 import { CREDENTIAL_TYPES } from '../../../nodes/shared/transport';
 import { defaultCredentials } from '../../helpers/context';
 import { pollContext, postIdAt } from '../helpers';

@@ -80,15 +80,15 @@
 import { createHmac } from 'node:crypto';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import type { Clock } from '../../../nodes/WebhookTrigger/receive';
-import { receiveDelivery } from '../../../nodes/WebhookTrigger/receive';
-import type { TriggerState } from '../../../nodes/WebhookTrigger/state';
+import type { Clock } from '../../../nodes/triggers/webhook/receive';
+import { receiveDelivery } from '../../../nodes/triggers/webhook/receive';
+import type { TriggerState } from '../../../nodes/triggers/webhook/state';
 import {
 	DeliveryMemory,
 	idHash,
 	ORPHANED_CLAIM_MS,
 	persistedIds,
-} from '../../../nodes/WebhookTrigger/state';
+} from '../../../nodes/triggers/webhook/state';
 
 export const SECRET = 'explorer-consumer-secret';
 const DEADLINE_MS = 10_000;

@@ -4,7 +4,7 @@ import { APP_ONLY } from '../../../shared/authentication';
 import { readStream, streamReadInput, streamReadProperties } from '../../../shared/httpStream';
 import type { ItemOperation, OperationContext } from '../../../shared/router';
 import { CREDENTIAL_TYPES } from '../../../shared/transport';
-import { normalizeStreamDelivery } from '../../../WebhookTrigger/filteredStream';
+import { normalizeStreamDelivery } from '../../../triggers/shared/events';
 import { fieldProperties, fieldQuery } from '../../fields';
 
 /**

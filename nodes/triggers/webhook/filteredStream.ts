@@ -1,16 +1,16 @@
 import type { IDataObject, IHookFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { StreamRule } from '../shared/streamRules';
+import type { StreamRule } from '../../shared/streamRules';
 import {
 	readRules as readRuleEntries,
 	RULES_PATH,
 	ruleError,
 	rulesProperty,
-} from '../shared/streamRules';
-import type { PlatformContext, PlatformRequest } from '../shared/transport';
-import { asNodeError } from '../shared/errors';
-import { CREDENTIAL_TYPES, platformRequest, unwrapData } from '../shared/transport';
+} from '../../shared/streamRules';
+import type { PlatformContext, PlatformRequest } from '../../shared/transport';
+import { asNodeError } from '../../shared/errors';
+import { CREDENTIAL_TYPES, platformRequest, unwrapData } from '../../shared/transport';
 import type { TriggerState } from './state';
 
 /**
@@ -21,7 +21,6 @@ import type { TriggerState } from './state';
 
 const BEARER = CREDENTIAL_TYPES.appOnly;
 const LINK_PATH = '/2/tweets/search/webhooks';
-export const STREAM_EVENT_TYPE = 'post.match';
 
 const showStream = { show: { mode: ['stream'] } };
 
@@ -225,36 +224,4 @@ export async function deactivateStream(ctx: IHookFunctions, saved: TriggerState)
 	if (saved.webhookId) await unlinkWebhook(ctx, saved.webhookId);
 	await deleteRules(ctx, saved.ruleIds ?? []);
 	delete saved.ruleIds;
-}
-
-export interface StreamEvent extends IDataObject {
-	event_type: string;
-	event_id: string;
-	post: IDataObject;
-	includes: IDataObject;
-	matching_rules: IDataObject[];
-	tags: string[];
-	received_at: string;
-}
-
-/** A filtered-stream delivery as one item, or undefined when it carries no post. */
-export function normalizeStreamDelivery(body: IDataObject, now: Date): StreamEvent | undefined {
-	const post = body.data as IDataObject | undefined;
-	if (!post || typeof post !== 'object' || Array.isArray(post) || !post.id) return undefined;
-	const rules = (Array.isArray(body.matching_rules) ? body.matching_rules : []) as IDataObject[];
-	const event: StreamEvent = {
-		event_type: STREAM_EVENT_TYPE,
-		event_id: String(post.id),
-		post,
-		includes: (body.includes as IDataObject) ?? {},
-		matching_rules: rules,
-		tags: rules.map((r) => r.tag).filter((t): t is string => typeof t === 'string' && t !== ''),
-		received_at: now.toISOString(),
-	};
-	if (Array.isArray(body.errors)) event.errors = body.errors as IDataObject[];
-	return event;
-}
-
-export function isStreamDelivery(body: IDataObject): boolean {
-	return Array.isArray(body.matching_rules);
 }

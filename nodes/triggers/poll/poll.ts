@@ -4,16 +4,20 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { requireKind } from '../shared/authentication';
-import type { UserRef } from '../shared/locators';
-import { listIdFrom, locatorValue, postIdFrom, userRefFromValue } from '../shared/locators';
-import type { PlatformContext, PlatformCredentialType, PlatformRequest } from '../shared/transport';
-import type { RateWindow } from '../shared/errors';
-import { asNodeError, errorInfo, rateLimitOfError } from '../shared/errors';
-import { CREDENTIAL_TYPES, platformRequest } from '../shared/transport';
-import type { SendRequest } from '../shared/users';
-import { fetchAuthenticatedUserId, fetchUserIdByUsername } from '../shared/users';
-import { validateInput } from '../shared/validation';
+import { requireKind } from '../../shared/authentication';
+import type { UserRef } from '../../shared/locators';
+import { listIdFrom, locatorValue, postIdFrom, userRefFromValue } from '../../shared/locators';
+import type {
+	PlatformContext,
+	PlatformCredentialType,
+	PlatformRequest,
+} from '../../shared/transport';
+import type { RateWindow } from '../../shared/errors';
+import { asNodeError, errorInfo, rateLimitOfError } from '../../shared/errors';
+import { CREDENTIAL_TYPES, platformRequest } from '../../shared/transport';
+import type { SendRequest } from '../../shared/users';
+import { fetchAuthenticatedUserId, fetchUserIdByUsername } from '../../shared/users';
+import { validateInput } from '../../shared/validation';
 import {
 	DEFAULT_MAX_ITEMS,
 	MAX_ITEMS_LIMIT,

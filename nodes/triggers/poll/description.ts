@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { authenticationNotices } from '../shared/authentication';
-import { authenticationProperty } from '../shared/descriptions';
-import type { CredentialKind } from '../shared/transport';
-import { listLocator, postLocator, userLocator } from '../shared/locators';
+import { authenticationNotices } from '../../shared/authentication';
+import { authenticationProperty } from '../../shared/descriptions';
+import type { CredentialKind } from '../../shared/transport';
+import { listLocator, postLocator, userLocator } from '../../shared/locators';
 import { EVENT_KINDS_VERSION, MODES, PAUSE_SIGNAL_VERSION, shortestInterval } from './modes';
 
 const show = (...events: string[]) =>

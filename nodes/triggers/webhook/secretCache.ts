@@ -1,7 +1,7 @@
 import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import type { ReadCredential } from '../shared/transport';
-import { bearerCredentialOf, CREDENTIAL_TYPES } from '../shared/transport';
+import type { ReadCredential } from '../../shared/transport';
+import { bearerCredentialOf, CREDENTIAL_TYPES } from '../../shared/transport';
 import { triggerKey } from './state';
 
 /**

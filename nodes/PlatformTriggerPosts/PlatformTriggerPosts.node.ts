@@ -6,12 +6,13 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { triggerProperties } from './description';
-import { checkExists, create, remove } from './lifecycle';
-import { TRIGGER_OUTPUTS } from './outputs';
-import { answerCrc, receiveDelivery } from './receive';
-import { triggerSubtitle } from '../shared/triggers/subtitle';
+import { triggerProperties } from '../triggers/webhook/description';
+import { checkExists, create, remove } from '../triggers/webhook/lifecycle';
+import { TRIGGER_OUTPUTS } from '../triggers/webhook/outputs';
+import { answerCrc, receiveDelivery } from '../triggers/webhook/receive';
+import { triggerSubtitle } from '../triggers/shared/subtitle';
 
+// The type name's spelling: see the note in ../PlatformPostTriggers/PlatformPostTriggers.node.ts.
 export class PlatformTriggerPosts implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Platform Trigger',

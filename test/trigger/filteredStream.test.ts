@@ -1,14 +1,14 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import type { TriggerState } from '../../nodes/WebhookTrigger/state';
+import type { TriggerState } from '../../nodes/triggers/webhook/state';
 import {
 	activateStream,
 	deactivateStream,
-	normalizeStreamDelivery,
 	readRules,
 	streamExists,
-} from '../../nodes/WebhookTrigger/filteredStream';
+} from '../../nodes/triggers/webhook/filteredStream';
+import { normalizeStreamDelivery } from '../../nodes/triggers/shared/events';
 import { BASE, createContext } from '../helpers/context';
 
 beforeAll(() => nock.disableNetConnect());

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { wireEventType } from '../activity';
-import { CREDENTIAL_TYPES } from '../transport';
+import { wireEventType } from '../../shared/activity';
+import { CREDENTIAL_TYPES } from '../../shared/transport';
 import { attachedMedia } from './media';
 
 export {
@@ -9,7 +9,7 @@ export {
 	LEGACY_ACTIVITY_EVENT_TYPES,
 	needsUserContext,
 	wireEventType,
-} from '../activity';
+} from '../../shared/activity';
 
 /** Credentials the trigger accepts beside the bearer for user-context subscriptions. */
 export const USER_CREDENTIAL_TYPES = [
@@ -190,4 +190,39 @@ export function normalizeDelivery(body: IDataObject, receivedAt: Date): Platform
 		});
 	}
 	return events;
+}
+
+/** The event type of a post that matched the filtered stream's rules (a delivery, or a stream line). */
+export const STREAM_EVENT_TYPE = 'post.match';
+
+export interface StreamEvent extends IDataObject {
+	event_type: string;
+	event_id: string;
+	post: IDataObject;
+	includes: IDataObject;
+	matching_rules: IDataObject[];
+	tags: string[];
+	received_at: string;
+}
+
+/** A filtered-stream delivery as one item, or undefined when it carries no post. */
+export function normalizeStreamDelivery(body: IDataObject, now: Date): StreamEvent | undefined {
+	const post = body.data as IDataObject | undefined;
+	if (!post || typeof post !== 'object' || Array.isArray(post) || !post.id) return undefined;
+	const rules = (Array.isArray(body.matching_rules) ? body.matching_rules : []) as IDataObject[];
+	const event: StreamEvent = {
+		event_type: STREAM_EVENT_TYPE,
+		event_id: String(post.id),
+		post,
+		includes: (body.includes as IDataObject) ?? {},
+		matching_rules: rules,
+		tags: rules.map((r) => r.tag).filter((t): t is string => typeof t === 'string' && t !== ''),
+		received_at: now.toISOString(),
+	};
+	if (Array.isArray(body.errors)) event.errors = body.errors as IDataObject[];
+	return event;
+}
+
+export function isStreamDelivery(body: IDataObject): boolean {
+	return Array.isArray(body.matching_rules);
 }

@@ -6,20 +6,20 @@ import type {
 } from 'n8n-workflow';
 import { ExecutionCancelledError, sleep, UserError } from 'n8n-workflow';
 
-import { asNodeError, errorInfo } from '../shared/errors';
-import { LineReader, LineTooLongError } from '../shared/httpStream';
-import type { PlatformStream, ReadCredential } from '../shared/transport';
+import { asNodeError, errorInfo } from '../../shared/errors';
+import { LineReader, LineTooLongError } from '../../shared/httpStream';
+import type { PlatformStream, ReadCredential } from '../../shared/transport';
 import {
 	CREDENTIAL_TYPES,
 	openPlatformStream,
 	paginate,
 	platformRequest,
 	readBearerCredential,
-} from '../shared/transport';
-import { triggerProperties } from '../WebhookTrigger/description';
-import type { PlatformEvent } from '../shared/triggers/events';
-import { normalizeDelivery, wireEventType } from '../shared/triggers/events';
-import type { PlannedSubscription } from '../WebhookTrigger/lifecycle';
+} from '../../shared/transport';
+import { activityFields } from '../shared/activityFields';
+import type { PlatformEvent } from '../shared/events';
+import { normalizeDelivery, wireEventType } from '../shared/events';
+import type { PlannedSubscription } from '../shared/subscriptions';
 import {
 	createSubscriptions,
 	deleteSubscriptions,
@@ -27,7 +27,7 @@ import {
 	selectedEventTypes,
 	subscriptionInputs,
 	subscriptionTag,
-} from '../WebhookTrigger/lifecycle';
+} from '../shared/subscriptions';
 import type { SavedPosition } from './streamCore';
 import { StreamCore } from './streamCore';
 
@@ -117,12 +117,8 @@ export const DEFAULT_TIMINGS: StreamTimings = {
 	removalGraceMs: REMOVAL_GRACE_MS,
 };
 
-/** The Activity mode's fields without their "Trigger On" condition: this node has no mode. */
-function activityField(name: string): INodeProperties {
-	const field = triggerProperties.find(
-		(p) => p.name === name && (p.displayOptions?.show?.mode ?? []).includes('activity'),
-	);
-	if (!field) throw new Error(`The trigger has no Activity field ${name}`);
+/** An Activity field without its "Trigger On" condition: this node has no mode. */
+function withoutMode(field: INodeProperties): INodeProperties {
 	const show = { ...(field.displayOptions?.show ?? {}) };
 	delete show.mode;
 	const copy: INodeProperties = { ...field };
@@ -139,7 +135,7 @@ export const activityStreamProperties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	...['userAuthentication', 'events', 'user', 'keyword', 'direction'].map(activityField),
+	...activityFields.map(withoutMode),
 	{
 		displayName: 'Options',
 		name: 'options',

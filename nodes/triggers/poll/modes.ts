@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { ANY_KIND, APP_OR_OAUTH2, USER_CONTEXT } from '../shared/authentication';
-import type { Timeline } from '../shared/timelines';
-import type { CredentialKind } from '../shared/transport';
-import { TIMELINES } from '../shared/timelines';
+import { ANY_KIND, APP_OR_OAUTH2, USER_CONTEXT } from '../../shared/authentication';
+import type { Timeline } from '../../shared/timelines';
+import type { CredentialKind } from '../../shared/transport';
+import { TIMELINES } from '../../shared/timelines';
 
 /**
  * What each mode of the Poll Trigger reads. Every endpoint answers newest first. Where it takes

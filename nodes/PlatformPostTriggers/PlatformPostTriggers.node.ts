@@ -7,16 +7,21 @@ import type {
 	ITriggerResponse,
 } from 'n8n-workflow';
 
-import { activityStreamProperties, startActivityStream } from './activityStream';
-import { activityEventsSubtitle } from '../shared/triggers/subtitle';
+import { activityStreamProperties, startActivityStream } from '../triggers/stream/activityStream';
+import { activityEventsSubtitle } from '../triggers/shared/subtitle';
 
 /**
- * n8n's node panel lists this trigger among the Platform Posts actions: the panel does so with a
- * trigger whose display name says Trigger and whose type name is the action node's with one
- * "Trigger" inserted (platformPost·Trigger·s → platformPosts, as platformTrigger·Posts and
- * platformPosts·Trigger). Its one entry there is the action of this field (the panel lists a
- * trigger's "Trigger On" values; without this field it would list every value of Events). Hidden:
- * the node has one way to start, so there is nothing to choose.
+ * Why the three triggers' type names are spelled as they are (said here once): n8n's node panel lists
+ * a trigger among an action node's actions, under one entry, when the trigger's display name says
+ * Trigger and its type name is the action node's with one "Trigger" inserted. The action node is
+ * platformPosts, so the Platform Trigger is platformTrigger·Posts, the Platform Poll Trigger
+ * platformPosts·Trigger and this one platformPost·Trigger·s. n8n's linter names each node's file after
+ * its type, and a class ending in Trigger would need a type ending in Trigger, hence the class names.
+ * The names are what saved workflows refer to, so they stay as they are.
+ *
+ * This trigger's one entry in that panel is the action of this field (the panel lists a trigger's
+ * "Trigger On" values; without this field it would list every value of Events). Hidden: the node has
+ * one way to start, so there is nothing to choose.
  */
 const triggerOn: INodeProperties = {
 	displayName: 'Trigger On',
@@ -37,8 +42,6 @@ const triggerOn: INodeProperties = {
  * "Trigger On" value of the Platform Trigger: a stream needs n8n's trigger() method, and n8n runs a
  * node that has one through it in manual runs, before its webhook, so adding it to the webhook
  * trigger would change how every saved Platform Trigger workflow runs when tested in the editor.
- * The class and type names follow from the node panel's pairing above (n8n's linter names the file
- * after the type, and a class ending in Trigger would need a type ending in Trigger).
  */
 export class PlatformPostTriggers implements INodeType {
 	description: INodeTypeDescription = {

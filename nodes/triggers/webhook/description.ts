@@ -1,14 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPES } from '../shared/transport';
-import type { ActivityEventType } from '../shared/activity';
-import { ACTIVITY_EVENT_LABELS, ACTIVITY_EVENT_TYPES, needsUserContext } from '../shared/activity';
-import { ACCOUNT_ACTIVITY_EVENT_TYPES } from '../shared/triggers/events';
+import {
+	directionField,
+	eventsField,
+	keywordField,
+	userCredentialField,
+	userField,
+} from '../shared/activityFields';
+import { ACCOUNT_ACTIVITY_EVENT_TYPES } from '../shared/events';
 import { DEFAULT_SIGNATURE_HEADER } from './signature';
 import { STATUS_OUTPUT_VERSION } from './outputs';
 import { streamProperties } from './filteredStream';
-
-const activity = { show: { mode: ['activity'] } };
 
 const ACCOUNT_ACTIVITY_LABELS: Record<(typeof ACCOUNT_ACTIVITY_EVENT_TYPES)[number], string> = {
 	'post.create': 'Post Created',
@@ -25,16 +27,6 @@ const ACCOUNT_ACTIVITY_LABELS: Record<(typeof ACCOUNT_ACTIVITY_EVENT_TYPES)[numb
 	'dm.read': 'DM Read',
 	'user.revoke': 'App Access Revoked',
 };
-
-/** The Events options in plain words, alphabetical; user-context events say they need the credential. */
-function eventOptions(types: readonly ActivityEventType[]) {
-	return types
-		.map((value) => ({
-			name: `${ACTIVITY_EVENT_LABELS[value]}${needsUserContext(value) ? ' (Needs User Credential)' : ''}`,
-			value,
-		}))
-		.sort((a, b) => a.name.localeCompare(b.name));
-}
 
 const REPLAY_STATUS_V1: INodeProperties = {
 	displayName: 'Replay Status Events',
@@ -137,35 +129,8 @@ export const triggerProperties: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'User Credential',
-		name: 'userAuthentication',
-		type: 'options',
-		displayOptions: { show: { mode: ['activity', 'accountActivity'] } },
-		default: 'none',
-		description:
-			'A credential of the account itself, beside the app-only bearer. Needed for direct message and chat events and for Account Activity: the service accepts those subscriptions only with a user-context token.',
-		options: [
-			{ name: 'None (Public Events Only)', value: 'none' },
-			{ name: 'OAuth2 (User Context)', value: CREDENTIAL_TYPES.pkce },
-			{ name: 'OAuth1 Keys (User Context)', value: CREDENTIAL_TYPES.hmac },
-			{ name: 'OAuth1 Connect Account (User Context)', value: CREDENTIAL_TYPES.connect },
-		],
-	},
-	{
-		displayName: 'Events',
-		name: 'events',
-		displayOptions: activity,
-		type: 'multiOptions',
-		required: true,
-		default: ['post.create'],
-		description:
-			'Which events start the workflow; each gets a subscription. Direct message and chat events need a User Credential (All Events includes them).',
-		options: [
-			{ name: 'All Events (Needs User Credential)', value: '*' },
-			...eventOptions(ACTIVITY_EVENT_TYPES),
-		],
-	},
+	userCredentialField,
+	eventsField,
 	{
 		displayName: 'Events',
 		name: 'accountEvents',
@@ -183,37 +148,9 @@ export const triggerProperties: INodeProperties[] = [
 			})),
 		],
 	},
-	{
-		displayName: 'User',
-		name: 'user',
-		displayOptions: activity,
-		type: 'string',
-		default: '',
-		placeholder: '@username or 2244994945',
-		description:
-			'The account whose activity starts the workflow: a user ID or an @username (looked up on activation). Needed unless a Keyword is set.',
-	},
-	{
-		displayName: 'Keyword',
-		name: 'keyword',
-		displayOptions: activity,
-		type: 'string',
-		default: '',
-		description: 'Only events whose content matches this keyword (1-150 characters; optional)',
-	},
-	{
-		displayName: 'Direction',
-		name: 'direction',
-		displayOptions: activity,
-		type: 'options',
-		default: '',
-		description: 'For direct message events: sent, received or both',
-		options: [
-			{ name: 'Both', value: '' },
-			{ name: 'Received', value: 'received' },
-			{ name: 'Sent', value: 'sent' },
-		],
-	},
+	userField,
+	keywordField,
+	directionField,
 	...streamProperties,
 	// One Options collection per version: they differ only in what Replay Status Events offers and
 	// defaults to (version 2 has a Status output; version 1 keeps its single output).

@@ -13,9 +13,10 @@ import {
 	POLL_TRIGGER_DISPLAY_NAME,
 	pollTriggerProperties,
 	pollTriggerSubtitle,
-} from './description';
-import { poll } from './poll';
+} from '../triggers/poll/description';
+import { poll } from '../triggers/poll/poll';
 
+// The type name's spelling: see the note in ../PlatformPostTriggers/PlatformPostTriggers.node.ts.
 export class PlatformPostsTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: POLL_TRIGGER_DISPLAY_NAME,

@@ -6,20 +6,25 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { normalizeDelivery, wireEventType } from '../shared/triggers/events';
+import {
+	isStreamDelivery,
+	normalizeDelivery,
+	normalizeStreamDelivery,
+	wireEventType,
+} from '../shared/events';
 import {
 	crcResponseToken,
 	DEFAULT_SIGNATURE_HEADER,
 	isValidCrcToken,
 	verifySignature,
 } from './signature';
-import { recoverMissedEvents, selectedEventTypes } from './lifecycle';
+import { recoverMissedEvents } from './lifecycle';
+import { selectedEventTypes } from '../shared/subscriptions';
 import type { DeliveryMemory, TriggerState } from './state';
 import { ORPHANED_CLAIM_MS, processMemory, triggerKey } from './state';
-import type { ReadCredential } from '../shared/transport';
-import { readBearerCredential } from '../shared/transport';
+import type { ReadCredential } from '../../shared/transport';
+import { readBearerCredential } from '../../shared/transport';
 import { defaultReplayStatus, isStatusEvent, workflowDataFor } from './outputs';
-import { isStreamDelivery, normalizeStreamDelivery } from './filteredStream';
 import { consumerSecretVerifies, keptBearerCredential, readConsumerSecret } from './secretCache';
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;

@@ -9,13 +9,6 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 export const STATUS_OUTPUT_VERSION = 2;
 
 /**
- * From version 3, "All Events" subscribes to every event type the Events field offers (the
- * service's contract event types added to the package: profile picture, banner, location, website
- * and handle changes, follows, news, chat); versions 1 and 2 keep the twelve they subscribed to.
- */
-export const ALL_EVENTS_VERSION = 3;
-
-/**
  * The node's outputs: one for version 1, "Events" and "Status" from version 2. An expression because
  * n8n computes a versioned node's outputs per node (`$nodeVersion`), as its Respond to Webhook node does.
  */
