@@ -267,7 +267,7 @@ async function main() {
 		const { tgz, missing } = await P.run('build and pack', () =>
 			H.buildAndPack(path.join(work, 'pack')),
 		);
-		if (missing.some((m) => m.includes('PlatformTrigger')))
+		if (missing.some((m) => m.includes('PlatformTriggerPosts')))
 			throw new Error('PlatformTrigger is not built: nothing to measure');
 		const triggerVersion = F.benchTriggerVersion(
 			F.describeInstalled(H.ROOT, 'platformTriggerPosts'),

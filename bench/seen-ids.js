@@ -11,7 +11,9 @@
  */
 const path = require('node:path');
 const { ObservableObject } = require('n8n-workflow');
-const state = require(path.join(__dirname, '..', 'dist', 'nodes', 'PlatformTrigger', 'state.js'));
+const state = require(
+	path.join(__dirname, '..', 'dist', 'nodes', 'triggers', 'webhook', 'state.js'),
+);
 
 const N = state.DEDUPE_MAX_IDS;
 const REPS = Number(process.env.BENCH_REPS || 500);

@@ -218,7 +218,9 @@ async function main() {
 		const { tgz, missing } = await P.run('build and pack', () =>
 			H.buildAndPack(path.join(work, 'pack')),
 		);
-		if (missing.some((m) => m.includes('PlatformTrigger') || m.includes('PlatformPostTriggers')))
+		if (
+			missing.some((m) => m.includes('PlatformTriggerPosts') || m.includes('PlatformPostTriggers'))
+		)
 			throw new Error('a trigger is not built: nothing to measure');
 		const host = await P.run('prepare n8n host', () => H.prepareHost());
 		sandbox = await createSandbox({ quiet: true }).listen(0);
@@ -277,7 +279,7 @@ async function main() {
 		const updates = () => inst.pg.workflowUpdates();
 		const staticSize = (workflowId) => inst.pg.staticDataSize(workflowId);
 		const state = require(
-			path.join(inst.installed.pkgDir, 'dist', 'nodes', 'PlatformTrigger', 'state.js'),
+			path.join(inst.installed.pkgDir, 'dist', 'nodes', 'triggers', 'webhook', 'state.js'),
 		);
 		const recordIds = (key) => {
 			const data = inst.staticData(key === 'stream' ? STREAM_WF : webhookWf.id) || {};

@@ -394,7 +394,7 @@ async function main() {
 		const { tgz, missing } = await P.run('build and pack', () =>
 			H.buildAndPack(path.join(work, 'pack')),
 		);
-		if (missing.some((m) => m.includes('PlatformTrigger')))
+		if (missing.some((m) => m.includes('PlatformTriggerPosts')))
 			throw new Error('PlatformTrigger is not built: nothing to benchmark');
 		const host = await P.run('prepare n8n host', () => H.prepareHost());
 		for (const mode of MODES) {

@@ -105,7 +105,7 @@ const staticDataSize = (inst, workflowId) => inst.pg.staticDataSize(workflowId);
 /** The number of ids the persisted record holds (read by the built node's own reader). */
 function recordSize(inst, workflowId) {
 	const state = require(
-		path.join(inst.installed.pkgDir, 'dist', 'nodes', 'PlatformTrigger', 'state.js'),
+		path.join(inst.installed.pkgDir, 'dist', 'nodes', 'triggers', 'webhook', 'state.js'),
 	);
 	const data = inst.staticData(workflowId) || {};
 	return state.persistedIds(data['node:Platform Trigger'] || {}).length;
@@ -153,7 +153,7 @@ async function main() {
 		let tgz = process.env.BENCH_WAL_TGZ;
 		if (!tgz) {
 			const built = await P.run('build and pack', () => H.buildAndPack(path.join(work, 'pack')));
-			if (built.missing.some((m) => m.includes('PlatformTrigger')))
+			if (built.missing.some((m) => m.includes('PlatformTriggerPosts')))
 				throw new Error('PlatformTrigger is not built: nothing to measure');
 			tgz = built.tgz;
 		}

@@ -632,14 +632,10 @@ function benchCatalogWorkflow(kind, sandboxUrl) {
 
 /** The description of a node of the installed package (null when the node is not in it). */
 /** Folder of a node whose folder name differs from its class (the webhook trigger's name pairs it with Platform Posts). */
-const NODE_DIRS = { PlatformTriggerPosts: 'PlatformTrigger' };
-
 function describeInstalled(pkgDir, nodeName) {
 	const cls = nodeName.charAt(0).toUpperCase() + nodeName.slice(1);
 	try {
-		const mod = require(
-			path.join(pkgDir, 'dist', 'nodes', NODE_DIRS[cls] ?? cls, `${cls}.node.js`),
-		);
+		const mod = require(path.join(pkgDir, 'dist', 'nodes', cls, `${cls}.node.js`));
 		return new mod[cls]().description;
 	} catch {
 		return null;
