@@ -658,3 +658,154 @@ describe("n8n's answer to a run", () => {
 		}
 	});
 });
+
+/**
+ * Every reconnection asks the service for a catch-up, which counts against the app's rate limit on the
+ * stream: a run n8n did not start costs one reconnection (its copy comes with that catch-up), never more.
+ */
+describe('reconnections after runs n8n did not start', () => {
+	/** n8n fails to start the first `fails` tries of each event's run, then starts it. */
+	function failing(fails: number) {
+		const tries = new Map<string, number>();
+		const failedAt: number[] = [];
+		const t = trigger({
+			start: (id) => {
+				const n = (tries.get(id) ?? 0) + 1;
+				tries.set(id, n);
+				if (n > fails) return 'started';
+				failedAt.push(performance.now());
+				return new Error('SQLITE_BUSY');
+			},
+		});
+		return { t, failedAt };
+	}
+
+	it('two failed starts close together: one reconnection, even while its catch-up is still sending the copies', async () => {
+		const { t, failedAt } = failing(1);
+		// The back-off for the copies (1 s), then the connection's own (1 s): the reconnection comes about
+		// 2 s after the first failure (and up to 300 ms later: the watchdog's period, a quarter of the
+		// keep-alive timeout, which the sandbox's keep-alives every 100 ms keep far from).
+		const response = await startActivityStream(t.context, {
+			...FAST,
+			keepAliveTimeoutMs: 1_200,
+			backoffMs: 1_000,
+		});
+		try {
+			await until('the stream', () => sb.activityStream.connections.size === 1);
+			await wait(150);
+			// The service sends a catch-up's backlog slowly: one line every 2.5 s (keep-alives between).
+			sb.activityStream.backlogLineMs = 2_500;
+			const [a] = await post('not started', 1);
+			await until('its failed start', () => failedAt.length === 1);
+			await wait(500);
+			const [b] = await post('not started either, half a second later', 1);
+			await until('its failed start', () => failedAt.length === 2);
+			// The reconnection's catch-up sends a at once and b 2.5 s later: each runs once.
+			await until('both runs', () => t.emitted.length === 2, 10_000);
+			expect(ids(t.emitted)).toEqual([a, b]);
+			expect(t.calls.map((c) => c.id)).toEqual([a, b, a, b]);
+			// Long enough for a back-off started by the second failure (2 s from it) to have ended.
+			await wait(2_000);
+			expect(streamRequests()).toHaveLength(2);
+		} finally {
+			await response.closeFunction!();
+		}
+	});
+
+	it('a copy that came on a connection the service reopened before the back-off ended: no reconnection for it', async () => {
+		// Each run fails twice: the second failure, on the reconnection, backs off twice as long (1.6 s).
+		const { t, failedAt } = failing(2);
+		const response = await startActivityStream(t.context, {
+			...FAST,
+			keepAliveTimeoutMs: 1_200,
+			backoffMs: 800,
+		});
+		try {
+			await until('the stream', () => sb.activityStream.connections.size === 1);
+			await wait(150);
+			const [a] = await post('not started twice', 1);
+			await until('the second failed start', () => failedAt.length === 2, 5_000);
+			expect(streamRequests()).toHaveLength(2);
+			// The service drops that connection at once: the trigger reconnects after 0.8 s, and the
+			// copy that comes with that catch-up starts, before the 1.6 s back-off has ended.
+			cut();
+			await until('the run', () => t.emitted.length === 1, 5_000);
+			expect(ids(t.emitted)).toEqual([a]);
+			expect(streamRequests()).toHaveLength(3);
+			await wait(2_500);
+			expect(streamRequests()).toHaveLength(3);
+		} finally {
+			await response.closeFunction!();
+		}
+	});
+});
+
+describe('All Events', () => {
+	it('with a user credential: the events of every subscription run, direct messages too', async () => {
+		const t = trigger({ parameters: { events: ['*'] }, userCredential: true });
+		const response = await startActivityStream(t.context, FAST);
+		try {
+			await until('the stream', () => sb.activityStream.connections.size === 1);
+			// Version 1's All Events: the twelve event types it always subscribed to.
+			expect(ours()).toHaveLength(12);
+			const sent: string[] = [];
+			for (const event_type of ['post.create', 'dm.received', 'profile.update.bio', 'spaces.start'])
+				for (const e of await sb.emit({ event_type, text: 'all events' })) sent.push(e.event_uuid);
+			await until('every run', () => t.emitted.length === sent.length);
+			await wait(200);
+			expect(ids(t.emitted)).toEqual(sent);
+			expect(t.emitted.map((e) => e.json.event_type)).toEqual([
+				'post.create',
+				'dm.received',
+				'profile.update.bio',
+				'spaces.start',
+			]);
+		} finally {
+			await response.closeFunction!();
+		}
+	});
+});
+
+describe('closed while a reconnection is being opened', () => {
+	it('the connection that opens after the close is closed at once, and the close does not wait for it', async () => {
+		const t = trigger();
+		const response = await startActivityStream(t.context, { ...FAST, backoffMs: 100 });
+		// No keep-alive for a minute: nothing but the trigger ends a connection of this test.
+		sb.activityStream.keepAliveMs = 60_000;
+		await until('the stream', () => sb.activityStream.connections.size === 1);
+		// The service answers the next request for the stream 1.5 s late.
+		sb.faults.rules.push({ delayMs: 1_500, remaining: 1, path: '^/2/activity/stream$' });
+		cut();
+		await until('the reconnection', () => opens.length === 2);
+		await wait(100);
+		const closing = performance.now();
+		await response.closeFunction!();
+		// The open's answer comes 1.5 s after its request: the close ends with it.
+		expect(performance.now() - closing).toBeLessThan(3_000);
+		expect(sb.activityStream.connects).toBe(2);
+		await until('no open connection', () => sb.activityStream.connections.size === 0, 1_000);
+		expect(logged(t, /could not be opened/)).toEqual([]);
+	});
+
+	it('an open refused after the close logs nothing more', async () => {
+		const t = trigger();
+		const response = await startActivityStream(t.context, { ...FAST, backoffMs: 100 });
+		await until('the stream', () => sb.activityStream.connections.size === 1);
+		await wait(150);
+		// The service refuses the next request for the stream with 503, 1 s late.
+		sb.faults.rules.push({
+			delayMs: 1_000,
+			status: 503,
+			remaining: 1,
+			path: '^/2/activity/stream$',
+		});
+		cut();
+		await until('the reconnection', () => opens.length === 2);
+		await wait(100);
+		await response.closeFunction!();
+		await until('its refusal', () => sb.records.some((r) => r.status === 503), 3_000);
+		await wait(200);
+		expect(logged(t, /could not be opened/)).toEqual([]);
+		expect(opens).toHaveLength(2);
+	});
+});
