@@ -297,6 +297,29 @@ describe('lines that are not events', () => {
 	});
 });
 
+describe('an error report outside the contract', () => {
+	it('an error with neither type nor title is logged by its detail, or said to have none', async () => {
+		const t = trigger();
+		const response = await startActivityStream(t.context, FAST);
+		try {
+			await until('the stream', () => sb.activityStream.connections.size === 1);
+			const [conn] = [...sb.activityStream.connections];
+			// The contract's Problem has a type and a title; a line without them still tells the operator
+			// what it can.
+			conn.res.write(
+				`${JSON.stringify({ errors: [{ detail: 'Upstream is restarting' }, { status: 500 }] })}\r\n`,
+			);
+			await until('the log line', () => logged(t, /the activity stream reported/).length);
+			expect(logged(t, /the activity stream reported/, 'warn').map((l) => l.message)).toEqual([
+				'Platform Trigger: the activity stream reported Upstream is restarting, an error without a type or title',
+			]);
+			expect(streamRequests()).toHaveLength(1);
+		} finally {
+			await response.closeFunction!();
+		}
+	});
+});
+
 describe('older static data', () => {
 	it('a record of the version before the position (streamEventAt only) is read as the position', async () => {
 		const at = Date.now() - 1.5 * MIN;
