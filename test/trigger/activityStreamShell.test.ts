@@ -128,6 +128,40 @@ describe('how long the trigger waits before reconnecting', () => {
 		}
 	});
 
+	it('connections the service accepts and closes without a byte: the wait doubles each time', async () => {
+		// No keep-alive: a connection carries no byte unless the trigger's subscriptions have events.
+		sb.activityStream.keepAliveMs = 60_000;
+		const t = trigger();
+		// The watchdog looks every 100 ms (a quarter of the timeout): each end is noticed within that.
+		const response = await startActivityStream(t.context, {
+			...FAST,
+			keepAliveTimeoutMs: 400,
+			backoffMs: 200,
+		});
+		try {
+			await until('the stream', () => sb.activityStream.connections.size === 1);
+			// From now on every connection is closed as soon as it opens.
+			let closing = true;
+			const closer = (async () => {
+				while (closing) {
+					cut();
+					await wait(5);
+				}
+			})();
+			await requestAt(5, 10_000);
+			closing = false;
+			await closer;
+			const gaps = [2, 3, 4].map((n) => opens[n].at - opens[n - 1].at);
+			// 400, 800 and 1,600 ms (each with up to 100 ms for the watchdog and the cut).
+			expect(gaps[0]).toBeGreaterThanOrEqual(380);
+			expect(gaps[1]).toBeGreaterThanOrEqual(780);
+			expect(gaps[2]).toBeGreaterThanOrEqual(1_580);
+			expect(gaps[2]).toBeLessThan(2_400);
+		} finally {
+			await response.closeFunction!();
+		}
+	});
+
 	it('a refusal with 429 at activation waits the rate-limit back-off, and says so in the log', async () => {
 		sb.faults.rules.push({ status: 429, remaining: 1, path: '^/2/activity/stream$' });
 		const t = trigger();
@@ -320,6 +354,40 @@ describe('an error report outside the contract', () => {
 	});
 });
 
+describe('lines the contract allows besides events and error reports', () => {
+	it('an object with neither data nor errors is skipped, and an event with errors beside it runs', async () => {
+		const t = trigger();
+		const response = await startActivityStream(t.context, FAST);
+		try {
+			await until('the stream', () => sb.activityStream.connections.size === 1);
+			const [conn] = [...sb.activityStream.connections];
+			const [sub] = ours();
+			// The contract's ActivityStreamingResponse: `data` and `errors`, each optional.
+			conn.res.write('{}\r\n');
+			const data = {
+				event_uuid: '1795000000000000001',
+				event_type: 'post.create',
+				filter: sub.filter,
+				tag: sub.tag,
+				payload: { id: '1795000000000000001', text: 'with a partial error' },
+			};
+			const errors = [
+				{ type: 'https://api.example/problems/resource-not-found', title: 'Not Found' },
+			];
+			conn.res.write(`${JSON.stringify({ data, errors })}\r\n`);
+			await until('the run', () => t.emitted.length === 1);
+			expect(ids(t.emitted)).toEqual([data.event_uuid]);
+			const sent = await post('after them', 1);
+			await until('the next run', () => t.emitted.length === 2);
+			expect(ids(t.emitted)).toEqual([data.event_uuid, ...sent]);
+			expect(logged(t, /dropped|reported/)).toEqual([]);
+			expect(streamRequests()).toHaveLength(1);
+		} finally {
+			await response.closeFunction!();
+		}
+	});
+});
+
 describe('older static data', () => {
 	it('a record of the version before the position (streamEventAt only) is read as the position', async () => {
 		const at = Date.now() - 1.5 * MIN;
@@ -497,6 +565,28 @@ describe('closing', () => {
 		expect(ours()).toHaveLength(1);
 		await response.closeFunction!();
 		expect(ours()).toEqual([]);
+	});
+
+	it("activated again within the grace: the closed activation's deletion is cancelled (nothing listed, deleted or logged after it)", async () => {
+		const timings = { ...FAST, removalGraceMs: 400 };
+		const a = trigger({ workflowId: 'wf-again' });
+		const ra = await startActivityStream(a.context, timings);
+		await until('the stream', () => sb.activityStream.connections.size === 1);
+		const before = ours().map((s) => s.subscription_id);
+		await ra.closeFunction!();
+		// n8n activates the saved workflow again at once (a workflow saved while active).
+		const b = trigger({ workflowId: 'wf-again' });
+		const rb = await startActivityStream(b.context, timings);
+		try {
+			const activated = sb.records.length;
+			await wait(1_000);
+			expect(ours().map((s) => s.subscription_id)).toEqual(before);
+			const after = sb.records.slice(activated).filter((r) => r.path !== '/2/activity/stream');
+			expect(after).toEqual([]);
+			expect(logged(a, /subscriptions deleted|deleting/)).toEqual([]);
+		} finally {
+			await rb.closeFunction!();
+		}
 	});
 
 	it("the active trigger's delayed deletion is logged, and so is its failure", async () => {
