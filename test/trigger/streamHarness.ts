@@ -7,6 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
 import { createContext, defaultCredentials } from '../helpers/context';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- the sandbox is plain CommonJS */
@@ -97,8 +98,8 @@ export function streamHelpers(sandbox: () => StreamSandbox) {
 			bearerToken: sb.keys.bearerToken,
 		};
 		if (opts.userCredential)
-			credentials.platformOAuth2Api = {
-				...credentials.platformOAuth2Api,
+			credentials[CREDENTIAL_TYPES.pkce] = {
+				...credentials[CREDENTIAL_TYPES.pkce],
 				oauthTokenData: { access_token: sb.keys.oauth2UserToken },
 				baseUrl: sb.url,
 			};
@@ -107,7 +108,7 @@ export function streamHelpers(sandbox: () => StreamSandbox) {
 				events: ['post.create'],
 				user: sb.keys.userId,
 				options: {},
-				...(opts.userCredential ? { userAuthentication: 'platformOAuth2Api' } : {}),
+				...(opts.userCredential ? { userAuthentication: CREDENTIAL_TYPES.pkce } : {}),
 				...(opts.parameters ?? {}),
 			},
 			credentials,
