@@ -162,6 +162,28 @@ describe('how long the trigger waits before reconnecting', () => {
 		}
 	});
 
+	it('a silent connection is noticed within a quarter of the keep-alive timeout after it ends', async () => {
+		// Keep-Alive Timeout at its least (1 s): the watchdog looks every 250 ms.
+		const t = trigger({ parameters: { options: { keepAliveTimeout: 1 } } });
+		const response = await startActivityStream(t.context, { ...FAST, backoffMs: 50 });
+		try {
+			await until('the stream', () => sb.activityStream.connections.size === 1);
+			// A keep-alive comes at 100 ms (the sandbox's beat); then the connection goes silent.
+			await wait(150);
+			for (const c of sb.activityStream.connections) c.stalled = true;
+			const opened = opens[0].at;
+			// Silent from about 100 ms: past the timeout at 1.1 s, seen at the look at 1.25 s (1.5 s at
+			// the latest), and reconnected 50 ms later. A watchdog that looked once a second would see
+			// it at 2 s.
+			const again = await requestAt(2, 5_000);
+			expect(again - opened).toBeGreaterThanOrEqual(1_100);
+			expect(again - opened).toBeLessThan(1_750);
+			expect(logged(t, /was silent for 1 s; reconnecting/, 'warn')).toHaveLength(1);
+		} finally {
+			await response.closeFunction!();
+		}
+	});
+
 	it('a refusal with 429 at activation waits the rate-limit back-off, and says so in the log', async () => {
 		sb.faults.rules.push({ status: 429, remaining: 1, path: '^/2/activity/stream$' });
 		const t = trigger();
