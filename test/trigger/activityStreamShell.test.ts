@@ -524,6 +524,30 @@ describe('subscriptions across a restart', () => {
 		}
 	});
 
+	it('the same filter listed with its keys in another order: adopted (the contract promises no order)', async () => {
+		const params = { keyword: 'autumn' };
+		const a = trigger({ workflowId: 'wf-sub', parameters: params });
+		const ra = await startActivityStream(a.context, slow);
+		await until('the stream', () => sb.activityStream.connections.size === 1);
+		await ra.closeFunction!();
+		forgetStreamMemory();
+		const before = ours().map((s) => ({ ...s }));
+		expect(Object.keys(before[0].filter as IDataObject)).toEqual(['user_id', 'keyword']);
+		// The service lists the filter with its keys the other way round.
+		for (const sub of sb.db.subscriptions.values()) {
+			const { user_id, keyword } = sub.filter as IDataObject;
+			sub.filter = { keyword, user_id };
+		}
+		const b = trigger({ workflowId: 'wf-sub', parameters: params });
+		const rb = await startActivityStream(b.context, slow);
+		try {
+			expect(ours().map((s) => s.subscription_id)).toEqual(before.map((s) => s.subscription_id));
+			expect(logged(b, /adopted 1 activity stream subscriptions/, 'info')).toHaveLength(1);
+		} finally {
+			await rb.closeFunction!();
+		}
+	});
+
 	it('another keyword: the old subscription is deleted and one with the new filter made', async () => {
 		const { b, rb, before } = await restart({ keyword: 'autumn' }, { keyword: 'winter' });
 		try {
