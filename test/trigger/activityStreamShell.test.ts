@@ -128,6 +128,62 @@ describe('how long the trigger waits before reconnecting', () => {
 		}
 	});
 
+	it('connections the service accepts and closes without a byte: the wait doubles each time', async () => {
+		// No keep-alive: a connection carries no byte unless the trigger's subscriptions have events.
+		sb.activityStream.keepAliveMs = 60_000;
+		const t = trigger();
+		// The watchdog looks every 100 ms (a quarter of the timeout): each end is noticed within that.
+		const response = await startActivityStream(t.context, {
+			...FAST,
+			keepAliveTimeoutMs: 400,
+			backoffMs: 200,
+		});
+		try {
+			await until('the stream', () => sb.activityStream.connections.size === 1);
+			// From now on every connection is closed as soon as it opens.
+			let closing = true;
+			const closer = (async () => {
+				while (closing) {
+					cut();
+					await wait(5);
+				}
+			})();
+			await requestAt(5, 10_000);
+			closing = false;
+			await closer;
+			const gaps = [2, 3, 4].map((n) => opens[n].at - opens[n - 1].at);
+			// 400, 800 and 1,600 ms (each with up to 100 ms for the watchdog and the cut).
+			expect(gaps[0]).toBeGreaterThanOrEqual(380);
+			expect(gaps[1]).toBeGreaterThanOrEqual(780);
+			expect(gaps[2]).toBeGreaterThanOrEqual(1_580);
+			expect(gaps[2]).toBeLessThan(2_400);
+		} finally {
+			await response.closeFunction!();
+		}
+	});
+
+	it('a silent connection is noticed within a quarter of the keep-alive timeout after it ends', async () => {
+		// Keep-Alive Timeout at its least (1 s): the watchdog looks every 250 ms.
+		const t = trigger({ parameters: { options: { keepAliveTimeout: 1 } } });
+		const response = await startActivityStream(t.context, { ...FAST, backoffMs: 50 });
+		try {
+			await until('the stream', () => sb.activityStream.connections.size === 1);
+			// A keep-alive comes at 100 ms (the sandbox's beat); then the connection goes silent.
+			await wait(150);
+			for (const c of sb.activityStream.connections) c.stalled = true;
+			const opened = opens[0].at;
+			// Silent from about 100 ms: past the timeout at 1.1 s, seen at the look at 1.25 s (1.5 s at
+			// the latest), and reconnected 50 ms later. A watchdog that looked once a second would see
+			// it at 2 s.
+			const again = await requestAt(2, 5_000);
+			expect(again - opened).toBeGreaterThanOrEqual(1_100);
+			expect(again - opened).toBeLessThan(1_750);
+			expect(logged(t, /was silent for 1 s; reconnecting/, 'warn')).toHaveLength(1);
+		} finally {
+			await response.closeFunction!();
+		}
+	});
+
 	it('a refusal with 429 at activation waits the rate-limit back-off, and says so in the log', async () => {
 		sb.faults.rules.push({ status: 429, remaining: 1, path: '^/2/activity/stream$' });
 		const t = trigger();
@@ -297,6 +353,63 @@ describe('lines that are not events', () => {
 	});
 });
 
+describe('an error report outside the contract', () => {
+	it('an error with neither type nor title is logged by its detail, or said to have none', async () => {
+		const t = trigger();
+		const response = await startActivityStream(t.context, FAST);
+		try {
+			await until('the stream', () => sb.activityStream.connections.size === 1);
+			const [conn] = [...sb.activityStream.connections];
+			// The contract's Problem has a type and a title; a line without them still tells the operator
+			// what it can.
+			conn.res.write(
+				`${JSON.stringify({ errors: [{ detail: 'Upstream is restarting' }, { status: 500 }] })}\r\n`,
+			);
+			await until('the log line', () => logged(t, /the activity stream reported/).length);
+			expect(logged(t, /the activity stream reported/, 'warn').map((l) => l.message)).toEqual([
+				'Platform Trigger: the activity stream reported Upstream is restarting, an error without a type or title',
+			]);
+			expect(streamRequests()).toHaveLength(1);
+		} finally {
+			await response.closeFunction!();
+		}
+	});
+});
+
+describe('lines the contract allows besides events and error reports', () => {
+	it('an object with neither data nor errors is skipped, and an event with errors beside it runs', async () => {
+		const t = trigger();
+		const response = await startActivityStream(t.context, FAST);
+		try {
+			await until('the stream', () => sb.activityStream.connections.size === 1);
+			const [conn] = [...sb.activityStream.connections];
+			const [sub] = ours();
+			// The contract's ActivityStreamingResponse: `data` and `errors`, each optional.
+			conn.res.write('{}\r\n');
+			const data = {
+				event_uuid: '1795000000000000001',
+				event_type: 'post.create',
+				filter: sub.filter,
+				tag: sub.tag,
+				payload: { id: '1795000000000000001', text: 'with a partial error' },
+			};
+			const errors = [
+				{ type: 'https://api.example/problems/resource-not-found', title: 'Not Found' },
+			];
+			conn.res.write(`${JSON.stringify({ data, errors })}\r\n`);
+			await until('the run', () => t.emitted.length === 1);
+			expect(ids(t.emitted)).toEqual([data.event_uuid]);
+			const sent = await post('after them', 1);
+			await until('the next run', () => t.emitted.length === 2);
+			expect(ids(t.emitted)).toEqual([data.event_uuid, ...sent]);
+			expect(logged(t, /dropped|reported/)).toEqual([]);
+			expect(streamRequests()).toHaveLength(1);
+		} finally {
+			await response.closeFunction!();
+		}
+	});
+});
+
 describe('older static data', () => {
 	it('a record of the version before the position (streamEventAt only) is read as the position', async () => {
 		const at = Date.now() - 1.5 * MIN;
@@ -411,6 +524,30 @@ describe('subscriptions across a restart', () => {
 		}
 	});
 
+	it('the same filter listed with its keys in another order: adopted (the contract promises no order)', async () => {
+		const params = { keyword: 'autumn' };
+		const a = trigger({ workflowId: 'wf-sub', parameters: params });
+		const ra = await startActivityStream(a.context, slow);
+		await until('the stream', () => sb.activityStream.connections.size === 1);
+		await ra.closeFunction!();
+		forgetStreamMemory();
+		const before = ours().map((s) => ({ ...s }));
+		expect(Object.keys(before[0].filter as IDataObject)).toEqual(['user_id', 'keyword']);
+		// The service lists the filter with its keys the other way round.
+		for (const sub of sb.db.subscriptions.values()) {
+			const { user_id, keyword } = sub.filter as IDataObject;
+			sub.filter = { keyword, user_id };
+		}
+		const b = trigger({ workflowId: 'wf-sub', parameters: params });
+		const rb = await startActivityStream(b.context, slow);
+		try {
+			expect(ours().map((s) => s.subscription_id)).toEqual(before.map((s) => s.subscription_id));
+			expect(logged(b, /adopted 1 activity stream subscriptions/, 'info')).toHaveLength(1);
+		} finally {
+			await rb.closeFunction!();
+		}
+	});
+
 	it('another keyword: the old subscription is deleted and one with the new filter made', async () => {
 		const { b, rb, before } = await restart({ keyword: 'autumn' }, { keyword: 'winter' });
 		try {
@@ -474,6 +611,28 @@ describe('closing', () => {
 		expect(ours()).toHaveLength(1);
 		await response.closeFunction!();
 		expect(ours()).toEqual([]);
+	});
+
+	it("activated again within the grace: the closed activation's deletion is cancelled (nothing listed, deleted or logged after it)", async () => {
+		const timings = { ...FAST, removalGraceMs: 400 };
+		const a = trigger({ workflowId: 'wf-again' });
+		const ra = await startActivityStream(a.context, timings);
+		await until('the stream', () => sb.activityStream.connections.size === 1);
+		const before = ours().map((s) => s.subscription_id);
+		await ra.closeFunction!();
+		// n8n activates the saved workflow again at once (a workflow saved while active).
+		const b = trigger({ workflowId: 'wf-again' });
+		const rb = await startActivityStream(b.context, timings);
+		try {
+			const activated = sb.records.length;
+			await wait(1_000);
+			expect(ours().map((s) => s.subscription_id)).toEqual(before);
+			const after = sb.records.slice(activated).filter((r) => r.path !== '/2/activity/stream');
+			expect(after).toEqual([]);
+			expect(logged(a, /subscriptions deleted|deleting/)).toEqual([]);
+		} finally {
+			await rb.closeFunction!();
+		}
 	});
 
 	it("the active trigger's delayed deletion is logged, and so is its failure", async () => {
@@ -656,5 +815,156 @@ describe("n8n's answer to a run", () => {
 		} finally {
 			await response.closeFunction!();
 		}
+	});
+});
+
+/**
+ * Every reconnection asks the service for a catch-up, which counts against the app's rate limit on the
+ * stream: a run n8n did not start costs one reconnection (its copy comes with that catch-up), never more.
+ */
+describe('reconnections after runs n8n did not start', () => {
+	/** n8n fails to start the first `fails` tries of each event's run, then starts it. */
+	function failing(fails: number) {
+		const tries = new Map<string, number>();
+		const failedAt: number[] = [];
+		const t = trigger({
+			start: (id) => {
+				const n = (tries.get(id) ?? 0) + 1;
+				tries.set(id, n);
+				if (n > fails) return 'started';
+				failedAt.push(performance.now());
+				return new Error('SQLITE_BUSY');
+			},
+		});
+		return { t, failedAt };
+	}
+
+	it('two failed starts close together: one reconnection, even while its catch-up is still sending the copies', async () => {
+		const { t, failedAt } = failing(1);
+		// The back-off for the copies (1 s), then the connection's own (1 s): the reconnection comes about
+		// 2 s after the first failure (and up to 300 ms later: the watchdog's period, a quarter of the
+		// keep-alive timeout, which the sandbox's keep-alives every 100 ms keep far from).
+		const response = await startActivityStream(t.context, {
+			...FAST,
+			keepAliveTimeoutMs: 1_200,
+			backoffMs: 1_000,
+		});
+		try {
+			await until('the stream', () => sb.activityStream.connections.size === 1);
+			await wait(150);
+			// The service sends a catch-up's backlog slowly: one line every 2.5 s (keep-alives between).
+			sb.activityStream.backlogLineMs = 2_500;
+			const [a] = await post('not started', 1);
+			await until('its failed start', () => failedAt.length === 1);
+			await wait(500);
+			const [b] = await post('not started either, half a second later', 1);
+			await until('its failed start', () => failedAt.length === 2);
+			// The reconnection's catch-up sends a at once and b 2.5 s later: each runs once.
+			await until('both runs', () => t.emitted.length === 2, 10_000);
+			expect(ids(t.emitted)).toEqual([a, b]);
+			expect(t.calls.map((c) => c.id)).toEqual([a, b, a, b]);
+			// Long enough for a back-off started by the second failure (2 s from it) to have ended.
+			await wait(2_000);
+			expect(streamRequests()).toHaveLength(2);
+		} finally {
+			await response.closeFunction!();
+		}
+	});
+
+	it('a copy that came on a connection the service reopened before the back-off ended: no reconnection for it', async () => {
+		// Each run fails twice: the second failure, on the reconnection, backs off twice as long (1.6 s).
+		const { t, failedAt } = failing(2);
+		const response = await startActivityStream(t.context, {
+			...FAST,
+			keepAliveTimeoutMs: 1_200,
+			backoffMs: 800,
+		});
+		try {
+			await until('the stream', () => sb.activityStream.connections.size === 1);
+			await wait(150);
+			const [a] = await post('not started twice', 1);
+			await until('the second failed start', () => failedAt.length === 2, 5_000);
+			expect(streamRequests()).toHaveLength(2);
+			// The service drops that connection at once: the trigger reconnects after 0.8 s, and the
+			// copy that comes with that catch-up starts, before the 1.6 s back-off has ended.
+			cut();
+			await until('the run', () => t.emitted.length === 1, 5_000);
+			expect(ids(t.emitted)).toEqual([a]);
+			expect(streamRequests()).toHaveLength(3);
+			await wait(2_500);
+			expect(streamRequests()).toHaveLength(3);
+		} finally {
+			await response.closeFunction!();
+		}
+	});
+});
+
+describe('All Events', () => {
+	it('with a user credential: the events of every subscription run, direct messages too', async () => {
+		const t = trigger({ parameters: { events: ['*'] }, userCredential: true });
+		const response = await startActivityStream(t.context, FAST);
+		try {
+			await until('the stream', () => sb.activityStream.connections.size === 1);
+			// Version 1's All Events: the twelve event types it always subscribed to.
+			expect(ours()).toHaveLength(12);
+			const sent: string[] = [];
+			for (const event_type of ['post.create', 'dm.received', 'profile.update.bio', 'spaces.start'])
+				for (const e of await sb.emit({ event_type, text: 'all events' })) sent.push(e.event_uuid);
+			await until('every run', () => t.emitted.length === sent.length);
+			await wait(200);
+			expect(ids(t.emitted)).toEqual(sent);
+			expect(t.emitted.map((e) => e.json.event_type)).toEqual([
+				'post.create',
+				'dm.received',
+				'profile.update.bio',
+				'spaces.start',
+			]);
+		} finally {
+			await response.closeFunction!();
+		}
+	});
+});
+
+describe('closed while a reconnection is being opened', () => {
+	it('the connection that opens after the close is closed at once, and the close does not wait for it', async () => {
+		const t = trigger();
+		const response = await startActivityStream(t.context, { ...FAST, backoffMs: 100 });
+		// No keep-alive for a minute: nothing but the trigger ends a connection of this test.
+		sb.activityStream.keepAliveMs = 60_000;
+		await until('the stream', () => sb.activityStream.connections.size === 1);
+		// The service answers the next request for the stream 1.5 s late.
+		sb.faults.rules.push({ delayMs: 1_500, remaining: 1, path: '^/2/activity/stream$' });
+		cut();
+		await until('the reconnection', () => opens.length === 2);
+		await wait(100);
+		const closing = performance.now();
+		await response.closeFunction!();
+		// The open's answer comes 1.5 s after its request: the close ends with it.
+		expect(performance.now() - closing).toBeLessThan(3_000);
+		expect(sb.activityStream.connects).toBe(2);
+		await until('no open connection', () => sb.activityStream.connections.size === 0, 1_000);
+		expect(logged(t, /could not be opened/)).toEqual([]);
+	});
+
+	it('an open refused after the close logs nothing more', async () => {
+		const t = trigger();
+		const response = await startActivityStream(t.context, { ...FAST, backoffMs: 100 });
+		await until('the stream', () => sb.activityStream.connections.size === 1);
+		await wait(150);
+		// The service refuses the next request for the stream with 503, 1 s late.
+		sb.faults.rules.push({
+			delayMs: 1_000,
+			status: 503,
+			remaining: 1,
+			path: '^/2/activity/stream$',
+		});
+		cut();
+		await until('the reconnection', () => opens.length === 2);
+		await wait(100);
+		await response.closeFunction!();
+		await until('its refusal', () => sb.records.some((r) => r.status === 503), 3_000);
+		await wait(200);
+		expect(logged(t, /could not be opened/)).toEqual([]);
+		expect(opens).toHaveLength(2);
 	});
 });

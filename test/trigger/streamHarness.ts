@@ -7,6 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
 import { createContext, defaultCredentials } from '../helpers/context';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- the sandbox is plain CommonJS */
@@ -17,7 +18,7 @@ export const { createSandbox } = require('../../sandbox/server') as {
 
 export interface StreamSandbox {
 	url: string;
-	keys: { bearerToken: string; userId: string };
+	keys: { bearerToken: string; oauth2UserToken: string; userId: string };
 	listen(): Promise<StreamSandbox>;
 	close(): Promise<void>;
 	emit(input: IDataObject): Promise<Array<{ event_uuid: string }>>;
@@ -71,6 +72,11 @@ export interface TriggerOptions {
 	mode?: 'trigger' | 'manual';
 	/** n8n's answer to each run (default: started). */
 	start?: (eventId: string) => StartOutcome;
+	/**
+	 * A user credential beside the app's bearer (the node's "User Credential"): OAuth 2.0 with the
+	 * sandbox account's token. Direct message events, and All Events, need one.
+	 */
+	userCredential?: boolean;
 	extra?: IDataObject;
 }
 
@@ -91,11 +97,18 @@ export function streamHelpers(sandbox: () => StreamSandbox) {
 			baseUrl: sb.url,
 			bearerToken: sb.keys.bearerToken,
 		};
+		if (opts.userCredential)
+			credentials[CREDENTIAL_TYPES.pkce] = {
+				...credentials[CREDENTIAL_TYPES.pkce],
+				oauthTokenData: { access_token: sb.keys.oauth2UserToken },
+				baseUrl: sb.url,
+			};
 		const built = createContext({
 			parameters: {
 				events: ['post.create'],
 				user: sb.keys.userId,
 				options: {},
+				...(opts.userCredential ? { userAuthentication: CREDENTIAL_TYPES.pkce } : {}),
 				...(opts.parameters ?? {}),
 			},
 			credentials,

@@ -529,7 +529,10 @@ export async function startActivityStream(
 		const message = body as IDataObject;
 		if (Array.isArray(message.errors) && !message.data) {
 			const problems = message.errors as IDataObject[];
-			const types = problems.map((e) => String(e.type ?? e.title ?? ''));
+			// The contract's Problem has a type and a title; one without them is named by what it has.
+			const types = problems.map((e) =>
+				String(e.type ?? e.title ?? e.detail ?? 'an error without a type or title'),
+			);
 			// The service disconnects this reader (a slow one among the reasons): the answer's end that
 			// follows proves nothing, and the next catch-up asks for the same span again.
 			if (
