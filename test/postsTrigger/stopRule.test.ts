@@ -1,0 +1,175 @@
+/**
+ * Where the Poll Trigger's read of a list stops, case by case (issue 51's mutation testing of poll.ts,
+ * bench/results/mutation.md): a page that repeats an item, the place the cap left, a run of remembered
+ * ids of exactly STOP_RUN, the place a poll cut short stopped at, and a later page that starts with the
+ * remembered top. Each drives the real poll() against a list served newest-added first.
+ */
+import nock from 'nock';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { poll } from '../../nodes/PlatformPostsTrigger/poll';
+import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
+import { BASE } from '../helpers/context';
+import { nextId, pollContext } from './helpers';
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+afterAll(() => nock.enableNetConnect());
+
+const USER = '42';
+const FOLLOWERS = {
+	event: 'followers',
+	authentication: CREDENTIAL_TYPES.appOnly,
+	user: { __rl: true, mode: 'id', value: USER },
+};
+const follow = (id: string) => `follow:${id}:${USER}`;
+
+/**
+ * A user's followers, newest added first, in pages of at most `pageLimit` whose tokens are offsets
+ * into the list as it is when the page is asked (items added on top meanwhile shift the next page).
+ */
+function followers(typeVersion = 1) {
+	const list: string[] = []; // oldest first
+	const asked: number[] = [];
+	const world = {
+		list,
+		asked,
+		pageLimit: 100,
+		/** Called before each page after the first of a read is answered. */
+		beforeNextPage: undefined as (() => void) | undefined,
+		add(n: number): string[] {
+			const added = Array.from({ length: n }, () => nextId());
+			list.push(...added);
+			return added;
+		},
+		remove(ids: string[]) {
+			const gone = new Set(ids);
+			const kept = list.filter((id) => !gone.has(id));
+			list.splice(0, list.length, ...kept);
+		},
+	};
+	nock(BASE)
+		.persist()
+		.get(`/2/users/${USER}/followers`)
+		.query(true)
+		.reply((uri) => {
+			const q = Object.fromEntries(new URL(uri, BASE).searchParams.entries());
+			asked.push(Number(q.max_results));
+			if (q.pagination_token) world.beforeNextPage?.();
+			const newestFirst = [...list].reverse();
+			const start = q.pagination_token ? Number(q.pagination_token) : 0;
+			const size = Math.min(Number(q.max_results), world.pageLimit);
+			const data = newestFirst
+				.slice(start, start + size)
+				.map((id) => ({ id, name: `User ${id}`, username: `u${id.slice(-6)}` }));
+			const meta: IDataObject = { result_count: data.length };
+			if (start + size < newestFirst.length) meta.next_token = String(start + size);
+			return [200, data.length ? { data, meta } : { meta }];
+		});
+	const staticData: IDataObject = {};
+	const run = async (parameters: IDataObject = {}, budget?: number) => {
+		const built = pollContext(
+			{ ...FOLLOWERS, ...parameters },
+			staticData,
+			'trigger',
+			{ getPollBudgetMs: () => budget },
+			typeVersion,
+		);
+		const result: INodeExecutionData[][] | null = await poll.call(built.context);
+		return (result?.[0] ?? []).map((i) => String(i.json.event_id));
+	};
+	return Object.assign(world, { staticData, run });
+}
+
+describe('Poll Trigger: where the read of a list stops', () => {
+	it('a follower the next page repeats (the page shifted by one who followed meanwhile) is emitted once', async () => {
+		const w = followers();
+		w.add(12);
+		expect(await w.run()).toEqual([]);
+		const fresh = w.add(3);
+		w.pageLimit = 2;
+		// One more follows while the read asks its second page: that page starts with the last of the first.
+		w.beforeNextPage = () => {
+			w.beforeNextPage = undefined;
+			late.push(...w.add(1));
+		};
+		const late: string[] = [];
+		expect(await w.run()).toEqual(fresh.map(follow));
+		expect(await w.run()).toEqual(late.map(follow));
+		expect(await w.run()).toEqual([]);
+	});
+
+	it('after Max Items per Poll (2) skipped followers, the next poll stops at the older of the two it emitted', async () => {
+		const w = followers();
+		w.add(12);
+		expect(await w.run()).toEqual([]);
+		const fresh = w.add(5);
+		expect(await w.run({ maxItems: 2 })).toEqual(fresh.slice(-2).map(follow));
+		const [x] = w.add(1);
+		// The three the cap skipped are below the two emitted: old, not new.
+		expect(await w.run({ maxItems: 2 })).toEqual([follow(x)]);
+		expect(await w.run()).toEqual([]);
+	});
+	it('after the cap, a poll cut short, and one of the ids it stopped at unfollowing: the followers the cap skipped are not emitted', async () => {
+		const w = followers();
+		w.add(12);
+		expect(await w.run()).toEqual([]);
+		const capped = w.add(5);
+		expect(await w.run({ maxItems: 2 })).toEqual(capped.slice(-2).map(follow));
+		const fresh = w.add(5);
+		// n8n's poll time ends the read after its first page (of 2).
+		w.pageLimit = 2;
+		expect(await w.run({}, -1)).toEqual(fresh.slice(-2).map(follow));
+		w.pageLimit = 100;
+		// The older of the two it stopped at unfollows: the next read cannot pass the place it stopped at.
+		w.remove([fresh[3]]);
+		expect(await w.run()).toEqual(fresh.slice(0, 3).map(follow));
+		expect(await w.run()).toEqual([]);
+	});
+	it('past the place a poll cut short stopped at, the read asks only for what completes a run of 10 remembered followers', async () => {
+		const w = followers();
+		w.add(12);
+		expect(await w.run()).toEqual([]);
+		const fresh = w.add(3);
+		// n8n's poll time ends the read after its first page, which holds the three new followers.
+		w.pageLimit = 3;
+		expect(await w.run({}, -1)).toEqual(fresh.map(follow));
+		w.asked.splice(0);
+		// The next poll reads the three again (the place it stopped at), then 9 remembered complete the run.
+		expect(await w.run()).toEqual([]);
+		expect(w.asked).toEqual([100, 9, 6, 3]);
+		expect(await w.run()).toEqual([]);
+	});
+
+	it('when one of the ids a cut short poll stopped at unfollows, the 10th remembered follower older than that place ends the read', async () => {
+		const w = followers();
+		w.add(12);
+		expect(await w.run()).toEqual([]);
+		const fresh = w.add(3);
+		w.pageLimit = 2;
+		expect(await w.run({}, -1)).toEqual(fresh.slice(-2).map(follow));
+		w.remove([fresh[1]]);
+		// The first page ends with the 10th remembered follower older than the place the cut poll stopped at.
+		w.pageLimit = 12;
+		w.asked.splice(0);
+		expect(await w.run()).toEqual([follow(fresh[0])]);
+		expect(w.asked).toHaveLength(1);
+		expect(await w.run()).toEqual([]);
+	});
+});
+
+describe('Poll Trigger version 1.2: the idle read', () => {
+	it('a later page that starts with the newest remembered followers does not end the read: one shown in the middle below them is emitted', async () => {
+		const w = followers(1.2);
+		const old = w.add(12);
+		expect(await w.run()).toEqual([]);
+		expect(await w.run()).toEqual([]);
+		const fresh = w.add(2);
+		// An account made public (or restored) shows among the older followers, below the two newest remembered.
+		const [z] = [nextId()];
+		w.list.splice(w.list.indexOf(old[10]), 0, z);
+		w.pageLimit = 2;
+		expect((await w.run()).sort()).toEqual([...fresh, z].map(follow).sort());
+		expect(await w.run()).toEqual([]);
+	});
+});
