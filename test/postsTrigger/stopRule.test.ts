@@ -35,6 +35,10 @@ function followers(typeVersion = 1) {
 		list,
 		asked,
 		pageLimit: 100,
+		/** The rate-limit window the answers state in their headers (none when unset). */
+		rate: undefined as { remaining: number; reset: number } | undefined,
+		/** Answers without `meta` (the contract does not require it). */
+		noMeta: false,
 		/** Called before each page after the first of a read is answered. */
 		beforeNextPage: undefined as (() => void) | undefined,
 		add(n: number): string[] {
@@ -64,9 +68,18 @@ function followers(typeVersion = 1) {
 				.map((id) => ({ id, name: `User ${id}`, username: `u${id.slice(-6)}` }));
 			const meta: IDataObject = { result_count: data.length };
 			if (start + size < newestFirst.length) meta.next_token = String(start + size);
-			return [200, data.length ? { data, meta } : { meta }];
+			const headers: Record<string, string> = {};
+			if (world.rate) {
+				world.rate.remaining = Math.max(0, world.rate.remaining - 1);
+				headers['x-rate-limit-limit'] = '15';
+				headers['x-rate-limit-remaining'] = String(world.rate.remaining);
+				headers['x-rate-limit-reset'] = String(world.rate.reset);
+			}
+			if (world.noMeta) return [200, { data }, headers];
+			return [200, data.length ? { data, meta } : { meta }, headers];
 		});
 	const staticData: IDataObject = {};
+	let logs: Array<{ level: string; message: string }> = [];
 	const run = async (parameters: IDataObject = {}, budget?: number) => {
 		const built = pollContext(
 			{ ...FOLLOWERS, ...parameters },
@@ -75,10 +88,12 @@ function followers(typeVersion = 1) {
 			{ getPollBudgetMs: () => budget },
 			typeVersion,
 		);
+		logs = built.logs;
 		const result: INodeExecutionData[][] | null = await poll.call(built.context);
 		return (result?.[0] ?? []).map((i) => String(i.json.event_id));
 	};
-	return Object.assign(world, { staticData, run });
+	const warnings = () => logs.filter((l) => l.level === 'warn').map((l) => l.message);
+	return Object.assign(world, { staticData, run, warnings });
 }
 
 describe('Poll Trigger: where the read of a list stops', () => {
@@ -171,5 +186,73 @@ describe('Poll Trigger version 1.2: the idle read', () => {
 		w.pageLimit = 2;
 		expect((await w.run()).sort()).toEqual([...fresh, z].map(follow).sort());
 		expect(await w.run()).toEqual([]);
+	});
+});
+
+describe('Poll Trigger: what ends a read of several pages', () => {
+	it('an answer without meta (the contract does not require it) is the last page', async () => {
+		const w = followers();
+		w.noMeta = true;
+		w.add(12);
+		expect(await w.run()).toEqual([]);
+		const [x] = w.add(1);
+		expect(await w.run()).toEqual([follow(x)]);
+	});
+
+	it('a page that fills Max Items per Poll ends the read: no further page is asked', async () => {
+		const w = followers();
+		w.add(12);
+		expect(await w.run()).toEqual([]);
+		const fresh = w.add(3);
+		w.pageLimit = 2;
+		w.asked.splice(0);
+		expect(await w.run({ maxItems: 2 })).toEqual(fresh.slice(-2).map(follow));
+		expect(w.asked).toHaveLength(1);
+		expect(w.warnings().join('\n')).toContain('more than 2 new items since the last poll');
+	});
+
+	it("within n8n's poll time the read goes on past its first page; past half of it, it stops and says after how many pages", async () => {
+		const w = followers();
+		w.add(12);
+		expect(await w.run()).toEqual([]);
+		const fresh = w.add(5);
+		w.pageLimit = 2;
+		expect(await w.run({}, 60_000)).toEqual(fresh.map(follow));
+		const more = w.add(5);
+		expect(await w.run({}, -1)).toEqual(more.slice(-2).map(follow));
+		expect(w.warnings()).toEqual([
+			expect.stringContaining(
+				"stopped reading after 1 pages to finish within n8n's poll time; the next poll reads on from there",
+			),
+		]);
+		expect(await w.run()).toEqual(more.slice(0, 3).map(follow));
+	});
+
+	it('a read the rate-limit window ends says after how many pages and until when', async () => {
+		const w = followers();
+		w.add(12);
+		expect(await w.run()).toEqual([]);
+		const fresh = w.add(5);
+		w.pageLimit = 2;
+		const reset = Math.ceil(Date.now() / 1000) + 600;
+		w.rate = { remaining: 2, reset };
+		expect(await w.run()).toEqual(fresh.slice(-4).map(follow));
+		expect(w.warnings()).toEqual([
+			expect.stringContaining(
+				`stopped reading after 2 pages: the service's rate-limit window has no request left until ${new Date(reset * 1000).toISOString()}; the first poll after it reads on from there`,
+			),
+		]);
+	});
+
+	it('the guard of 50 pages ends a read and says so', async () => {
+		const w = followers();
+		w.add(60);
+		w.pageLimit = 1;
+		w.rate = { remaining: 1000, reset: Math.ceil(Date.now() / 1000) + 600 };
+		expect(await w.run()).toEqual([]);
+		expect(w.asked).toHaveLength(50);
+		expect(w.warnings()).toEqual([
+			expect.stringContaining('stopped reading after 50 pages; the next poll reads on from there'),
+		]);
 	});
 });
