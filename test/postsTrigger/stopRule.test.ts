@@ -51,6 +51,11 @@ function followers(typeVersion = 1) {
 			const kept = list.filter((id) => !gone.has(id));
 			list.splice(0, list.length, ...kept);
 		},
+		/** Unfollowed and followed again, in this order: back on top. */
+		readd(ids: string[]) {
+			world.remove(ids);
+			list.push(...ids);
+		},
 	};
 	nock(BASE)
 		.persist()
@@ -254,5 +259,81 @@ describe('Poll Trigger: what ends a read of several pages', () => {
 		expect(w.warnings()).toEqual([
 			expect.stringContaining('stopped reading after 50 pages; the next poll reads on from there'),
 		]);
+	});
+});
+
+describe('Poll Trigger: what a poll remembers of the place it stopped at and of the list', () => {
+	it('one of the ids a cut short poll stopped at unfollows, and two older followers follow again on top: the followers it had not read are emitted', async () => {
+		const w = followers();
+		const old = w.add(12);
+		expect(await w.run()).toEqual([]);
+		const fresh = w.add(5);
+		w.pageLimit = 2;
+		expect(await w.run({}, -1)).toEqual(fresh.slice(-2).map(follow));
+		w.pageLimit = 100;
+		w.remove([fresh[3]]);
+		w.readd([old[0], old[1]]);
+		expect(await w.run()).toEqual(fresh.slice(0, 3).map(follow));
+		expect(await w.run()).toEqual([]);
+	});
+
+	it('the only id a cut short poll stopped at unfollows: the 10th remembered follower older than it ends the read, in one request', async () => {
+		const w = followers();
+		w.add(12);
+		expect(await w.run()).toEqual([]);
+		const fresh = w.add(3);
+		w.pageLimit = 1;
+		expect(await w.run({}, -1)).toEqual([follow(fresh[2])]);
+		w.remove([fresh[2]]);
+		w.pageLimit = 12;
+		w.asked.splice(0);
+		expect(await w.run()).toEqual(fresh.slice(0, 2).map(follow));
+		expect(w.asked).toHaveLength(1);
+	});
+
+	it('three polls in a row, two cut short (the second after 40 followers): every new follower is emitted once', async () => {
+		const w = followers();
+		w.add(12);
+		expect(await w.run()).toEqual([]);
+		const fresh = w.add(60);
+		w.pageLimit = 40;
+		expect(await w.run({}, -1)).toEqual(fresh.slice(50).map(follow));
+		expect(await w.run({}, -1)).toEqual(fresh.slice(20, 50).map(follow));
+		// The third reads past the place the second stopped at (it had passed the first's), then asks only
+		// for the 8 that complete a run of 10 remembered.
+		w.pageLimit = 62;
+		w.asked.splice(0);
+		expect(await w.run()).toEqual(fresh.slice(0, 20).map(follow));
+		expect(w.asked).toEqual([100, 8]);
+		expect(await w.run()).toEqual([]);
+	});
+
+	it('a poll that reads within the 200 ids remembered does not read the list again', async () => {
+		const w = followers();
+		w.add(195);
+		expect(await w.run()).toEqual([]);
+		const [x] = w.add(1);
+		w.asked.splice(0);
+		expect(await w.run()).toEqual([follow(x)]);
+		// A first page of 10, then 1 more completes the run of 10 remembered; no read of the list's 200.
+		expect(w.asked).toEqual([10, 1]);
+	});
+
+	it('a poll cut short keeps the ids the window would let go of', async () => {
+		const w = followers();
+		w.add(200);
+		expect(await w.run()).toEqual([]);
+		const fresh = w.add(10);
+		expect(await w.run({}, -1)).toEqual(fresh.map(follow));
+		expect(w.staticData.known).toHaveLength(210);
+	});
+
+	it('version 1.2: two followers remembered are enough for the idle read (a first page of 2)', async () => {
+		const w = followers(1.2);
+		w.add(2);
+		expect(await w.run()).toEqual([]);
+		w.asked.splice(0);
+		expect(await w.run()).toEqual([]);
+		expect(w.asked).toEqual([2]);
 	});
 });
