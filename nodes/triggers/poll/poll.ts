@@ -674,8 +674,9 @@ async function read(
 				seen.push(entryId);
 				run++;
 				beyondRun = opts.beyond?.has(entryId) ? beyondRun + 1 : 0;
-				if (!resumed && beyondRun >= stopRun) {
-					// Past the place a cut short poll stopped at, though one of its ids was not read (removed).
+				// Past the place a cut short poll stopped at, though one of its ids was not read (removed): a
+				// run of remembered ids older than that place, or the cap's stop id in its place among them.
+				if (!resumed && (beyondRun >= stopRun || (entryId === opts.stopAt && beyondRun >= 2))) {
 					resumed = true;
 					reached = true;
 					break;
