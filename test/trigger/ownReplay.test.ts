@@ -1,0 +1,181 @@
+/**
+ * The webhook trigger's own replay (receive.ts, askReplayUnlessRun): when n8n does not start a
+ * delivery's run, the process asks the service to replay it once ORPHANED_CLAIM_MS has passed since
+ * it arrived, unless a copy ran meanwhile; a refusal (a job running, a rate limit) is asked again a
+ * minute later, up to five times, then logged with what to do. Found untested by mutation testing of
+ * receive.ts (bench/results/mutation.md, "receive.ts").
+ */
+// @ts-nocheck
+import nock from 'nock';
+import type { IDataObject } from 'n8n-workflow';
+
+import { receiveDelivery } from '../../nodes/PlatformTrigger/receive';
+import { DeliveryMemory, ORPHANED_CLAIM_MS } from '../../nodes/PlatformTrigger/state';
+import { BASE } from '../helpers/context';
+import { manualClock, signedDelivery } from './helpers';
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+afterAll(() => nock.enableNetConnect());
+
+const STARTED = Date.parse('2026-11-22T12:00:00Z');
+const T = Date.parse('2026-11-22T12:10:20Z');
+
+const post = (id: string) => ({
+	data: { event_uuid: id, event_type: 'post.create', payload: { id } },
+});
+
+function delivery(id: string, staticData: IDataObject, workflowId: string) {
+	return signedDelivery(post(id), {
+		parameters: {
+			mode: 'activity',
+			events: ['post.create'],
+			options: { recoverMissedEvents: true },
+		},
+		staticData,
+		workflowId,
+		typeVersion: 3,
+	});
+}
+
+/** Every replay request the service receives, its body in order. */
+function serveReplays(answer: () => [number, IDataObject, IDataObject?]): IDataObject[] {
+	const asked: IDataObject[] = [];
+	nock(BASE)
+		.persist()
+		.post('/2/webhooks/replay', (b) => (asked.push(b as IDataObject), true))
+		.reply(() => answer());
+	return asked;
+}
+
+/** A delivery of `id` arriving at `at` whose run n8n does not start (it answers 500 itself). */
+async function notStarted(
+	id: string,
+	at: number,
+	memory: DeliveryMemory,
+	clock: ReturnType<typeof manualClock>,
+	workflowId: string,
+) {
+	const d = delivery(
+		id,
+		{ webhookId: '111', lastReceivedAt: new Date(at).toISOString() },
+		workflowId,
+	);
+	const result = await receiveDelivery(d.context, new Date(at), STARTED, memory, clock);
+	expect(result.workflowData).toBeDefined();
+	d.response.emit('finish');
+	return d;
+}
+
+const CONFLICT: [number, IDataObject] = [
+	409,
+	{ type: 'https://api.x.com/2/problems/conflict', title: 'Conflict' },
+];
+const JOB: [number, IDataObject] = [200, { data: { job_id: 'j-own' } }];
+
+describe('the trigger’s own replay of a delivery n8n did not start', () => {
+	it('is asked once ORPHANED_CLAIM_MS has passed since the delivery arrived, not before, from its minute to now', async () => {
+		const asked = serveReplays(() => JOB);
+		const clock = manualClock(T);
+		await notStarted('own-1', T, new DeliveryMemory(), clock, 'wf-own-1');
+		await clock.advance(ORPHANED_CLAIM_MS - 1_000);
+		expect(asked).toEqual([]);
+		await clock.advance(1_000);
+		expect(asked).toEqual([
+			{ webhook_id: '111', from_date: '202611221210', to_date: '202611221211' },
+		]);
+		await clock.advance(10 * ORPHANED_CLAIM_MS);
+		expect(asked).toHaveLength(1);
+	});
+
+	it('is not asked when a copy of its event ran meanwhile (the service’s retry)', async () => {
+		const asked = serveReplays(() => JOB);
+		const clock = manualClock(T);
+		const memory = new DeliveryMemory();
+		await notStarted('own-2', T, memory, clock, 'wf-own-2');
+		await clock.advance(12_000);
+		const retry = delivery('own-2', { webhookId: '111' }, 'wf-own-2');
+		const result = await receiveDelivery(
+			retry.context,
+			new Date(T + 12_000),
+			STARTED,
+			memory,
+			clock,
+		);
+		expect(result.workflowData?.[0]).toHaveLength(1);
+		void result.webhookResponse; // n8n started the retry's run
+		await clock.advance(2 * ORPHANED_CLAIM_MS);
+		expect(asked).toEqual([]);
+	});
+
+	it('refused because a replay job is running (the service’s conflict): asked again a minute later, from the same start', async () => {
+		let answers = 0;
+		const asked = serveReplays(() => (answers++ === 0 ? CONFLICT : JOB));
+		const clock = manualClock(T);
+		const d = await notStarted('own-3', T, new DeliveryMemory(), clock, 'wf-own-3');
+		await clock.advance(ORPHANED_CLAIM_MS);
+		expect(asked).toHaveLength(1);
+		await clock.advance(59_000);
+		expect(asked).toHaveLength(1);
+		await clock.advance(1_000);
+		expect(asked).toHaveLength(2);
+		expect(asked[1]).toMatchObject({ webhook_id: '111', from_date: '202611221210' });
+		await clock.advance(10 * 60_000);
+		expect(asked).toHaveLength(2);
+		expect(d.logs.filter((l) => l.level === 'error')).toEqual([]);
+	});
+
+	it('rate-limited: not waited for, asked again a minute later', async () => {
+		let answers = 0;
+		const reset = String(Math.floor(Date.now() / 1000) + 20);
+		const asked = serveReplays(() =>
+			answers++ === 0
+				? [
+						429,
+						{ title: 'Too Many Requests', type: 'about:blank' },
+						{ 'x-rate-limit-reset': reset },
+					]
+				: JOB,
+		);
+		const clock = manualClock(T);
+		await notStarted('own-4', T, new DeliveryMemory(), clock, 'wf-own-4');
+		await clock.advance(ORPHANED_CLAIM_MS);
+		expect(asked).toHaveLength(1);
+		await clock.advance(60_000);
+		expect(asked).toHaveLength(2);
+	}, 5_000);
+
+	it('refused five times: logged with what to do, and not asked again', async () => {
+		const asked = serveReplays(() => CONFLICT);
+		const clock = manualClock(T);
+		const d = await notStarted('own-5', T, new DeliveryMemory(), clock, 'wf-own-5');
+		await clock.advance(ORPHANED_CLAIM_MS);
+		for (let i = 0; i < 4; i++) {
+			expect(d.logs.filter((l) => l.level === 'error')).toEqual([]);
+			await clock.advance(60_000);
+		}
+		expect(asked).toHaveLength(5);
+		expect(d.logs.filter((l) => l.level === 'error').map((l) => l.message)).toEqual([
+			expect.stringContaining(
+				'n8n did not start the run of a delivery, and asking the service to replay it failed',
+			),
+		]);
+		expect(d.logs.find((l) => l.level === 'error')?.message).toContain(
+			'Replay Webhook Events for webhook 111 from 2026-11-22T12:10:20.000Z to 2026-11-22T12:15:20.000Z',
+		);
+		await clock.advance(10 * 60_000);
+		expect(asked).toHaveLength(5);
+	});
+
+	it('deliveries of one trigger due at the same moment share one request, from the oldest', async () => {
+		const asked = serveReplays(() => JOB);
+		const clock = manualClock(T);
+		const memory = new DeliveryMemory();
+		await notStarted('own-6', T, memory, clock, 'wf-own-6');
+		await notStarted('own-7', T, memory, clock, 'wf-own-6');
+		await clock.advance(ORPHANED_CLAIM_MS);
+		expect(asked).toEqual([
+			{ webhook_id: '111', from_date: '202611221210', to_date: '202611221211' },
+		]);
+	});
+});
