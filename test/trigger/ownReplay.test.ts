@@ -179,3 +179,44 @@ describe('the trigger’s own replay of a delivery n8n did not start', () => {
 		]);
 	});
 });
+
+describe('the own replay of a copy that may come from a replay this process asked', () => {
+	/**
+	 * The restart recovery (the first delivery after the start) asks for the gap from the saved last
+	 * delivery, 11:40; the replay's copies are as old as that. A copy of an event from that gap whose
+	 * run n8n does not start is asked again from the recovery's start, not from when the copy came.
+	 */
+	async function afterRecovery(copyAt: number, workflowId: string) {
+		const asked = serveReplays(() => JOB);
+		const clock = manualClock(T);
+		const memory = new DeliveryMemory();
+		const staticData: IDataObject = { webhookId: '111', lastReceivedAt: '2026-11-22T11:40:10Z' };
+		const first = delivery('rec-1', staticData, workflowId);
+		void (await receiveDelivery(first.context, new Date(T), STARTED, memory, clock))
+			.webhookResponse;
+		await clock.advance(0);
+		expect(asked).toEqual([
+			{ webhook_id: '111', from_date: '202611221140', to_date: '202611221210' },
+		]);
+		await clock.advance(copyAt - T);
+		await notStarted('rec-old', copyAt, memory, clock, workflowId);
+		await clock.advance(ORPHANED_CLAIM_MS);
+		return asked;
+	}
+
+	it('within 10 minutes of that request: from the recovery’s start', async () => {
+		const asked = await afterRecovery(T + 10 * 60_000, 'wf-own-8');
+		expect(asked).toHaveLength(2);
+		expect(asked[1]).toEqual({
+			webhook_id: '111',
+			from_date: '202611221140',
+			to_date: '202611221221',
+		});
+	});
+
+	it('later than that: from the copy’s arrival', async () => {
+		const asked = await afterRecovery(T + 10 * 60_000 + 1, 'wf-own-9');
+		expect(asked).toHaveLength(2);
+		expect(asked[1]).toMatchObject({ from_date: '202611221220' });
+	});
+});
