@@ -220,3 +220,81 @@ describe('the own replay of a copy that may come from a replay this process aske
 		expect(asked[1]).toMatchObject({ from_date: '202611221220' });
 	});
 });
+
+describe('the own replay, more cases', () => {
+	it('a trigger whose static data holds no webhook id asks nothing (there is no webhook to replay)', async () => {
+		const asked = serveReplays(() => JOB);
+		const clock = manualClock(T);
+		const d = delivery('own-10', { lastReceivedAt: new Date(T).toISOString() }, 'wf-own-10');
+		const result = await receiveDelivery(
+			d.context,
+			new Date(T),
+			STARTED,
+			new DeliveryMemory(),
+			clock,
+		);
+		expect(result.workflowData).toBeDefined();
+		d.response.emit('finish');
+		await clock.advance(ORPHANED_CLAIM_MS + 1_000);
+		expect(asked).toEqual([]);
+	});
+
+	it('a delivery of two events of which a retry ran only one: asked for, the other has not run', async () => {
+		const asked = serveReplays(() => JOB);
+		const clock = manualClock(T);
+		const memory = new DeliveryMemory();
+		/** An Account Activity body with one favorite per id. */
+		const favorites = (ids: string[], staticData: IDataObject) =>
+			signedDelivery(
+				{
+					for_user_id: '1000000001',
+					favorite_events: ids.map((id) => ({ id, favorited_status: { id_str: '9' } })),
+				},
+				{
+					parameters: {
+						mode: 'accountActivity',
+						accountEvents: ['*'],
+						userAuthentication: 'none',
+						options: { recoverMissedEvents: true },
+					},
+					staticData,
+					workflowId: 'wf-own-11',
+					typeVersion: 3,
+				},
+			);
+		const both = favorites(['fav-a', 'fav-b'], {
+			webhookId: '111',
+			lastReceivedAt: new Date(T).toISOString(),
+		});
+		const result = await receiveDelivery(both.context, new Date(T), STARTED, memory, clock);
+		expect(result.workflowData?.[0]).toHaveLength(2);
+		both.response.emit('finish'); // n8n did not start it
+		await clock.advance(12_000);
+		const retry = favorites(['fav-a'], { webhookId: '111' });
+		const ran = await receiveDelivery(retry.context, new Date(T + 12_000), STARTED, memory, clock);
+		expect(ran.workflowData?.[0]).toHaveLength(1);
+		void ran.webhookResponse; // n8n started the retry's run (fav-a only)
+		await clock.advance(ORPHANED_CLAIM_MS);
+		expect(asked).toEqual([
+			{ webhook_id: '111', from_date: '202611221210', to_date: '202611221211' },
+		]);
+	});
+
+	it('deliveries due at the same moment with different starts: the shared request starts at the oldest', async () => {
+		const asked = serveReplays(() => JOB);
+		const t0 = Date.parse('2026-11-22T12:10:50Z');
+		const clock = manualClock(t0);
+		const memory = new DeliveryMemory();
+		await notStarted('own-13', t0, memory, clock, 'wf-own-13'); // due at t0 + 60 s
+		await clock.advance(30_000);
+		// A retry of own-13 fails too (its replay starts at its first arrival, t0), and a new event
+		// own-14 fails beside it (from its own arrival, 12:11:20): both due at t0 + 90 s.
+		await notStarted('own-13', t0 + 30_000, memory, clock, 'wf-own-13');
+		await notStarted('own-14', t0 + 30_000, memory, clock, 'wf-own-13');
+		await clock.advance(30_000);
+		expect(asked).toHaveLength(1);
+		await clock.advance(30_000);
+		expect(asked).toHaveLength(2);
+		expect(asked[1]).toMatchObject({ from_date: '202611221210' });
+	});
+});
