@@ -111,6 +111,23 @@ describe('the restart recovery asks for a replay only for a gap before this proc
 		await answerCrc(crc.context, new Date(ACTIVATED), STARTED, memory);
 		expect(asked).toMatchObject({ webhook_id: '111', from_date: '202611221150' });
 	});
+
+	it('a saved delivery at the very millisecond the process started is not older than the process: no replay', async () => {
+		const memory = new DeliveryMemory();
+		const staticData: IDataObject = {
+			webhookId: '111',
+			lastReceivedAt: new Date(STARTED).toISOString(),
+		};
+		const crc = webhookContext({
+			query: { crc_token: 'token-at-the-start' },
+			staticData,
+			workflowId: 'wf-need-6',
+		});
+		await answerCrc(crc.context, new Date(ACTIVATED), STARTED, memory);
+		await sleep(0);
+		expect(crc.captured.status).toBe(200);
+		expect(replayRequests(crc.requests)).toEqual([]);
+	});
 });
 
 describe('the trigger’s own replay for a run n8n did not start', () => {

@@ -85,17 +85,20 @@ describe('CRC', () => {
 		});
 		await answerCrc(context);
 		expect(captured.status).toBe(400);
-		expect(JSON.stringify(captured.body)).not.toContain('sha256=');
+		expect(captured.body).toEqual({ error: 'crc_token missing or malformed' });
 	});
 
 	it('never answers with a wrong token when the secret is missing', async () => {
-		const { context, captured } = webhookContext({
+		const { context, captured, logs } = webhookContext({
 			query: { crc_token: 'AbCdEfGhIjKlMnOpQr_123' },
 			secret: '',
 		});
 		await answerCrc(context);
 		expect(captured.status).toBe(500);
-		expect(JSON.stringify(captured.body)).not.toContain('response_token');
+		expect(captured.body).toEqual({ error: 'not configured' });
+		expect(logs.filter((l) => l.level === 'error').map((l) => l.message)).toEqual([
+			'Platform Trigger: cannot answer a CRC check: the credential has no consumer secret',
+		]);
 	});
 });
 
