@@ -5,7 +5,6 @@
  * minute later, up to five times, then logged with what to do. Found untested by mutation testing of
  * receive.ts (bench/results/mutation.md, "receive.ts").
  */
-// @ts-nocheck
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
