@@ -23,7 +23,7 @@ export class PlatformTriggerPosts implements INodeType {
 			'https://github.com/n8n-nodes-platform/n8n-nodes-platform/blob/main/docs/nodes/platform-trigger.md#platform-trigger',
 		group: ['trigger'],
 		// 2: replay job statuses on a second output, "Status" (see outputs.ts); 1 unchanged.
-		// 3: "All Events" also subscribes to the event types added later (ALL_EVENTS_VERSION).
+		// 3: "All Events" also subscribes to the event types added later (ALL_EVENTS_VERSION, outputs.ts).
 		version: [1, 2, 3],
 		defaultVersion: 3,
 		subtitle: triggerSubtitle,

@@ -17,6 +17,7 @@ import {
 	streamMemorySize,
 	type StreamTimings,
 } from '../../nodes/triggers/stream/activityStream';
+import { ACTIVITY_EVENT_TYPES } from '../../nodes/triggers/shared/events';
 import {
 	createSandbox,
 	ids,
@@ -905,10 +906,16 @@ describe('All Events', () => {
 		const response = await startActivityStream(t.context, FAST);
 		try {
 			await until('the stream', () => sb.activityStream.connections.size === 1);
-			// Version 1's All Events: the twelve event types it always subscribed to.
-			expect(ours()).toHaveLength(12);
+			// Every type the Events field offers, the ones added after the first twelve too (this node
+			// was made after the Platform Trigger's version 3).
+			expect(ours()).toHaveLength(ACTIVITY_EVENT_TYPES.length);
 			const sent: string[] = [];
-			for (const event_type of ['post.create', 'dm.received', 'profile.update.bio', 'spaces.start'])
+			for (const event_type of [
+				'post.create',
+				'dm.received',
+				'profile.update.bio',
+				'follow.follow',
+			])
 				for (const e of await sb.emit({ event_type, text: 'all events' })) sent.push(e.event_uuid);
 			await until('every run', () => t.emitted.length === sent.length);
 			await wait(200);
@@ -917,7 +924,7 @@ describe('All Events', () => {
 				'post.create',
 				'dm.received',
 				'profile.update.bio',
-				'spaces.start',
+				'follow.follow',
 			]);
 		} finally {
 			await response.closeFunction!();

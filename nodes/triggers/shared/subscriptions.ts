@@ -21,7 +21,6 @@ import type { SendRequest } from '../../shared/users';
 import { validateInput } from '../../shared/validation';
 import {
 	ACTIVITY_EVENT_TYPES,
-	LEGACY_ACTIVITY_EVENT_TYPES,
 	needsUserContext,
 	USER_CREDENTIAL_TYPES,
 	wireEventType,
@@ -34,13 +33,6 @@ import {
  */
 
 const BEARER = CREDENTIAL_TYPES.appOnly;
-
-/**
- * From version 3, "All Events" subscribes to every event type the Events field offers (the
- * service's contract event types added to the package: profile picture, banner, location, website
- * and handle changes, follows, news, chat); versions 1 and 2 keep the twelve they subscribed to.
- */
-export const ALL_EVENTS_VERSION = 3;
 
 /** Activation of the webhook modes (n8n's webhook methods) or of the activity stream (a trigger). */
 export type SetupContext = IHookFunctions | ITriggerFunctions;
@@ -58,7 +50,7 @@ export function subscriptionTag(ctx: SetupContext): string {
 	return `n8n:${String(ctx.getWorkflow().id ?? 'workflow')}:${ctx.getNode().id}`.slice(0, 200);
 }
 
-export type Mode = 'activity' | 'accountActivity' | 'stream';
+type Mode = 'activity' | 'accountActivity' | 'stream';
 
 export function modeOf(ctx: SetupContext | IWebhookFunctions): Mode {
 	return ctx.getNodeParameter('mode', 'activity') as Mode;
@@ -92,25 +84,17 @@ export function requireUserCredential(ctx: SetupContext, why: string): PlatformC
 }
 
 /**
- * The event types "All Events" stands for: from version 3 every type the Events field offers;
- * versions 1 and 2 keep the twelve they subscribed to, so a saved workflow makes the same
- * subscriptions as before.
- */
-export function allEventTypes(version: number): readonly string[] {
-	return version >= ALL_EVENTS_VERSION ? ACTIVITY_EVENT_TYPES : LEGACY_ACTIVITY_EVENT_TYPES;
-}
-
-/**
  * Activity API types to subscribe to (the service's names), each with the credential that may
  * create it.
  */
 function plannedSubscriptions(
 	ctx: SetupContext,
+	allEvents: readonly string[],
 ): Array<{ eventType: string; credentialType: PlatformCredentialType }> {
 	const selected = selectedEventTypes(ctx);
 	const types = (
 		selected.includes('*')
-			? [...allEventTypes(ctx.getNode().typeVersion)]
+			? [...allEvents]
 			: selected.filter((t) => (ACTIVITY_EVENT_TYPES as readonly string[]).includes(t))
 	).map(wireEventType);
 	const private_ = types.filter(needsUserContext);
@@ -134,7 +118,7 @@ const filterSchema = z.object({ keyword: z.string().max(150, 'at most 150 charac
  * user credential when none is chosen, and a workflow set to Engine 2.0 (shared/engine.ts). n8n calls
  * checkExists before create, so both start with it; the Activity Stream Trigger starts with it too.
  */
-export function refuseEarly(ctx: SetupContext) {
+export function refuseEarly(ctx: SetupContext, allEvents: readonly string[]) {
 	refuseEngineV2(ctx);
 	const mode = modeOf(ctx);
 	// Every activity subscription filters by a user or by a keyword; the service refuses one with neither.
@@ -158,7 +142,7 @@ export function refuseEarly(ctx: SetupContext) {
 			{ keyword: 'Keyword' },
 		);
 	return {
-		planned: mode === 'activity' ? plannedSubscriptions(ctx) : [],
+		planned: mode === 'activity' ? plannedSubscriptions(ctx, allEvents) : [],
 		accountCredential:
 			mode === 'accountActivity'
 				? requireUserCredential(ctx, 'Account Activity subscriptions')

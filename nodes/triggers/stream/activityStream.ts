@@ -18,7 +18,7 @@ import {
 } from '../../shared/transport';
 import { activityFields } from '../shared/activityFields';
 import type { PlatformEvent } from '../shared/events';
-import { normalizeDelivery, wireEventType } from '../shared/events';
+import { ACTIVITY_EVENT_TYPES, normalizeDelivery, wireEventType } from '../shared/events';
 import type { PlannedSubscription } from '../shared/subscriptions';
 import {
 	createSubscriptions,
@@ -343,7 +343,9 @@ export async function startActivityStream(
 	const workflowId = ctx.getWorkflow().id;
 	const key = `${String(workflowId ?? '')}:${String(node.id ?? '')}`;
 	const activatedAt = Date.now();
-	const { planned } = refuseEarly(ctx);
+	// All Events: every type the Events field offers (the webhook trigger's versions 1 and 2 keep
+	// twelve for their saved workflows; this node was made after its version 3).
+	const { planned } = refuseEarly(ctx, ACTIVITY_EVENT_TYPES);
 	const options = (ctx.getNodeParameter('options', {}) ?? {}) as IDataObject;
 	const keepAliveTimeoutMs = Number(options.keepAliveTimeout) * 1000 || timings.keepAliveTimeoutMs;
 	const maxBackoffMs = Number(options.maxBackoff) * 1000 || timings.maxBackoffMs;

@@ -22,6 +22,7 @@ import {
 	subscriptionInputs,
 	subscriptionTag,
 } from '../shared/subscriptions';
+import { allEventTypes } from './outputs';
 import type { TriggerState } from './state';
 import { clearState, forgetTrigger, replayWindow, triggerKey } from './state';
 import { forgetConsumerSecret } from './secretCache';
@@ -75,7 +76,7 @@ export async function requireConsumerSecret(ctx: IHookFunctions): Promise<void> 
 export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 	// (Re-)activation: deliveries read the credential anew.
 	forgetConsumerSecret(ctx);
-	refuseEarly(ctx);
+	refuseEarly(ctx, allEventTypes(ctx.getNode().typeVersion));
 	const saved = state(ctx);
 	const url = webhookUrl(ctx);
 	const hooks = await listWebhooks(ctx);
@@ -167,7 +168,7 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 	forgetConsumerSecret(ctx);
 	await requireConsumerSecret(ctx);
 	const mode = modeOf(ctx);
-	const { planned, accountCredential } = refuseEarly(ctx);
+	const { planned, accountCredential } = refuseEarly(ctx, allEventTypes(ctx.getNode().typeVersion));
 	const saved = state(ctx);
 	const url = webhookUrl(ctx);
 	const existing = (await listWebhooks(ctx)).find((h) => h.url === url);

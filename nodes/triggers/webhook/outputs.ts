@@ -1,5 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { ACTIVITY_EVENT_TYPES, LEGACY_ACTIVITY_EVENT_TYPES } from '../shared/events';
+
 /**
  * Version 2 of the trigger gives replay job statuses (replay.complete / replay.incomplete) an output
  * of their own. They are not activity: a workflow built for posts or DMs fed them into its first node
@@ -42,4 +44,20 @@ export function workflowDataFor(
 		items(kept.filter((e) => !isStatusEvent(e))),
 		items(kept.filter((e) => isStatusEvent(e))),
 	];
+}
+
+/**
+ * From version 3, "All Events" subscribes to every event type the Events field offers (the
+ * service's contract event types added to the package: profile picture, banner, location, website
+ * and handle changes, follows, news, chat); versions 1 and 2 keep the twelve they subscribed to.
+ */
+export const ALL_EVENTS_VERSION = 3;
+
+/**
+ * The event types "All Events" stands for: from version 3 every type the Events field offers;
+ * versions 1 and 2 keep the twelve they subscribed to, so a saved workflow makes the same
+ * subscriptions as before.
+ */
+export function allEventTypes(version: number): readonly string[] {
+	return version >= ALL_EVENTS_VERSION ? ACTIVITY_EVENT_TYPES : LEGACY_ACTIVITY_EVENT_TYPES;
 }
