@@ -169,3 +169,25 @@ export function manualClock(start: number): Clock & { advance(ms: number): Promi
 		},
 	};
 }
+
+/** A post.create delivery of the Activity API, event id `id`. */
+export const postDelivery = (id: string): IDataObject => ({
+	data: { event_uuid: id, event_type: 'post.create', payload: { id } },
+});
+
+/**
+ * A signed delivery to a version 3 trigger on post.create with Recover Missed Events on, with the
+ * trigger's static data and its workflow id (the restart-recovery and own-replay tests).
+ */
+export function recoveringDelivery(body: IDataObject, staticData: IDataObject, workflowId: string) {
+	return signedDelivery(body, {
+		parameters: {
+			mode: 'activity',
+			events: ['post.create'],
+			options: { recoverMissedEvents: true },
+		},
+		staticData,
+		workflowId,
+		typeVersion: 3,
+	});
+}

@@ -11,7 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { receiveDelivery } from '../../nodes/triggers/webhook/receive';
 import { DeliveryMemory, ORPHANED_CLAIM_MS } from '../../nodes/triggers/webhook/state';
 import { BASE } from '../helpers/context';
-import { manualClock, signedDelivery } from './helpers';
+import { manualClock, postDelivery, recoveringDelivery, signedDelivery } from './helpers';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -20,22 +20,8 @@ afterAll(() => nock.enableNetConnect());
 const STARTED = Date.parse('2026-11-22T12:00:00Z');
 const T = Date.parse('2026-11-22T12:10:20Z');
 
-const post = (id: string) => ({
-	data: { event_uuid: id, event_type: 'post.create', payload: { id } },
-});
-
-function delivery(id: string, staticData: IDataObject, workflowId: string) {
-	return signedDelivery(post(id), {
-		parameters: {
-			mode: 'activity',
-			events: ['post.create'],
-			options: { recoverMissedEvents: true },
-		},
-		staticData,
-		workflowId,
-		typeVersion: 3,
-	});
-}
+const delivery = (id: string, staticData: IDataObject, workflowId: string) =>
+	recoveringDelivery(postDelivery(id), staticData, workflowId);
 
 /** Every replay request the service receives, its body in order. */
 function serveReplays(answer: () => [number, IDataObject, IDataObject?]): IDataObject[] {

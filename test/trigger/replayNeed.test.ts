@@ -13,7 +13,7 @@ import { sleep } from 'n8n-workflow';
 import { answerCrc, receiveDelivery } from '../../nodes/triggers/webhook/receive';
 import { DeliveryMemory, ORPHANED_CLAIM_MS } from '../../nodes/triggers/webhook/state';
 import { BASE } from '../helpers/context';
-import { manualClock, signedDelivery, webhookContext } from './helpers';
+import { manualClock, postDelivery, recoveringDelivery, webhookContext } from './helpers';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -23,9 +23,7 @@ afterAll(() => nock.enableNetConnect());
 const STARTED = Date.parse('2026-11-22T12:00:00Z');
 const ACTIVATED = STARTED + 10 * 60_000;
 
-const post = (id: string) => ({
-	data: { event_uuid: id, event_type: 'post.create', payload: { id } },
-});
+const post = postDelivery;
 const status = (job: string) => ({
 	replay_job_status: {
 		webhook_id: '111',
@@ -35,18 +33,7 @@ const status = (job: string) => ({
 	},
 });
 
-function delivery(body: IDataObject, staticData: IDataObject, workflowId: string) {
-	return signedDelivery(body, {
-		parameters: {
-			mode: 'activity',
-			events: ['post.create'],
-			options: { recoverMissedEvents: true },
-		},
-		staticData,
-		workflowId,
-		typeVersion: 3,
-	});
-}
+const delivery = recoveringDelivery;
 
 const replayRequests = (requests: Array<{ url?: string }>) =>
 	requests.filter((r) => String(r.url).endsWith('/2/webhooks/replay'));
