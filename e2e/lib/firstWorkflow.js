@@ -264,6 +264,8 @@ async function followFirstWorkflow(page, base, sandbox, ui) {
 	return state;
 }
 
+const UNFINISHED = new Set(['new', 'running', 'waiting']);
+
 /**
  * Step 5's promise, checked after the other editor checks: the first poll recorded the position, and
  * a post published after it started one successful run (n8n's executions of that workflow). That no
@@ -290,6 +292,7 @@ async function verifyFirstWorkflow(page, sandbox, state, ui) {
 	const mark = `first workflow check ${Date.now()}`;
 	await sleep(2000);
 	sandbox.publishPost({ text: mark, author_id: sandbox.keys.userId });
+	let seen = null;
 	const runs = await waitFor(
 		async () => {
 			const list = await page.evaluate(async (id) => {
@@ -305,14 +308,16 @@ async function verifyFirstWorkflow(page, sandbox, state, ui) {
 				return (body.data && body.data.results) || body.data || [];
 			}, state.workflowId);
 			const runs = Array.isArray(list) ? list.filter((e) => e.mode !== 'manual') : [];
-			return runs.length ? runs : null;
+			if (runs.length) seen = runs;
+			// A run is listed from its start ('new', then 'running'): the check reads it once it ended.
+			return runs.length && runs.every((e) => !UNFINISHED.has(e.status)) ? runs : null;
 		},
 		150000,
 		2000,
 	);
 	check(
 		Boolean(runs) && runs.length === 1 && runs.every((e) => e.status === 'success'),
-		`first workflow: the post published after activation started one successful run (${runs ? runs.map((e) => e.status).join(', ') : 'no run'})`,
+		`first workflow: the post published after activation started one successful run (${seen ? seen.map((e) => e.status).join(', ') : 'no run'})`,
 	);
 }
 
