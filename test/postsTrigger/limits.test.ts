@@ -222,16 +222,22 @@ describe('Poll Trigger recent search window', () => {
 				const since = BigInt(q.since_id ?? '0');
 				const from =
 					q.start_time && !ignoreStartTime ? BigInt(postIdAt(Date.parse(q.start_time))) : BigInt(0);
-				const found = posts
+				const matching = posts
 					.filter((id) => BigInt(id) > since && BigInt(id) >= from)
-					.sort((a, b) => (BigInt(a) < BigInt(b) ? 1 : -1))
-					.slice(0, Number(q.max_results));
+					.sort((a, b) => (BigInt(a) < BigInt(b) ? 1 : -1));
+				// The next_token here is the offset of the next page.
+				const offset = Number(q.next_token ?? 0);
+				const found = matching.slice(offset, offset + Number(q.max_results));
+				const next = offset + found.length < matching.length ? offset + found.length : undefined;
 				return [
 					200,
 					found.length
 						? {
 								data: found.map((id) => ({ id, text: 'autumn sale' })),
-								meta: { result_count: found.length },
+								meta: {
+									result_count: found.length,
+									...(next !== undefined ? { next_token: String(next) } : {}),
+								},
 							}
 						: { meta: { result_count: 0 } },
 				];
@@ -282,18 +288,37 @@ describe('Poll Trigger recent search window', () => {
 		posts.push(match);
 		expect(ids(await run())).toEqual([match]);
 	});
+
+	it('a service that answers older posts too, over many pages: the read ends at the first post not newer than the position (one request)', async () => {
+		const start = Date.now();
+		const time = clock(start);
+		// 300 older posts, a page of 100 at most: the answer without start_time runs to three more pages.
+		const posts = Array.from({ length: 301 }, (_, i) => postIdAt(start - (301 - i) * MINUTE));
+		const queries = search(time, posts, { ignoreStartTime: true });
+		const staticData: IDataObject = {};
+		const run = async () => await poll.call(pollContext(parameters, staticData).context);
+		expect(await run()).toBeNull();
+		expect(staticData.newestId).toBe(posts[posts.length - 1]);
+		time.advance(8 * 24 * 60 * MINUTE);
+		const match = postIdAt(time.now() - MINUTE);
+		posts.push(match);
+		const before = queries.length;
+		expect(ids(await run())).toEqual([match]);
+		expect(queries.length - before).toBe(1);
+	});
 });
 
 describe('Poll Trigger billed reads', () => {
+	const parameters = {
+		event: 'followers',
+		authentication: CREDENTIAL_TYPES.appOnly,
+		user: { __rl: true, mode: 'id', value: USER },
+	};
+
 	it('a poll that finds one new follower asks for the 10 ids of its first page and 1 more, not a full page', async () => {
 		const time = clock();
 		const service = followers(900, time);
 		const staticData: IDataObject = {};
-		const parameters = {
-			event: 'followers',
-			authentication: CREDENTIAL_TYPES.appOnly,
-			user: { __rl: true, mode: 'id', value: USER },
-		};
 		service.add(50);
 		expect(await poll.call(pollContext(parameters, staticData).context)).toBeNull();
 		// Idle: one request of 10.
@@ -303,6 +328,18 @@ describe('Poll Trigger billed reads', () => {
 		expect(ids(result)).toEqual([`follow:${added}:${USER}`]);
 		// The first poll's window (up to 200 ids), the idle poll, then 10 and 1.
 		expect(service.seen.sizes.slice(1)).toEqual([10, 10, 1]);
+	});
+
+	it('a list of one follower (version 1.2): the poll that finds five new ones asks for one page of 10, not an idle page of 2 first', async () => {
+		const time = clock();
+		const service = followers(900, time);
+		const staticData: IDataObject = {};
+		const run = () => poll.call(pollContext(parameters, staticData, 'trigger', {}, 1.2).context);
+		service.add(1);
+		expect(await run()).toBeNull();
+		const added = service.add(5);
+		expect(ids(await run())).toHaveLength(added.length);
+		expect(service.seen.sizes.slice(1)).toEqual([10]);
 	});
 });
 

@@ -95,6 +95,59 @@ describe("Poll Trigger: every poll ends within n8n's poll budget", () => {
 		expect(emitted.filter((e) => old.has(e.split(':')[1]))).toEqual([]);
 	});
 
+	it('a budget of 0 (a tick that starts late): the read stops after its first page, even within the same millisecond', async () => {
+		const served: Served = { entries: [], pageLimit: 100, queries: [], order: 'added' };
+		for (let i = 0; i < 300; i++) served.entries.push({ id: nextId(), name: 'u', username: 'u' });
+		serve(FOLLOWERS_READ, served);
+		const staticData: IDataObject = {};
+		const now = Date.now();
+		const clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
+		try {
+			const result = await poll.call(
+				pollContext({ ...FOLLOWERS, maxItems: 100 }, staticData, 'trigger', {
+					getPollBudgetMs: () => 0,
+				}).context,
+			);
+			expect(result).toBeNull();
+		} finally {
+			clock.mockRestore();
+		}
+		expect(served.queries).toHaveLength(1);
+	});
+
+	it('polls cut short again and again before passing the earlier places: the kept places stay at 30 ids, each once', async () => {
+		// 30 followers: the first poll reads them in 3 of the window's 15 requests, each later poll in 1.
+		const served: Served = { entries: [], pageLimit: 10, queries: [], order: 'added' };
+		for (let i = 0; i < 30; i++) served.entries.push({ id: nextId(), name: 'u', username: 'u' });
+		serve(FOLLOWERS_READ, served);
+		const staticData: IDataObject = {};
+		const run = () =>
+			poll.call(
+				pollContext({ ...FOLLOWERS, maxItems: 200 }, staticData, 'trigger', {
+					getPollBudgetMs: () => 600,
+				}).context,
+			);
+		expect(await run()).toBeNull();
+		// From here every page of 10 takes 400 ms, past half the budget: each poll reads one page and
+		// is cut short. Fifteen follow: the first cut keeps its place among them.
+		served.delayMs = () => 400;
+		for (let i = 0; i < 15; i++) served.entries.push({ id: nextId(), name: 'n', username: 'n' });
+		expect(ids(await run())).toHaveLength(10);
+		for (let poll = 0; poll < 5; poll++) {
+			// Nine new followers, and one whose place a cut-short poll kept unfollows and follows again:
+			// the next page is those ten, none of them past the earlier places.
+			const places = staticData.resumeAfter as string[];
+			const back = served.entries.findIndex((e) => String(e.id) === places[0]);
+			const [again] = served.entries.splice(back, 1);
+			for (let i = 0; i < 9; i++) served.entries.push({ id: nextId(), name: 'n', username: 'n' });
+			served.entries.push(again);
+			expect(ids(await run())).toHaveLength(9);
+			const kept = staticData.resumeAfter as string[];
+			expect(new Set(kept).size).toBe(kept.length);
+			expect(kept.length).toBeLessThanOrEqual(30);
+		}
+	});
+
 	it('a page that hangs past the budget ends the poll by the budget with the pages already read; the next poll emits the rest, each once', async () => {
 		const served: Served = { entries: [], pageLimit: 20, queries: [], order: 'id' };
 		for (let i = 0; i < 5; i++) served.entries.push({ id: nextId(), text: 'old', author_id: USER });

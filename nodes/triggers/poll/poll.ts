@@ -715,7 +715,9 @@ async function read(
 			cut = 'cap';
 			break;
 		}
-		if (budget !== undefined && Date.now() - started > budget / 2) {
+		// At half the budget or past it: a budget of 0 stops each read after its first page, however
+		// fast that page came.
+		if (budget !== undefined && Date.now() - started >= budget / 2) {
 			ctx.logger.warn(
 				`${logPrefix(ctx)}: stopped reading after ${page + 1} pages to finish within n8n's poll time; the next poll reads on from there`,
 			);
