@@ -9,6 +9,7 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { receiveDelivery } from '../../nodes/triggers/webhook/receive';
+import { forgetConsumerSecret } from '../../nodes/triggers/webhook/secretCache';
 import { DeliveryMemory, ORPHANED_CLAIM_MS } from '../../nodes/triggers/webhook/state';
 import { BASE } from '../helpers/context';
 import { manualClock, postDelivery, recoveringDelivery, signedDelivery } from './helpers';
@@ -221,6 +222,45 @@ describe('the own replay, more cases', () => {
 		expect(result.workflowData).toBeDefined();
 		d.response.emit('finish');
 		await clock.advance(ORPHANED_CLAIM_MS + 1_000);
+		expect(asked).toEqual([]);
+	});
+
+	it('a trigger deactivated while a delivery waited for a copy’s outcome asks no replay for it (its credential is no longer kept)', async () => {
+		const asked = serveReplays(() => JOB);
+		const clock = manualClock(T);
+		const memory = new DeliveryMemory();
+		const favorites = (ids: string[]) =>
+			signedDelivery(
+				{
+					for_user_id: '1000000001',
+					favorite_events: ids.map((id) => ({ id, favorited_status: { id_str: '9' } })),
+				},
+				{
+					parameters: {
+						mode: 'accountActivity',
+						accountEvents: ['*'],
+						userAuthentication: 'none',
+						options: { recoverMissedEvents: true },
+					},
+					staticData: { webhookId: '111', lastReceivedAt: new Date(T).toISOString() },
+					workflowId: 'wf-own-12',
+					typeVersion: 3,
+				},
+			);
+		const first = favorites(['wait-x']);
+		const running = await receiveDelivery(first.context, new Date(T), STARTED, memory, clock);
+		// A second delivery carries a copy of wait-x (its run not started yet) and a new event: it waits.
+		const second = favorites(['wait-x', 'wait-y']);
+		const waiting = receiveDelivery(second.context, new Date(T + 1_000), STARTED, memory, clock);
+		await clock.advance(0);
+		// Deactivated meanwhile: the trigger forgets its credential read.
+		forgetConsumerSecret(second.context);
+		void running.webhookResponse; // n8n started the first delivery's run
+		await clock.advance(0);
+		const result = await waiting;
+		expect(result.workflowData?.[0]).toHaveLength(1);
+		second.response.emit('finish'); // n8n did not start it
+		await clock.advance(2 * ORPHANED_CLAIM_MS);
 		expect(asked).toEqual([]);
 	});
 
