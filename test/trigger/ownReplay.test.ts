@@ -8,7 +8,7 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { receiveDelivery } from '../../nodes/triggers/webhook/receive';
+import { ownReplaysWaiting, receiveDelivery } from '../../nodes/triggers/webhook/receive';
 import { forgetConsumerSecret } from '../../nodes/triggers/webhook/secretCache';
 import { DeliveryMemory, ORPHANED_CLAIM_MS } from '../../nodes/triggers/webhook/state';
 import { BASE } from '../helpers/context';
@@ -72,6 +72,20 @@ describe('the trigger’s own replay of a delivery n8n did not start', () => {
 		]);
 		await clock.advance(10 * ORPHANED_CLAIM_MS);
 		expect(asked).toHaveLength(1);
+	});
+
+	it('keeps nothing waiting in memory once the replays are asked: each delivery leaves when asked, the trigger when none is left', async () => {
+		serveReplays(() => JOB);
+		const clock = manualClock(T);
+		const memory = new DeliveryMemory();
+		await notStarted('own-w1', T, memory, clock, 'wf-own-w');
+		await clock.advance(30_000);
+		await notStarted('own-w2', T + 30_000, memory, clock, 'wf-own-w');
+		expect(ownReplaysWaiting(memory)).toEqual({ triggers: 1, deliveries: 2 });
+		await clock.advance(ORPHANED_CLAIM_MS - 30_000);
+		expect(ownReplaysWaiting(memory)).toEqual({ triggers: 1, deliveries: 1 });
+		await clock.advance(30_000);
+		expect(ownReplaysWaiting(memory)).toEqual({ triggers: 0, deliveries: 0 });
 	});
 
 	it('is not asked when a copy of its event ran meanwhile (the service’s retry)', async () => {

@@ -305,6 +305,21 @@ const ownReplays = new WeakMap<
 >();
 
 /**
+ * The deliveries of a process waiting to ask for their own replay, and the triggers they belong to
+ * (for tests and diagnostics): each leaves once its replay is asked, and a trigger with none left
+ * leaves too, so that a long-lived process does not keep a list per trigger it ever served.
+ */
+export function ownReplaysWaiting(memory: DeliveryMemory): {
+	triggers: number;
+	deliveries: number;
+} {
+	const byTrigger = ownReplays.get(memory);
+	let deliveries = 0;
+	for (const waiting of byTrigger?.values() ?? []) deliveries += waiting.length;
+	return { triggers: byTrigger?.size ?? 0, deliveries };
+}
+
+/**
  * A delivery whose run n8n did not start: n8n answered it without reading the answer (500: the queue
  * or the database refused the run, or a UserError), or its caller hung up (the service's 10 s) and n8n
  * then failed to start it, which n8n tells the trigger nothing about. The service's retries were the
