@@ -7,32 +7,14 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { COPY_WAIT_MS, receiveDelivery } from '../../nodes/triggers/webhook/receive';
 import { DeliveryMemory } from '../../nodes/triggers/webhook/state';
-import { answerOf, manualClock, signedDelivery } from './helpers';
+import { answerOf, favoritesDelivery, manualClock } from './helpers';
 
 const T = Date.parse('2026-11-22T12:10:00Z');
 /** The process started long before: no restart recovery here. */
 const STARTED = T - 3_600_000;
 
-/** An Account Activity body with one favorite per id, in order. */
-function favorites(ids: string[], staticData: IDataObject) {
-	return signedDelivery(
-		{
-			for_user_id: '1000000001',
-			favorite_events: ids.map((id) => ({ id, favorited_status: { id_str: '9' } })),
-		},
-		{
-			parameters: {
-				mode: 'accountActivity',
-				accountEvents: ['*'],
-				userAuthentication: 'none',
-				options: {},
-			},
-			staticData,
-			workflowId: 'wf-batches',
-			typeVersion: 3,
-		},
-	);
-}
+const favorites = (ids: string[], staticData: IDataObject) =>
+	favoritesDelivery(ids, staticData, 'wf-batches');
 
 const ran = (result: Awaited<ReturnType<typeof receiveDelivery>>) =>
 	result.workflowData?.[0].map((i) => String(i.json.event_id)) ?? [];

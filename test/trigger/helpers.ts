@@ -176,6 +176,35 @@ export const postDelivery = (id: string): IDataObject => ({
 });
 
 /**
+ * A signed Account Activity delivery with one favorite per id, in order, to a version 3 trigger on
+ * every account event (`options`: the trigger's options, Recover Missed Events among them).
+ */
+export function favoritesDelivery(
+	ids: string[],
+	staticData: IDataObject,
+	workflowId: string,
+	options: IDataObject = {},
+) {
+	return signedDelivery(
+		{
+			for_user_id: '1000000001',
+			favorite_events: ids.map((id) => ({ id, favorited_status: { id_str: '9' } })),
+		},
+		{
+			parameters: {
+				mode: 'accountActivity',
+				accountEvents: ['*'],
+				userAuthentication: 'none',
+				options,
+			},
+			staticData,
+			workflowId,
+			typeVersion: 3,
+		},
+	);
+}
+
+/**
  * A signed delivery to a version 3 trigger on post.create with Recover Missed Events on, with the
  * trigger's static data and its workflow id (the restart-recovery and own-replay tests).
  */

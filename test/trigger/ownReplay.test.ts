@@ -12,7 +12,7 @@ import { ownReplaysWaiting, receiveDelivery } from '../../nodes/triggers/webhook
 import { forgetConsumerSecret } from '../../nodes/triggers/webhook/secretCache';
 import { DeliveryMemory, ORPHANED_CLAIM_MS } from '../../nodes/triggers/webhook/state';
 import { BASE } from '../helpers/context';
-import { manualClock, postDelivery, recoveringDelivery, signedDelivery } from './helpers';
+import { favoritesDelivery, manualClock, postDelivery, recoveringDelivery } from './helpers';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -244,22 +244,11 @@ describe('the own replay, more cases', () => {
 		const clock = manualClock(T);
 		const memory = new DeliveryMemory();
 		const favorites = (ids: string[]) =>
-			signedDelivery(
-				{
-					for_user_id: '1000000001',
-					favorite_events: ids.map((id) => ({ id, favorited_status: { id_str: '9' } })),
-				},
-				{
-					parameters: {
-						mode: 'accountActivity',
-						accountEvents: ['*'],
-						userAuthentication: 'none',
-						options: { recoverMissedEvents: true },
-					},
-					staticData: { webhookId: '111', lastReceivedAt: new Date(T).toISOString() },
-					workflowId: 'wf-own-12',
-					typeVersion: 3,
-				},
+			favoritesDelivery(
+				ids,
+				{ webhookId: '111', lastReceivedAt: new Date(T).toISOString() },
+				'wf-own-12',
+				{ recoverMissedEvents: true },
 			);
 		const first = favorites(['wait-x']);
 		const running = await receiveDelivery(first.context, new Date(T), STARTED, memory, clock);
@@ -282,25 +271,8 @@ describe('the own replay, more cases', () => {
 		const asked = serveReplays(() => JOB);
 		const clock = manualClock(T);
 		const memory = new DeliveryMemory();
-		/** An Account Activity body with one favorite per id. */
 		const favorites = (ids: string[], staticData: IDataObject) =>
-			signedDelivery(
-				{
-					for_user_id: '1000000001',
-					favorite_events: ids.map((id) => ({ id, favorited_status: { id_str: '9' } })),
-				},
-				{
-					parameters: {
-						mode: 'accountActivity',
-						accountEvents: ['*'],
-						userAuthentication: 'none',
-						options: { recoverMissedEvents: true },
-					},
-					staticData,
-					workflowId: 'wf-own-11',
-					typeVersion: 3,
-				},
-			);
+			favoritesDelivery(ids, staticData, 'wf-own-11', { recoverMissedEvents: true });
 		const both = favorites(['fav-a', 'fav-b'], {
 			webhookId: '111',
 			lastReceivedAt: new Date(T).toISOString(),
