@@ -47,6 +47,8 @@ interface Timeline {
 	searchNow?: () => number;
 	/** Which posts the service shows now (recent search's indexing lag); all where not given. */
 	visible?: (id: string) => boolean;
+	/** The rate-limit window the answers state in their headers (the contract's x-rate-limit-*). */
+	rate?: { remaining: number; resetAt: number };
 }
 
 function serveTimeline(path: string, tokenParam: string, t: Timeline) {
@@ -88,18 +90,29 @@ function serveTimeline(path: string, tokenParam: string, t: Timeline) {
 			const meta: IDataObject = { result_count: page.length };
 			if (start + size < list.length) meta.next_token = String(start + size);
 			const data = page.map((id) => ({ id, text: `sale ${id}`, author_id: USER }));
-			return [200, data.length ? { data, meta } : { meta }];
+			const headers: Record<string, string> = t.rate
+				? {
+						'x-rate-limit-limit': '900',
+						'x-rate-limit-remaining': String(t.rate.remaining),
+						'x-rate-limit-reset': String(Math.ceil(t.rate.resetAt / 1000)),
+					}
+				: {};
+			return [200, data.length ? { data, meta } : { meta }, headers];
 		});
 }
 
 function userPosts() {
 	const t: Timeline = { posts: [], pageLimit: 100, queries: [] };
 	serveTimeline(`/2/users/${USER}/tweets`, 'pagination_token', t);
-	const staticData: IDataObject = {};
+	let staticData: IDataObject = {};
+	/** The workflow's global static data (the start records of first polls). */
+	const global: IDataObject = {};
 	let budget: number | undefined;
+	let mode: 'trigger' | 'manual' = 'trigger';
 	const run = async (parameters: IDataObject = {}) => {
-		const built = pollContext({ ...USER_POSTS, ...parameters }, staticData, 'trigger', {
+		const built = pollContext({ ...USER_POSTS, ...parameters }, staticData, mode, {
 			getPollBudgetMs: () => budget,
+			getWorkflowStaticData: (type: string) => (type === 'global' ? global : staticData),
 		});
 		const result = await poll.call(built.context);
 		return { ids: ids(result), logs: built.logs };
@@ -113,7 +126,22 @@ function userPosts() {
 	/** n8n's poll time, in ms; a negative one cuts every read short after its first page. */
 	const setBudget = (ms: number | undefined) => (budget = ms);
 	const asked = () => t.queries.splice(0);
-	return { t, staticData, run, add, setBudget, asked };
+	/** The node's static data as n8n hands it to the next poll (another object: a row, a snapshot). */
+	const setNodeData = (data: IDataObject) => (staticData = data);
+	const setMode = (m: 'trigger' | 'manual') => (mode = m);
+	return {
+		t,
+		get staticData() {
+			return staticData;
+		},
+		global,
+		run,
+		add,
+		setBudget,
+		asked,
+		setNodeData,
+		setMode,
+	};
 }
 
 const capWarned = (logs: Array<{ message: string }>) =>
@@ -232,11 +260,13 @@ function recentSearch() {
 		visible: (id) => !hidden.has(id),
 	};
 	serveTimeline('/2/tweets/search/recent', 'next_token', t);
-	const staticData: IDataObject = {};
+	let staticData: IDataObject = {};
+	const global: IDataObject = {};
 	let budget: number | undefined;
 	const run = async (parameters: IDataObject = {}) => {
 		const built = pollContext({ ...SEARCH, ...parameters }, staticData, 'trigger', {
 			getPollBudgetMs: () => budget,
+			getWorkflowStaticData: (type: string) => (type === 'global' ? global : staticData),
 		});
 		return { ids: ids(await poll.call(built.context)), logs: built.logs };
 	};
@@ -250,7 +280,19 @@ function recentSearch() {
 	};
 	const show = (id: string) => hidden.delete(id);
 	const setBudget = (ms: number | undefined) => (budget = ms);
-	return { t, clock, staticData, run, at, show, setBudget };
+	const setNodeData = (data: IDataObject) => (staticData = data);
+	return {
+		t,
+		clock,
+		get staticData() {
+			return staticData;
+		},
+		run,
+		at,
+		show,
+		setBudget,
+		setNodeData,
+	};
 }
 
 describe('Poll Trigger recent search: a gap older than the 7 days it reaches', () => {
@@ -322,5 +364,128 @@ describe('Poll Trigger recent search: the overlap behind the newest post (indexi
 		expect((await run({ maxItems: 1000 })).ids).toEqual([...backlog.slice(0, 100), ...newer]);
 		expect(staticData.recent).toHaveLength(RECENT_IDS);
 		expect((await run({ maxItems: 1000 })).ids).toEqual([]);
+	});
+});
+
+describe('Poll Trigger pollOnce: the poll time, a spent window, a test, the start record', () => {
+	it('a poll time of 0 gives no deadline: the poll reads its first page and emits', async () => {
+		const w = userPosts();
+		w.add(1);
+		await w.run();
+		const three = w.add(3);
+		w.setBudget(0);
+		expect((await w.run()).ids).toEqual(three);
+	});
+
+	it('a window with no request left: the polls until its reset send none; the first says so (info), the others at debug level', async () => {
+		const w = userPosts();
+		w.add(1);
+		await w.run();
+		const resetAt = Date.now() + 10 * 60_000;
+		w.t.rate = { remaining: 0, resetAt };
+		const [one] = w.add(1);
+		expect((await w.run()).ids).toEqual([one]);
+		w.add(1);
+		w.asked();
+		const skipped = [await w.run(), await w.run()];
+		expect(w.asked()).toEqual([]);
+		const line = (logs: Array<{ level: string; message: string }>, level: string) =>
+			logs.filter(
+				(l) =>
+					l.level === level && l.message.includes('has no request left; polls are skipped until'),
+			);
+		expect(skipped.map((s) => s.ids)).toEqual([[], []]);
+		expect(line(skipped[0].logs, 'info')).toHaveLength(1);
+		expect(line(skipped[0].logs, 'debug')).toHaveLength(0);
+		expect(line(skipped[1].logs, 'info')).toHaveLength(0);
+		expect(line(skipped[1].logs, 'debug')).toHaveLength(1);
+	});
+
+	it('a test (manual) with nothing to show fails and says what a test shows', async () => {
+		const w = userPosts();
+		w.setMode('manual');
+		await expect(w.run()).rejects.toMatchObject({
+			message: expect.stringMatching(/^The service answered, but there are no .+ yet$/),
+			description: expect.stringContaining('A test shows the latest items, new or not'),
+		});
+	});
+
+	it('a node whose poll of another user was cut short, changed and published again: the other watch’s gap is not read on this one', async () => {
+		const w = userPosts();
+		const seven: Timeline = { posts: [], pageLimit: 5, queries: [] };
+		serveTimeline('/2/users/7/tweets', 'pagination_token', seven);
+		const watchSeven = { user: { __rl: true, mode: 'id', value: '7' } };
+		seven.posts.push(nextId());
+		await w.run(watchSeven);
+		// User 7 posts 12; user 42 posts 3 among them (old by the time the node watches 42).
+		for (let i = 0; i < 12; i++) {
+			seven.posts.push(nextId());
+			if (i % 4 === 1) w.add(1);
+		}
+		w.setBudget(-2);
+		expect((await w.run(watchSeven)).ids).toHaveLength(5);
+		expect(w.staticData.gap).toBeDefined();
+		w.setBudget(undefined);
+		const before = JSON.parse(JSON.stringify(w.staticData)) as IDataObject;
+		jest.spyOn(Date, 'now').mockReturnValue(Date.now() + 1_000);
+		await w.run();
+		jest.restoreAllMocks();
+		w.setNodeData(before);
+		const fresh = w.add(1);
+		expect((await w.run()).ids).toEqual(fresh);
+		expect((await w.run()).ids).toEqual([]);
+	});
+
+	it('a search changed to another query and published again: the other query’s overlap is not read on this one', async () => {
+		const { clock, run, at, setNodeData, staticData } = recentSearch();
+		const now = clock.now;
+		// The fake answers every query alike: the posts are the other query's as well.
+		at(now - 20 * 60_000);
+		expect((await run({ query: 'autumn' })).ids).toEqual([]);
+		expect((await run({ query: 'autumn' })).ids).toEqual([]);
+		const older = at(now - 60_000);
+		expect((await run({ query: 'autumn' })).ids).toEqual([older]);
+		const before = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+		expect(before.overlapFrom).toBeDefined();
+		// Changed to 'sale' and published a second later: its start is recorded; n8n keeps nothing
+		// else of that empty poll.
+		clock.now += 1_000;
+		expect((await run()).ids).toEqual([]);
+		setNodeData(before);
+		const fresh = at(clock.now - 500);
+		expect((await run()).ids).toEqual([fresh]);
+	});
+
+	it('a node that watched another user, changed and published again: its polls read on from the position its publishing recorded', async () => {
+		const w = userPosts();
+		w.add(1);
+		// Watching user 7 first: a position of that watch (and its start record).
+		nock(BASE)
+			.persist()
+			.get('/2/users/7/tweets')
+			.query(true)
+			.reply(200, {
+				data: [{ id: nextId(), text: 'x', author_id: '7' }],
+				meta: { result_count: 1 },
+			});
+		const seven = { user: { __rl: true, mode: 'id', value: '7' } };
+		await w.run(seven);
+		const before = JSON.parse(JSON.stringify(w.staticData)) as IDataObject;
+		// Changed to user 42 and published: the poll at publishing records its start; n8n keeps nothing
+		// else of that empty poll, so the next poll gets the node's static data as it was before.
+		jest.spyOn(Date, 'now').mockReturnValue(Date.now() + 1_000);
+		await w.run();
+		jest.restoreAllMocks();
+		w.setNodeData(before);
+		const since = w.add(2);
+		const next = await w.run();
+		expect(next.ids).toEqual(since);
+		expect(
+			next.logs.some((l) =>
+				/reading on from the position recorded at \S+ \(when the workflow was published\)/.test(
+					l.message,
+				),
+			),
+		).toBe(true);
 	});
 });
