@@ -12,7 +12,8 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { poll, RECENT_IDS, SEARCH_LAG_MS, SEARCH_WINDOW_MS } from '../../nodes/triggers/poll/poll';
 import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
 import { BASE } from '../helpers/context';
-import { nextId, pollContext, postIdAt } from './helpers';
+import type { Served } from './helpers';
+import { nextId, pollContext, postIdAt, serve } from './helpers';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => {
@@ -455,6 +456,81 @@ describe('Poll Trigger pollOnce: the poll time, a spent window, a test, the star
 		const fresh = at(clock.now - 500);
 		expect((await run()).ids).toEqual([fresh]);
 	});
+
+	it.each([
+		['cut short', 1],
+		['that read several pages', 1.2],
+	])(
+		'followers: a node whose poll of another user %s (version %s), changed and published again: no old follower of this one is emitted, and an idle poll reads the smallest first page',
+		async (how, version) => {
+			const followers = (user: string): Served => {
+				const served: Served = { entries: [], pageLimit: 100, queries: [], order: 'added' };
+				serve(
+					{
+						path: `/2/users/${user}/followers`,
+						sinceId: false,
+						tokenParam: 'pagination_token',
+						bounds: { min: 1, max: 1000 },
+					},
+					served,
+				);
+				return served;
+			};
+			const follow = (served: Served, n: number) => {
+				const added = Array.from({ length: n }, () => nextId());
+				served.entries.push(...added.map((id) => ({ id, name: `User ${id}`, username: `u${id}` })));
+				return added;
+			};
+			const seven = followers('7');
+			const fortyTwo = followers(USER);
+			let staticData: IDataObject = {};
+			const global: IDataObject = {};
+			let budget: number | undefined;
+			const run = async (user: string) => {
+				const built = pollContext(
+					{
+						event: 'followers',
+						authentication: CREDENTIAL_TYPES.appOnly,
+						user: { __rl: true, mode: 'id', value: user },
+					},
+					staticData,
+					'trigger',
+					{
+						getPollBudgetMs: () => budget,
+						getWorkflowStaticData: (type: string) => (type === 'global' ? global : staticData),
+					},
+					version,
+				);
+				return ids(await poll.call(built.context));
+			};
+			follow(seven, 30);
+			expect(await run('7')).toEqual([]);
+			follow(seven, 12);
+			seven.pageLimit = 5;
+			if (how === 'cut short') {
+				budget = -2;
+				expect(await run('7')).toHaveLength(5);
+				expect(staticData.resumeAfter).toBeDefined();
+				budget = undefined;
+			} else {
+				expect(await run('7')).toHaveLength(12);
+				expect(staticData.paged).toBe(true);
+			}
+			const before = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+			follow(fortyTwo, 250);
+			jest.spyOn(Date, 'now').mockReturnValue(Date.now() + 1_000);
+			expect(await run(USER)).toEqual([]);
+			jest.restoreAllMocks();
+			staticData = before;
+			fortyTwo.queries.splice(0);
+			expect(await run(USER)).toEqual([]);
+			// Nothing changed on top: version 1.2 asks a first page of 2; version 1 its first page of 10.
+			expect(fortyTwo.queries.map((q) => Number(q.max_results))).toEqual([version < 1.2 ? 10 : 2]);
+			const [fresh] = follow(fortyTwo, 1);
+			expect(await run(USER)).toEqual([`follow:${fresh}:${USER}`]);
+			expect(await run(USER)).toEqual([]);
+		},
+	);
 
 	it('a node that watched another user, changed and published again: its polls read on from the position its publishing recorded', async () => {
 		const w = userPosts();
