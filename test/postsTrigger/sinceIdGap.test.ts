@@ -402,6 +402,35 @@ describe('Poll Trigger pollOnce: the poll time, a spent window, a test, the star
 		expect(line(skipped[1].logs, 'debug')).toHaveLength(1);
 	});
 
+	it('a first poll the window ends before 100 ids records nothing, and keeps the spent window: no request until its reset', async () => {
+		const t: Timeline = {
+			posts: Array.from({ length: 30 }, () => nextId()),
+			pageLimit: 10,
+			queries: [],
+			rate: { remaining: 0, resetAt: Date.now() + 10 * 60_000 },
+		};
+		serveTimeline(`/2/users/${USER}/followers`, 'pagination_token', t);
+		const staticData: IDataObject = {};
+		const run = async () =>
+			ids(
+				await poll.call(
+					pollContext(
+						{
+							event: 'followers',
+							authentication: CREDENTIAL_TYPES.appOnly,
+							user: { __rl: true, mode: 'id', value: USER },
+						},
+						staticData,
+					).context,
+				),
+			);
+		expect(await run()).toEqual([]);
+		expect(t.queries).toHaveLength(1);
+		expect(staticData.known).toBeUndefined();
+		expect(await run()).toEqual([]);
+		expect(t.queries).toHaveLength(1);
+	});
+
 	it('a test (manual) with nothing to show fails and says what a test shows', async () => {
 		const w = userPosts();
 		w.setMode('manual');
