@@ -93,6 +93,14 @@ describe('Spaces', () => {
 		expect(await run(1.1)).toBeNull();
 	});
 
+	it('version 1.1: a Space scheduled at the first poll and live at the next emits spaces.start', async () => {
+		spaces.push(space('1YqKDqWqdPLsV', 'scheduled', 1));
+		expect(await run(1.1)).toBeNull();
+		setState('1YqKDqWqdPLsV', 'live');
+		expect(kinds(await run(1.1))).toEqual([['spaces.start', 'space:1YqKDqWqdPLsV:live']]);
+		expect(await run(1.1)).toBeNull();
+	});
+
 	it('version 1 keeps its output: each Space once, live as spaces.start, any other as spaces.scheduled', async () => {
 		spaces.push(space('1YqKDqWqdPLsV', 'scheduled', 1));
 		expect(await run(1)).toBeNull();

@@ -463,6 +463,7 @@ describe('Poll Trigger: every combination of the four settings works or says wha
 			expect(host.errors).toHaveLength(3);
 			for (const error of host.errors) {
 				expect(error).toBeInstanceOf(NodeOperationError);
+				expect((error as NodeOperationError).message).toContain('cannot keep its position');
 				const description = String((error as NodeOperationError).description);
 				for (const name of Object.keys(s)) expect(description).toContain(name);
 				expect(description).toContain('N8N_POLLER_DURABLE_CURSORS_ENABLED=true');
