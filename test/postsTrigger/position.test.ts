@@ -367,3 +367,16 @@ describe('Poll Trigger position', () => {
 		expect(ids(result)).toEqual([`bookmark:7:${String(added.id)}`]);
 	});
 });
+
+describe('Poll Trigger: the first poll of a long list', () => {
+	it('remembers the newest 200 ids in its window and the next 20 below it, each once', async () => {
+		const served: Served = { entries: [], pageLimit: 1000, queries: [], order: 'added' };
+		for (let i = 0; i < 300; i++) served.entries.push(user(nextId()));
+		serve(FOLLOWERS.read, served);
+		const staticData: IDataObject = {};
+		expect(await poll.call(pollContext(FOLLOWERS.parameters, staticData).context)).toBeNull();
+		const newestFirst = served.entries.map((e) => String(e.id)).reverse();
+		expect(staticData.known).toEqual(newestFirst.slice(0, 200));
+		expect(staticData.below).toEqual(newestFirst.slice(200, 220));
+	});
+});
