@@ -33,7 +33,7 @@ function time(label, fn) {
 let savedString;
 {
 	const fill = {};
-	state.claimNewIds('bench:string', fill, ids, now);
+	state.processMemory.claimNewIds('bench:string', fill, ids, now);
 	savedString = JSON.stringify({ node: fill });
 }
 // The object form, as earlier versions kept it.
@@ -44,7 +44,7 @@ console.log(`| ${N} ids in static data, per delivery | time |`);
 console.log('|---|---|');
 const a = time('one string (this version)', (r) => {
 	const data = ObservableObject.create(JSON.parse(savedString));
-	state.claimNewIds('bench:string', data.node, [`new-${r}`], now + r);
+	state.processMemory.claimNewIds('bench:string', data.node, [`new-${r}`], now + r);
 	savedString = JSON.stringify(data);
 });
 const b = time('object of ids (earlier versions)', (r) => {

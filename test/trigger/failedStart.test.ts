@@ -7,9 +7,8 @@
 import { receiveDelivery } from '../../nodes/triggers/webhook/receive';
 import {
 	DEDUPE_MAX_AGE_MS,
-	forgetExpiredTriggers,
+	processMemory,
 	SWEEP_EVERY_MS,
-	triggersInMemory,
 } from '../../nodes/triggers/webhook/state';
 import { signedDelivery } from './helpers';
 
@@ -91,15 +90,15 @@ describe('what a webhook process keeps of triggers that no longer receive anythi
 			const d = delivery(`evt-old-${i}`, `wf-gone-${i}`);
 			expect(ran(await receiveDelivery(d.context, new Date(base)))).toHaveLength(1);
 		}
-		const held = triggersInMemory();
+		const held = processMemory.triggersInMemory();
 		expect(held).toBeGreaterThanOrEqual(5);
 		// Within the 26 hours an id counts, nothing is forgotten.
-		forgetExpiredTriggers(base + DEDUPE_MAX_AGE_MS - SWEEP_EVERY_MS);
-		expect(triggersInMemory()).toBe(held);
+		processMemory.forgetExpiredTriggers(base + DEDUPE_MAX_AGE_MS - SWEEP_EVERY_MS);
+		expect(processMemory.triggersInMemory()).toBe(held);
 		// One trigger still receives; the others are gone after their ids expired.
 		const later = base + DEDUPE_MAX_AGE_MS + 2 * SWEEP_EVERY_MS;
 		const alive = delivery('evt-new', 'wf-alive');
 		expect(ran(await receiveDelivery(alive.context, new Date(later)))).toEqual(['evt-new']);
-		expect(triggersInMemory()).toBe(1);
+		expect(processMemory.triggersInMemory()).toBe(1);
 	});
 });

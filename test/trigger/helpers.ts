@@ -6,7 +6,7 @@ import { sleep } from 'n8n-workflow';
 import { BASE, createContext, TEST_SECRETS } from '../helpers/context';
 import type { Clock } from '../../nodes/triggers/webhook/receive';
 import type { TriggerState } from '../../nodes/triggers/webhook/state';
-import { idHash, persistedIds } from '../../nodes/triggers/webhook/state';
+import { DeliveryMemory, idHash, persistedIds } from '../../nodes/triggers/webhook/state';
 
 /**
  * The event ids a trigger's persisted record holds, in its order: the record keeps hashes only, so each
@@ -17,15 +17,12 @@ export function recordedIds(state: IDataObject, known: string[]): string[] {
 	return persistedIds(state as TriggerState).map(([hash]) => names.get(hash) ?? `#${hash}`);
 }
 
-export type StateModule = typeof import('../../nodes/triggers/webhook/state');
+/** One n8n process's memory of its triggers (a restart, or another process, gets a new one). */
+export type StateModule = DeliveryMemory;
 
-/** A fresh copy of the state module: an n8n process with empty memory (a restart, or another one). */
+/** An n8n process with empty memory (a restart, or another one). */
 export function newProcess(): StateModule {
-	let mod: StateModule | undefined;
-	jest.isolateModules(() => {
-		mod = jest.requireActual<StateModule>('../../nodes/triggers/webhook/state');
-	});
-	return mod as StateModule;
+	return new DeliveryMemory();
 }
 
 export interface Captured {

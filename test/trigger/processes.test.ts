@@ -1,10 +1,11 @@
 /**
  * The trigger's record of event ids across n8n processes (queue mode, several webhook processes). Each
- * process is a separate copy of the state module (its own memory); they share one database row, the
+ * process has its own memory (a DeliveryMemory); they share one database row, the
  * workflow's static data, which n8n reads per request and writes whole after the answer, the last
  * writer winning.
  */
 import type { TriggerState } from '../../nodes/triggers/webhook/state';
+import { idHash, persistedIds } from '../../nodes/triggers/webhook/state';
 import { newProcess, type StateModule } from './helpers';
 
 const KEY = 'wf:node';
@@ -21,9 +22,9 @@ function database() {
 			row = JSON.parse(JSON.stringify(state)) as TriggerState;
 		},
 		/** The ids of the row's record, each named by the id of `KNOWN` whose hash it is. */
-		ids: (p: StateModule) => {
-			const names = new Map(KNOWN.map((id) => [p.idHash(id), id]));
-			return p.persistedIds(row).map(([hash]) => names.get(hash) ?? `#${hash}`);
+		ids: () => {
+			const names = new Map(KNOWN.map((id) => [idHash(id), id]));
+			return persistedIds(row).map(([hash]) => names.get(hash) ?? `#${hash}`);
 		},
 	};
 }
@@ -31,7 +32,7 @@ function database() {
 /** One delivery in process `p` whose run starts: its new ids are claimed, then recorded as run. */
 function handle(p: StateModule, state: TriggerState, ids: string[], at: number): Set<string> {
 	const fresh = p.claimNewIds(KEY, state, ids, at);
-	p.persistClaimed(KEY, state, fresh);
+	p.persistClaimed(KEY, state, fresh, Date.now());
 	return fresh;
 }
 
@@ -47,12 +48,12 @@ describe('event ids across webhook processes', () => {
 		expect(handle(b, readByB, ['e2'], t0 + 1)).toEqual(new Set(['e2']));
 		db.write(readByA);
 		db.write(readByB); // the last writer wins: e1 is no longer in the row
-		expect(db.ids(a)).toEqual(['e2']);
+		expect(db.ids()).toEqual(['e2']);
 		// A's next delivery re-asserts its own ids with the ones it reads.
 		const next = db.read();
 		handle(a, next, ['e3'], t0 + 2);
 		db.write(next);
-		expect(db.ids(a).sort()).toEqual(['e1', 'e2', 'e3']);
+		expect(db.ids().sort()).toEqual(['e1', 'e2', 'e3']);
 		// B now knows e1 too: a copy of it that reaches B (A down, the proxy fails over) does not run.
 		expect(b.claimNewIds(KEY, db.read(), ['e1'], t0 + 3)).toEqual(new Set());
 	});
@@ -100,7 +101,7 @@ describe('event ids across webhook processes', () => {
 		expect(a.claimNewIds(KEY, forLost, ['lost'], t0)).toEqual(new Set(['lost']));
 		expect(handle(a, forRan, ['ran'], t0 + 1)).toEqual(new Set(['ran']));
 		db.write(forRan);
-		expect(db.ids(a)).toEqual(['ran']);
+		expect(db.ids()).toEqual(['ran']);
 		// While A lives, a copy of 'lost' that reaches it is still a duplicate.
 		expect(a.claimNewIds(KEY, db.read(), ['lost'], t0 + 2)).toEqual(new Set());
 		// A is killed; the service retries both, and the proxy sends them to B.

@@ -23,7 +23,7 @@ const eventId = (i: number) => `1864${String(i).padStart(15, '0')}`;
 /** One delivery whose run starts, in process `p`: its new ids are claimed, then recorded as run. */
 function handle(p: StateModule, state: TriggerState, ids: string[], at: number): Set<string> {
 	const fresh = p.claimNewIds(KEY, state, ids, at);
-	p.persistClaimed(KEY, state, fresh);
+	p.persistClaimed(KEY, state, fresh, Date.now());
 	return fresh;
 }
 

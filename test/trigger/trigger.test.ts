@@ -15,11 +15,10 @@ import { answerCrc, receiveDelivery } from '../../nodes/triggers/webhook/receive
 import { crcResponseToken, verifySignature } from '../../nodes/triggers/webhook/signature';
 import type { TriggerState } from '../../nodes/triggers/webhook/state';
 import {
-	claimNewIds,
 	DEDUPE_MAX_IDS,
-	persistClaimed,
 	idHash,
 	persistedIds,
+	processMemory,
 	replayWindow,
 } from '../../nodes/triggers/webhook/state';
 import { BASE, createContext, TEST_SECRETS } from '../helpers/context';
@@ -329,8 +328,8 @@ describe('dedupe memory is bounded', () => {
 		const state: TriggerState = {};
 		const t0 = Date.parse('2026-01-01T00:00:00Z');
 		const seenBefore = (id: string, at: number) => {
-			const fresh = claimNewIds('bounded:node', state, [id], at);
-			persistClaimed('bounded:node', state, fresh);
+			const fresh = processMemory.claimNewIds('bounded:node', state, [id], at);
+			processMemory.persistClaimed('bounded:node', state, fresh, Date.now());
 			return !fresh.has(id);
 		};
 		for (let i = 0; i < 2500; i++) seenBefore(`id-${i}`, t0 + i);
@@ -346,7 +345,12 @@ describe('persisted ids', () => {
 	const t0 = Date.parse('2026-01-01T00:00:00Z');
 	it('are one string in static data, not an object of ids', () => {
 		const state: TriggerState = {};
-		persistClaimed('format:node', state, claimNewIds('format:node', state, ['a', 'b'], t0));
+		processMemory.persistClaimed(
+			'format:node',
+			state,
+			processMemory.claimNewIds('format:node', state, ['a', 'b'], t0),
+			Date.now(),
+		);
 		expect(typeof state.seen).toBe('string');
 		expect(persistedIds(state)).toEqual([
 			[idHash('a'), t0],
@@ -356,28 +360,33 @@ describe('persisted ids', () => {
 
 	it('written by an earlier version as an object are still known', () => {
 		const state: TriggerState = { seen: { old: t0 - 1000 } };
-		const fresh = claimNewIds('legacy:node', state, ['old', 'new'], t0);
+		const fresh = processMemory.claimNewIds('legacy:node', state, ['old', 'new'], t0);
 		expect(fresh).toEqual(new Set(['new']));
-		persistClaimed('legacy:node', state, fresh);
+		processMemory.persistClaimed('legacy:node', state, fresh, Date.now());
 		expect(recordedIds(state, ['old', 'new'])).toEqual(['old', 'new']);
 	});
 
 	it('written by another process after this one wrote are merged', () => {
 		const mine: TriggerState = {};
-		persistClaimed('shared:node', mine, claimNewIds('shared:node', mine, ['x'], t0));
+		processMemory.persistClaimed(
+			'shared:node',
+			mine,
+			processMemory.claimNewIds('shared:node', mine, ['x'], t0),
+			Date.now(),
+		);
 		// Another process handled 'y' and saved its own string over ours.
 		const other: TriggerState = { seen: JSON.stringify([['y', t0 + 1]]) };
-		const fresh = claimNewIds('shared:node', other, ['x', 'y', 'z'], t0 + 2);
+		const fresh = processMemory.claimNewIds('shared:node', other, ['x', 'y', 'z'], t0 + 2);
 		expect(fresh).toEqual(new Set(['z']));
-		persistClaimed('shared:node', other, fresh);
+		processMemory.persistClaimed('shared:node', other, fresh, Date.now());
 		expect(recordedIds(other, ['x', 'y', 'z'])).toEqual(['x', 'y', 'z']);
 	});
 
 	it('that cannot be read count as none, and the delivery still runs', () => {
 		const state: TriggerState = { seen: '{not json' };
-		const fresh = claimNewIds('corrupt:node', state, ['q'], t0);
+		const fresh = processMemory.claimNewIds('corrupt:node', state, ['q'], t0);
 		expect(fresh).toEqual(new Set(['q']));
-		persistClaimed('corrupt:node', state, fresh);
+		processMemory.persistClaimed('corrupt:node', state, fresh, Date.now());
 		expect(recordedIds(state, ['q'])).toEqual(['q']);
 	});
 });

@@ -24,7 +24,7 @@ import {
 } from '../shared/subscriptions';
 import { allEventTypes } from './outputs';
 import type { TriggerState } from './state';
-import { clearState, forgetTrigger, replayWindow, triggerKey } from './state';
+import { clearState, processMemory, replayWindow, triggerKey } from './state';
 import { forgetConsumerSecret } from './secretCache';
 import { activateStream, deactivateStream, streamExists } from './filteredStream';
 
@@ -231,7 +231,7 @@ export async function remove(ctx: IHookFunctions): Promise<boolean> {
 		}
 	}
 	clearState(saved);
-	forgetTrigger(triggerKey(ctx.getWorkflow().id, ctx.getNode().id));
+	processMemory.forgetTrigger(triggerKey(ctx.getWorkflow().id, ctx.getNode().id));
 	return true;
 }
 

@@ -543,41 +543,6 @@ export class DeliveryMemory {
 /** This n8n process's memory of its triggers. */
 export const processMemory = new DeliveryMemory();
 
-// The process's memory as plain functions, for the callers that know of one process only.
-export const forgetExpiredTriggers = (now: number): void =>
-	processMemory.forgetExpiredTriggers(now);
-export const triggersInMemory = (): number => processMemory.triggersInMemory();
-export const claimNewIds = (
-	key: string,
-	state: TriggerState,
-	ids: string[],
-	now: number,
-): Set<string> => processMemory.claimNewIds(key, state, ids, now);
-export const persistClaimed = (
-	key: string,
-	state: TriggerState,
-	started: Iterable<string>,
-	now = Date.now(),
-): void => processMemory.persistClaimed(key, state, started, now);
-export const noteReceived = (key: string, now: number): void =>
-	processMemory.noteReceived(key, now);
-export const answerOpened = (key: string, now: number): symbol =>
-	processMemory.answerOpened(key, now);
-export const answerClosed = (key: string, token: symbol): void =>
-	processMemory.answerClosed(key, token);
-export const recordStarted = (
-	key: string,
-	state: TriggerState,
-	started: Iterable<string>,
-	token: symbol,
-	now: number,
-): boolean => processMemory.recordStarted(key, state, started, token, now);
-export const releaseClaimed = (key: string, ids: Iterable<string>): string[] =>
-	processMemory.releaseClaimed(key, ids);
-export const forgetTrigger = (key: string): void => processMemory.forgetTrigger(key);
-export const firstRecoveryInProcess = (key: string): boolean =>
-	processMemory.firstRecoveryInProcess(key);
-
 export function clearState(state: TriggerState): void {
 	for (const key of Object.keys(state)) delete state[key];
 }
