@@ -162,6 +162,67 @@ describe('Poll Trigger rate limits', () => {
 		expect(ids(await run())).toEqual(newer.map((id) => `follow:${id}:${USER}`));
 	});
 
+	it('a window spent in one mode does not hold back the node switched to another mode (another endpoint)', async () => {
+		const time = clock();
+		const followed = followers(1, time);
+		const liked = followers(1, time, true, 'liked_tweets');
+		followed.add(3);
+		liked.add(3);
+		const staticData: IDataObject = {};
+		expect(await poll.call(pollContext(parameters, staticData).context)).toBeNull();
+		expect(followed.seen.requests).toBe(1);
+		time.advance(MINUTE);
+		const likedPosts = {
+			event: 'likedPosts',
+			authentication: CREDENTIAL_TYPES.hmac,
+			user: { __rl: true, mode: 'id', value: USER },
+		};
+		expect(await poll.call(pollContext(likedPosts, staticData).context)).toBeNull();
+		expect(liked.seen.requests).toBe(1);
+	});
+
+	it('an answer that states the requests left but no reset is counted against the mode’s own limit; the poll goes on', async () => {
+		const time = clock();
+		nock(BASE)
+			.persist()
+			.get(`/2/users/${USER}/followers`)
+			.query(true)
+			.reply(() => [
+				200,
+				{ data: [{ id: '7', username: 'u7' }], meta: { result_count: 1 } },
+				{ 'x-rate-limit-remaining': '3' },
+			]);
+		const staticData: IDataObject = {};
+		expect(await poll.call(pollContext(parameters, staticData).context)).toBeNull();
+		time.advance(MINUTE);
+		expect(await poll.call(pollContext(parameters, staticData).context)).toBeNull();
+		expect(staticData.rate).toMatchObject({ mode: 'followers', remaining: 13 });
+	});
+
+	it('an answer that names a reset but not the requests left is counted against the mode’s own limit too: the read goes on to its next page', async () => {
+		const time = clock();
+		let requests = 0;
+		nock(BASE)
+			.persist()
+			.get(`/2/users/${USER}/followers`)
+			.query(true)
+			.reply((uri) => {
+				requests++;
+				const next = new URL(uri, BASE).searchParams.get('pagination_token');
+				return [
+					200,
+					next
+						? { data: [{ id: '6', username: 'u6' }], meta: { result_count: 1 } }
+						: { data: [{ id: '7', username: 'u7' }], meta: { result_count: 1, next_token: 'p2' } },
+					{ 'x-rate-limit-reset': String(Math.ceil(time.now() / 1000) + 900) },
+				];
+			});
+		const staticData: IDataObject = {};
+		expect(await poll.call(pollContext(parameters, staticData).context)).toBeNull();
+		expect(requests).toBe(2);
+		expect(staticData.known).toEqual(['7', '6']);
+	});
+
 	it('a first poll that needs a second page when the window has no request left records what it read, and the next window emits what is new', async () => {
 		// Another workflow on the same account spends the window too: one request left per window here.
 		const time = clock();

@@ -316,3 +316,40 @@ describe('events n8n did not start', () => {
 		expect(write(T0 + 3_001)).toBe(new Date(T0 + 1).toISOString());
 	});
 });
+
+describe('the saved lastReceivedAt (where a restart’s recovery starts)', () => {
+	const iso = (ms: number) => new Date(ms).toISOString();
+
+	it('an event this process did not run moves a later saved time back to its own arrival', () => {
+		const memory = new DeliveryMemory();
+		const state: TriggerState = { lastReceivedAt: iso(T0 + 60_000) };
+		memory.notRunSince(KEY, 'a', T0);
+		const token = memory.answerOpened(KEY, T0 + 5_000);
+		const fresh = memory.claimNewIds(KEY, state, ['b'], T0 + 5_000, token);
+		memory.noteReceived(KEY, T0 + 5_000);
+		expect(memory.recordStarted(KEY, state, fresh, token, T0 + 5_001)).toBe(true);
+		expect(state.lastReceivedAt).toBe(iso(T0));
+	});
+});
+
+describe('a delivery that never got its answer', () => {
+	it('holds back the group commit for 60 s to the millisecond, then no longer', () => {
+		const memory = new DeliveryMemory();
+		const state: TriggerState = {};
+		memory.answerOpened(KEY, T0); // its caller and n8n never finish
+		const w = memory.answerOpened(KEY, T0 + 59_500);
+		const fresh = memory.claimNewIds(KEY, state, ['a'], T0 + 59_500, w);
+		memory.noteReceived(KEY, T0 + 59_500);
+		expect(memory.recordStarted(KEY, state, fresh, w, T0 + 59_500)).toBe(true);
+		// Copies with nothing new, within a second of that write: left to the delivery in flight while it
+		// is 60 s old, written once it is older.
+		const atBound = memory.answerOpened(KEY, T0 + 60_000);
+		memory.claimNewIds(KEY, state, ['a'], T0 + 60_000, atBound);
+		memory.noteReceived(KEY, T0 + 60_000);
+		expect(memory.recordStarted(KEY, state, [], atBound, T0 + 60_000)).toBe(false);
+		const past = memory.answerOpened(KEY, T0 + 60_001);
+		memory.claimNewIds(KEY, state, ['a'], T0 + 60_001, past);
+		memory.noteReceived(KEY, T0 + 60_001);
+		expect(memory.recordStarted(KEY, state, [], past, T0 + 60_001)).toBe(true);
+	});
+});
