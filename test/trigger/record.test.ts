@@ -11,6 +11,7 @@ import {
 	ID_HASH_BITS,
 	idHash,
 	persistedIds,
+	triggerKey,
 } from '../../nodes/triggers/webhook/state';
 import { newProcess, type StateModule } from './helpers';
 
@@ -124,9 +125,42 @@ describe('the record in its current form', () => {
 
 	it('that is malformed in part: the readable minutes count, the rest is skipped', () => {
 		const good = encodeRecord([[idHash('d1'), t0]]);
-		const state: TriggerState = { seen: `${good};zz:short;!!:${idHash('d2')}` };
+		const minute = (t0 / MINUTE).toString(36);
+		const state: TriggerState = {
+			seen: `${good};zz:short;!!:${idHash('d2')};Z${minute}:${idHash('d3')};${minute}:${idHash('d4')}!`,
+		};
 		expect(persistedIds(state)).toEqual([[idHash('d1'), t0]]);
 		expect(newProcess().claimNewIds(KEY, state, ['d1', 'd2'], t0)).toEqual(new Set(['d2']));
+	});
+});
+
+describe('a record this version cannot read', () => {
+	it('counts as none, whatever it holds: JSON that is not a list, or nothing at all', () => {
+		expect(persistedIds({ seen: JSON.stringify({ a: t0 }) })).toEqual([]);
+		expect(persistedIds({ seen: 'not json' })).toEqual([]);
+		expect(persistedIds({ seen: null } as unknown as TriggerState)).toEqual([]);
+		expect(
+			newProcess().claimNewIds(KEY, { seen: null } as unknown as TriggerState, ['a'], t0),
+		).toEqual(new Set(['a']));
+	});
+
+	it('in the older forms, skips every entry that is not an id with its time', () => {
+		const pairs = [['a', 5], 'junk', [7, 9], ['b', 'x'], { 0: 'z', 1: 3 }, ['c', 6]];
+		expect(persistedIds({ seen: JSON.stringify(pairs) })).toEqual([
+			[idHash('a'), 5],
+			[idHash('c'), 6],
+		]);
+		expect(persistedIds({ seen: { a: 5, b: 'x' } as unknown as Record<string, number> })).toEqual([
+			[idHash('a'), 5],
+		]);
+	});
+});
+
+describe('two triggers of one workflow', () => {
+	it('keep separate records: the same event id is new to each', () => {
+		const p = newProcess();
+		expect(p.claimNewIds(triggerKey('wf', 'node-1'), {}, ['same'], t0)).toEqual(new Set(['same']));
+		expect(p.claimNewIds(triggerKey('wf', 'node-2'), {}, ['same'], t0)).toEqual(new Set(['same']));
 	});
 });
 
