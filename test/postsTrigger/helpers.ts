@@ -1,6 +1,7 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
+import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
 import { BASE, createContext } from '../helpers/context';
 
 /**
@@ -14,6 +15,27 @@ export interface FakeRead {
 	tokenParam: 'pagination_token' | 'next_token';
 	bounds: { min: number; max: number };
 }
+
+/** User 42, whose posts and followers the scheduler and failure tests watch (App-Only). */
+export const USER_42 = '42';
+export const USER_42_POSTS_READ: FakeRead = {
+	path: `/2/users/${USER_42}/tweets`,
+	sinceId: true,
+	tokenParam: 'pagination_token',
+	bounds: { min: 5, max: 100 },
+};
+export const USER_42_FOLLOWERS_READ: FakeRead = {
+	path: `/2/users/${USER_42}/followers`,
+	sinceId: false,
+	tokenParam: 'pagination_token',
+	bounds: { min: 1, max: 1000 },
+};
+export const USER_42_POSTS = {
+	event: 'userPosts',
+	authentication: CREDENTIAL_TYPES.appOnly,
+	user: { __rl: true, mode: 'id', value: USER_42 },
+};
+export const USER_42_FOLLOWERS = { ...USER_42_POSTS, event: 'followers' };
 
 export interface Served {
 	entries: IDataObject[];

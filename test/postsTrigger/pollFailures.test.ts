@@ -7,33 +7,28 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { poll } from '../../nodes/triggers/poll/poll';
-import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
 import { BASE } from '../helpers/context';
-import type { FakeRead, Served } from './helpers';
-import { nextId, pollContext, serve } from './helpers';
+import type { Served } from './helpers';
+import {
+	nextId,
+	pollContext,
+	serve,
+	USER_42,
+	USER_42_FOLLOWERS,
+	USER_42_FOLLOWERS_READ,
+	USER_42_POSTS,
+	USER_42_POSTS_READ,
+} from './helpers';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
 afterAll(() => nock.enableNetConnect());
 
-const USER = '42';
-const PATH = `/2/users/${USER}/tweets`;
-const POSTS_READ: FakeRead = {
-	path: PATH,
-	sinceId: true,
-	tokenParam: 'pagination_token',
-	bounds: { min: 5, max: 100 },
-};
-const USER_POSTS = {
-	event: 'userPosts',
-	authentication: CREDENTIAL_TYPES.appOnly,
-	user: { __rl: true, mode: 'id', value: USER },
-};
-const FOLLOWERS = {
-	event: 'followers',
-	authentication: CREDENTIAL_TYPES.appOnly,
-	user: { __rl: true, mode: 'id', value: USER },
-};
+const USER = USER_42;
+const PATH = USER_42_POSTS_READ.path;
+const POSTS_READ = USER_42_POSTS_READ;
+const USER_POSTS = USER_42_POSTS;
+const FOLLOWERS = USER_42_FOLLOWERS;
 
 /** The service answers the next request to `path` with `status` and `body`, and no rate headers. */
 function failOnce(path: string, status: number, body: IDataObject) {
@@ -148,15 +143,7 @@ describe('Poll Trigger: what a failed poll keeps and says', () => {
 
 		const followers: Served = { entries: [], pageLimit: 100, queries: [], order: 'added' };
 		for (let i = 0; i < 3; i++) followers.entries.push({ id: nextId(), name: 'u', username: 'u' });
-		serve(
-			{
-				path: `/2/users/${USER}/followers`,
-				sinceId: false,
-				tokenParam: 'pagination_token',
-				bounds: { min: 1, max: 1000 },
-			},
-			followers,
-		);
+		serve(USER_42_FOLLOWERS_READ, followers);
 		const byList = pollContext(FOLLOWERS, {});
 		expect(await poll.call(byList.context)).toBeNull();
 		expect(byList.logs.map((l) => l.message)).toContainEqual(

@@ -15,42 +15,32 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { poll, STALE_SNAPSHOT_MS } from '../../nodes/triggers/poll/poll';
-import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
-import type { FakeRead, Served } from './helpers';
-import { nextId, pollContext, serve } from './helpers';
+import type { Served } from './helpers';
+import {
+	nextId,
+	pollContext,
+	serve,
+	USER_42,
+	USER_42_FOLLOWERS,
+	USER_42_FOLLOWERS_READ,
+	USER_42_POSTS,
+	USER_42_POSTS_READ,
+} from './helpers';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
 afterAll(() => nock.enableNetConnect());
 
-const USER = '42';
+const USER = USER_42;
 
 function ids(result: INodeExecutionData[][] | null): string[] {
 	return (result?.[0] ?? []).map((i) => String(i.json.event_id));
 }
 
-const FOLLOWERS_READ: FakeRead = {
-	path: `/2/users/${USER}/followers`,
-	sinceId: false,
-	tokenParam: 'pagination_token',
-	bounds: { min: 1, max: 1000 },
-};
-const POSTS_READ: FakeRead = {
-	path: `/2/users/${USER}/tweets`,
-	sinceId: true,
-	tokenParam: 'pagination_token',
-	bounds: { min: 5, max: 100 },
-};
-const FOLLOWERS = {
-	event: 'followers',
-	authentication: CREDENTIAL_TYPES.appOnly,
-	user: { __rl: true, mode: 'id', value: USER },
-};
-const USER_POSTS = {
-	event: 'userPosts',
-	authentication: CREDENTIAL_TYPES.appOnly,
-	user: { __rl: true, mode: 'id', value: USER },
-};
+const FOLLOWERS_READ = USER_42_FOLLOWERS_READ;
+const POSTS_READ = USER_42_POSTS_READ;
+const FOLLOWERS = USER_42_FOLLOWERS;
+const USER_POSTS = USER_42_POSTS;
 
 async function timed<T>(
 	run: () => Promise<T>,
