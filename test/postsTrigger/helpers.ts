@@ -16,6 +16,30 @@ export interface FakeRead {
 	bounds: { min: number; max: number };
 }
 
+/** Recent search reaches the last 7 days (the contract: "the last 7 days"), whatever the trigger assumes. */
+const RECENT_SEARCH_DAYS_MS = 7 * 24 * 3_600_000;
+
+/**
+ * Recent search's refusal of a since_id or until_id older than its 7 days (a 400 Invalid Request), or
+ * undefined when the query is inside them. `now`: the service's clock.
+ */
+export function outsideSearchWindow(
+	q: Record<string, string>,
+	now: number,
+): [number, IDataObject] | undefined {
+	for (const key of ['since_id', 'until_id'])
+		if (q[key] !== undefined && BigInt(q[key]) < BigInt(postIdAt(now - RECENT_SEARCH_DAYS_MS)))
+			return [
+				400,
+				{
+					title: 'Invalid Request',
+					detail: `Invalid '${key}': must be a post id created after the start of the last 7 days`,
+					type: 'https://api.test.local/2/problems/invalid-request',
+				},
+			];
+	return undefined;
+}
+
 /** User 42, whose posts and followers the scheduler and failure tests watch (App-Only). */
 export const USER_42 = '42';
 export const USER_42_POSTS_READ: FakeRead = {

@@ -9,7 +9,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { poll } from '../../nodes/triggers/poll/poll';
 import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
 import { BASE } from '../helpers/context';
-import { postIdAt, pollContext } from './helpers';
+import { outsideSearchWindow, postIdAt, pollContext } from './helpers';
 
 const SEARCH_WINDOW_MS = 7 * 24 * 3_600_000;
 
@@ -267,19 +267,8 @@ describe('Poll Trigger recent search window', () => {
 			.reply((uri) => {
 				const q = Object.fromEntries(new URL(uri, BASE).searchParams.entries());
 				queries.push(q);
-				for (const key of ['since_id', 'until_id'])
-					if (
-						q[key] !== undefined &&
-						BigInt(q[key]) < BigInt(postIdAt(time.now() - SEARCH_WINDOW_MS))
-					)
-						return [
-							400,
-							{
-								title: 'Invalid Request',
-								detail: `Invalid '${key}': must be a post id created after the start of the last 7 days`,
-								type: 'https://api.test.local/2/problems/invalid-request',
-							},
-						];
+				const refused = outsideSearchWindow(q, time.now());
+				if (refused) return refused;
 				const since = BigInt(q.since_id ?? '0');
 				const from =
 					q.start_time && !ignoreStartTime ? BigInt(postIdAt(Date.parse(q.start_time))) : BigInt(0);

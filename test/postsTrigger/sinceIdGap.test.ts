@@ -9,11 +9,11 @@
 import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { poll, RECENT_IDS, SEARCH_LAG_MS, SEARCH_WINDOW_MS } from '../../nodes/triggers/poll/poll';
+import { poll, RECENT_IDS, SEARCH_LAG_MS } from '../../nodes/triggers/poll/poll';
 import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
 import { BASE } from '../helpers/context';
 import type { Served } from './helpers';
-import { nextId, pollContext, postIdAt, serve } from './helpers';
+import { nextId, outsideSearchWindow, pollContext, postIdAt, serve } from './helpers';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => {
@@ -60,20 +60,8 @@ function serveTimeline(path: string, tokenParam: string, t: Timeline) {
 		.reply((uri) => {
 			const q = Object.fromEntries(new URL(uri, BASE).searchParams.entries());
 			t.queries.push(q);
-			if (t.searchNow)
-				for (const key of ['since_id', 'until_id'])
-					if (
-						q[key] !== undefined &&
-						BigInt(q[key]) < BigInt(postIdAt(t.searchNow() - SEARCH_WINDOW_MS))
-					)
-						return [
-							400,
-							{
-								title: 'Invalid Request',
-								detail: `Invalid '${key}': must be a post id created after the start of the last 7 days`,
-								type: 'https://api.test.local/2/problems/invalid-request',
-							},
-						];
+			const refused = t.searchNow ? outsideSearchWindow(q, t.searchNow()) : undefined;
+			if (refused) return refused;
 			let list = t.posts
 				.filter((id) => t.visible?.(id) ?? true)
 				.sort((a, b) => (BigInt(a) < BigInt(b) ? 1 : -1));
