@@ -456,6 +456,18 @@ describe('Poll Trigger pauses a builder would notice (version 1.2)', () => {
 		expect(ids(await run(staticData, 1.2))).toEqual(newer.map((id) => `follow:${id}:${USER}`));
 	});
 
+	it('a pause of exactly 5 minutes is reported (5 minutes or more)', async () => {
+		const time = clock(Date.parse('2026-11-29T10:00:00Z'));
+		const service = followers(1, time);
+		const staticData: IDataObject = {};
+		service.add(3);
+		expect(await run(staticData, 1.2)).toBeNull();
+		// The window resets at 10:15; the next poll comes at 10:10.
+		time.advance(10 * MINUTE);
+		const error = await nodeError(run(staticData, 1.2));
+		expect(error?.message).toMatch(/^Polls paused until 2026-11-29T10:15:00Z/);
+	});
+
 	it('a pause shorter than 5 minutes, and any pause in versions 1 and 1.1, is only logged', async () => {
 		for (const [version, spendAt] of [
 			[1.2, 11],

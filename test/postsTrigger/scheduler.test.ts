@@ -504,7 +504,11 @@ describe('Poll Trigger: several polls of one node at once under durable cursors 
 		expect(host.executions).toEqual([]);
 		const now = Date.now();
 		const clock = jest.spyOn(Date, 'now');
-		// Within the bound: the snapshot older than the position handed out is not polled.
+		// Within the bound: the snapshot older than the position handed out is not polled, also 50 s on
+		// (past N8N_SCHEDULER_POLL_TIMEOUT's 45 s, after which n8n abandons the tick that commits it).
+		clock.mockReturnValue(now + 50_000);
+		await second();
+		expect(host.executions).toEqual([]);
 		clock.mockReturnValue(now + STALE_SNAPSHOT_MS - 1_000);
 		await second();
 		await host.tick();
