@@ -2,8 +2,8 @@
  * New Spaces of a User from version 1.1 (issue 51, the mutants of spaceChanges and byCreation): a Space
  * emitted as started or ended once each, only on the changes the contract's states make (live,
  * scheduled, ended); the states it remembers kept for the Spaces of its window only; and what it emits
- * in one poll in the order the Spaces were created, newest first, the service's order kept where
- * created_at does not decide.
+ * in one poll in the order the Spaces were created (n8n gets them oldest first), the service's order
+ * kept where created_at does not decide.
  */
 import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
