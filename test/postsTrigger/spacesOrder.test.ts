@@ -3,7 +3,8 @@
  * emitted as started or ended once each, only on the changes the contract's states make (live,
  * scheduled, ended); the states it remembers kept for the Spaces of its window only; and what it emits
  * in one poll in the order the Spaces were created (n8n gets them oldest first), the service's order
- * kept where created_at does not decide.
+ * kept where created_at does not decide. And, in the since_id modes, where the next poll reads on after
+ * a poll cut short (oldestOf): below the lowest id read, whatever order the page came in.
  */
 import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
@@ -11,7 +12,8 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { KNOWN_IDS, poll } from '../../nodes/triggers/poll/poll';
 import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
 import { BASE } from '../helpers/context';
-import { pollContext } from './helpers';
+import type { Served } from './helpers';
+import { USER_42_POSTS, USER_42_POSTS_READ, nextId, pollContext, serve } from './helpers';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -178,5 +180,40 @@ describe('New Spaces of a User 1.1: the order of one poll', () => {
 			'1YYYYYYYYYYYY',
 			'1UUUUUUUUUUUU',
 		]);
+	});
+});
+
+describe('user posts: the poll after one cut short', () => {
+	it('reads on below the lowest id the cut short poll read, when its page was not in id order: each post once', async () => {
+		// Assumed: the contract gives the user posts timeline no order. Two posts of one second may come
+		// in either order: here the fourth and fifth of the page are answered the lower id first.
+		nock.cleanAll();
+		const post = (id: string) => ({ id, text: `post ${id}`, author_id: '42' });
+		const served: Served = {
+			entries: [post(nextId())],
+			pageLimit: 100,
+			queries: [],
+			order: 'added',
+		};
+		serve(USER_42_POSTS_READ, served);
+		let budget: number | undefined;
+		const posts = async () =>
+			((await poll.call(
+				pollContext(USER_42_POSTS, staticData, 'trigger', {
+					getPollBudgetMs: () => budget,
+				}).context,
+			)) ?? [[]])[0].map((i) => String(i.json.event_id));
+		expect(await posts()).toEqual([]);
+		const p = Array.from({ length: 7 }, () => nextId());
+		// Answered last entry first: p7, p6, p5, p3, p4, p2, p1.
+		served.entries.push(...[p[0], p[1], p[3], p[2], p[4], p[5], p[6]].map(post));
+		served.pageLimit = 5;
+		// n8n's poll time spent at the first page: the read stops there, p2 and p1 left for the next poll.
+		budget = -2;
+		const first = await posts();
+		expect([...first].sort()).toEqual([p[2], p[3], p[4], p[5], p[6]].sort());
+		budget = undefined;
+		expect(await posts()).toEqual([p[0], p[1]]);
+		expect(await posts()).toEqual([]);
 	});
 });
