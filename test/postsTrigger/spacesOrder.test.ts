@@ -80,6 +80,20 @@ beforeEach(() => {
 		]);
 });
 
+describe('New Spaces of a User: an answer longer than the window of 200 remembered ids', () => {
+	it('250 Spaces when the workflow is published: none of them is emitted later, and a new one once', async () => {
+		// The contract puts no bound on how many Spaces the answer holds; a 1.1 trigger remembers them all.
+		for (let i = 0; i < 250; i++)
+			answer.push(space(`1spc${String(i).padStart(5, '0')}`, 'scheduled', 1));
+		expect(await run()).toEqual([]);
+		expect(await run()).toEqual([]);
+		answer.push(space('1NewSpaceAbcd', 'scheduled', 2));
+		expect(await run()).toEqual([['spaces.scheduled', '1NewSpaceAbcd']]);
+		expect(await run()).toEqual([]);
+		expect(await run()).toEqual([]);
+	});
+});
+
 describe('New Spaces of a User 1.1: starts and ends', () => {
 	it('a Space seen scheduled and then live is emitted once as started, then once as ended', async () => {
 		expect(await run()).toEqual([]);

@@ -1046,9 +1046,12 @@ async function knownIdsPoll(
 			pagedReads.delete(ref);
 		}
 	}
+	// Spaces come in one answer without an order, and every id in it is compared: the window holds the
+	// whole answer when it is longer than KNOWN_IDS (an id let go of would be new again every poll).
+	const size = settings.mode.unpaged ? Math.max(KNOWN_IDS, result.seen.length) : KNOWN_IDS;
 	// A read that was cut short, or could not read the window again, cannot tell which ids are gone:
 	// the window keeps the ids it would let go of (up to twice its size) until a poll that can.
-	const known = ordered.slice(0, settled ? KNOWN_IDS : 2 * KNOWN_IDS);
+	const known = ordered.slice(0, settled ? size : 2 * size);
 	state.known = known;
 	if (!settings.mode.unpaged) {
 		// What the window lets go of is just below it: newer than what was below before.
@@ -1433,7 +1436,7 @@ async function pollOnce(this: IPollFunctions): Promise<INodeExecutionData[][] | 
 			// removed ones break: a read of fewer than a full page (100, half the window) records nothing,
 			// and the next poll (after the reset) reads again.
 			const first = await read(this, settings, send, id, {
-				limit: mode.sinceId ? mode.page.min : mode.unpaged ? KNOWN_IDS : KNOWN_IDS + BELOW_IDS,
+				limit: mode.sinceId ? mode.page.min : mode.unpaged ? Infinity : KNOWN_IDS + BELOW_IDS,
 				started,
 				window,
 			});
@@ -1459,7 +1462,8 @@ async function pollOnce(this: IPollFunctions): Promise<INodeExecutionData[][] | 
 			} else {
 				delete state.newestId;
 				const read = first.entries.map((e) => String(e.id));
-				state.known = read.slice(0, KNOWN_IDS);
+				// Spaces: the whole answer (see knownIdsPoll).
+				state.known = mode.unpaged ? read : read.slice(0, KNOWN_IDS);
 				if (read.length > KNOWN_IDS) state.below = read.slice(KNOWN_IDS);
 				// A longer list (or a read the rate-limit window ended): what is older is not new either.
 				if (first.cut && !mode.unpaged) state.skippedBelow = read[read.length - 1];
