@@ -197,6 +197,23 @@ describe('New Spaces of a User 1.1: the order of one poll', () => {
 	});
 });
 
+describe('New Spaces of a User 1.1: the order around a Space without created_at', () => {
+	it('a Space without created_at between two that have one: the two still come newest first around it', async () => {
+		expect(await run()).toEqual([]);
+		answer.push(
+			space('1XXXXXXXXXXXX', 'scheduled', 1),
+			space('1UUUUUUUUUUUU', 'scheduled'),
+			space('1YYYYYYYYYYYY', 'scheduled', 2),
+		);
+		// Newest first: Y (minute 2), U in its place, X (minute 1); n8n gets them oldest first.
+		expect((await run()).map(([, id]) => id)).toEqual([
+			'1XXXXXXXXXXXX',
+			'1UUUUUUUUUUUU',
+			'1YYYYYYYYYYYY',
+		]);
+	});
+});
+
 describe('user posts: the poll after one cut short', () => {
 	it('reads on below the lowest id the cut short poll read, when its page was not in id order: each post once', async () => {
 		// Assumed: the contract gives the user posts timeline no order. Two posts of one second may come

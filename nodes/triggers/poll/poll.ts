@@ -1148,12 +1148,17 @@ function spaceChanges(
 	return changed;
 }
 
-/** Newest first by created_at (ids of Spaces carry no time); entries without it keep their place. */
+/**
+ * Newest first by created_at (ids of Spaces carry no time); entries without it keep their place, and
+ * those with it are sorted among themselves into the other places (one comparison of an entry without
+ * a time with two that have one would not be an order: the sort's result would depend on its steps).
+ */
 function byCreation(entries: IDataObject[]): IDataObject[] {
-	return entries
-		.map((entry, index) => ({ entry, index, at: String(entry.created_at ?? '') }))
-		.sort((a, b) => (a.at && b.at && a.at !== b.at ? (a.at < b.at ? 1 : -1) : a.index - b.index))
-		.map((e) => e.entry);
+	const at = (entry: IDataObject) => String(entry.created_at ?? '');
+	// Array.prototype.sort is stable: entries created at the same time keep the service's order.
+	const dated = entries.filter(at).sort((a, b) => (at(a) < at(b) ? 1 : at(a) > at(b) ? -1 : 0));
+	let next = 0;
+	return entries.map((entry) => (at(entry) ? dated[next++] : entry));
 }
 
 function oldestOf(entries: IDataObject[]): string | undefined {
