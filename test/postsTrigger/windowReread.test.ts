@@ -61,8 +61,9 @@ function refused(path: string, queries: Array<Record<string, string>>, kind: 'ap
 
 /** A request's query without its page size and page token: what names the list and its fields. */
 function listQuery(q: Record<string, string>): Record<string, string> {
-	const { max_results: _size, pagination_token: _token, ...rest } = q;
-	return rest;
+	return Object.fromEntries(
+		Object.entries(q).filter(([k]) => k !== 'max_results' && k !== 'pagination_token'),
+	);
 }
 
 const user = (id: string) => ({ id, name: `User ${id}`, username: `u${id.slice(-6)}` });
