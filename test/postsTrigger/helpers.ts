@@ -74,6 +74,13 @@ export interface Served {
 	order?: 'id' | 'added';
 	/** A slow service: how long (ms) the answer to this query takes. */
 	delayMs?: (query: Record<string, string>) => number;
+	/**
+	 * The rate-limit window the answers state in their headers (none when unset): each answer spends a
+	 * request of it; with none left the service answers 429 until `reset` (Unix seconds).
+	 */
+	rate?: { limit: number; remaining: number; reset: number };
+	/** Answer this query without `meta` (the contract does not require it): its page is the last. */
+	noMeta?: (query: Record<string, string>) => boolean;
 }
 
 /** The smallest post id created at `ms` (a post id is its creation time in ms since 2010-11-04, shifted left 22 bits). */
@@ -109,6 +116,22 @@ export function serve(read: FakeRead, served: Served) {
 					{ 'x-rate-limit-reset': String(reset) },
 				];
 			}
+			const rate = served.rate;
+			const rateHeaders = (): Record<string, string> =>
+				rate
+					? {
+							'x-rate-limit-limit': String(rate.limit),
+							'x-rate-limit-remaining': String(rate.remaining),
+							'x-rate-limit-reset': String(rate.reset),
+						}
+					: {};
+			if (rate && rate.remaining <= 0)
+				return [
+					429,
+					{ title: 'Too Many Requests', type: 'about:blank', status: 429 },
+					rateHeaders(),
+				];
+			if (rate) rate.remaining--;
 			const max = Number(q.max_results);
 			if (!Number.isInteger(max) || max < read.bounds.min || max > read.bounds.max) {
 				return [
@@ -145,12 +168,12 @@ export function serve(read: FakeRead, served: Served) {
 			const page = list.slice(start, start + size);
 			const meta: IDataObject = { result_count: page.length };
 			if (start + size < list.length) meta.next_token = String(start + size);
-			const body: IDataObject = { meta };
+			const body: IDataObject = served.noMeta?.(q) ? {} : { meta };
 			if (page.length) {
 				body.data = page;
 				body.includes = { users: [{ id: '42', username: 'author', name: 'Author' }] };
 			}
-			return [200, body];
+			return [200, body, rateHeaders()];
 		});
 }
 
