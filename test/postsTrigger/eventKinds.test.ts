@@ -11,7 +11,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { poll } from '../../nodes/triggers/poll/poll';
 import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
 import { BASE } from '../helpers/context';
-import { pollContext } from './helpers';
+import { USER_42_SPACES, pollContext, serveSpaces } from './helpers';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -39,33 +39,12 @@ describe('Spaces', () => {
 		found.state = state;
 	};
 	const run = async (typeVersion: number) =>
-		await poll.call(
-			pollContext(
-				{
-					event: 'userSpaces',
-					authentication: CREDENTIAL_TYPES.appOnly,
-					creator: { __rl: true, mode: 'id', value: USER },
-				},
-				staticData,
-				'trigger',
-				{},
-				typeVersion,
-			).context,
-		);
+		await poll.call(pollContext(USER_42_SPACES, staticData, 'trigger', {}, typeVersion).context);
 
 	beforeEach(() => {
 		spaces.length = 0;
 		staticData = {};
-		nock(BASE)
-			.persist()
-			.get('/2/spaces/by/creator_ids')
-			.query(true)
-			.reply(() => [
-				200,
-				spaces.length
-					? { data: spaces.map((s) => ({ ...s })), meta: { result_count: spaces.length } }
-					: { meta: { result_count: 0 } },
-			]);
+		serveSpaces(spaces);
 	});
 
 	it('version 1.1: an ended Space is spaces.end, never spaces.scheduled', async () => {

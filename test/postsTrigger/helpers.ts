@@ -61,6 +61,30 @@ export const USER_42_POSTS = {
 };
 export const USER_42_FOLLOWERS = { ...USER_42_POSTS, event: 'followers' };
 
+/** New Spaces of a User, the Spaces User 42 creates (App-Only): the poll's parameters. */
+export const USER_42_SPACES = {
+	event: 'userSpaces',
+	authentication: CREDENTIAL_TYPES.appOnly,
+	creator: { __rl: true, mode: 'id', value: USER_42 },
+};
+
+/**
+ * A stand-in for the Spaces of a creator (GET /2/spaces/by/creator_ids): every request answers all of
+ * `spaces` as they are then, copied and in their order, and no `data` when there are none.
+ */
+export function serveSpaces(spaces: IDataObject[]) {
+	return nock(BASE)
+		.persist()
+		.get('/2/spaces/by/creator_ids')
+		.query(true)
+		.reply(() => [
+			200,
+			spaces.length
+				? { data: spaces.map((s) => ({ ...s })), meta: { result_count: spaces.length } }
+				: { meta: { result_count: 0 } },
+		]);
+}
+
 export interface Served {
 	entries: IDataObject[];
 	pageLimit: number;

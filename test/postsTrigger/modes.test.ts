@@ -5,7 +5,7 @@ import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
 import { poll } from '../../nodes/triggers/poll/poll';
 import { BASE } from '../helpers/context';
 import type { FakeRead, Served } from './helpers';
-import { nextId, pollContext, serve } from './helpers';
+import { USER_42_SPACES, nextId, pollContext, serve } from './helpers';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -377,17 +377,7 @@ describe('Poll Trigger mode userSpaces (the endpoint answers all of a creator’
 		creator_id: USER,
 	});
 	const run = async (runMode: 'trigger' | 'manual' = 'trigger') =>
-		await poll.call(
-			pollContext(
-				{
-					event: 'userSpaces',
-					authentication: CREDENTIAL_TYPES.appOnly,
-					creator: { __rl: true, mode: 'id', value: USER },
-				},
-				staticData,
-				runMode,
-			).context,
-		);
+		await poll.call(pollContext(USER_42_SPACES, staticData, runMode).context);
 
 	beforeEach(() => {
 		spaces.length = 0;

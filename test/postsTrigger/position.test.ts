@@ -10,7 +10,7 @@ import { poll } from '../../nodes/triggers/poll/poll';
 import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
 import { BASE } from '../helpers/context';
 import type { FakeRead, Served } from './helpers';
-import { nextId, pollContext, serve } from './helpers';
+import { USER_42_SPACES, nextId, pollContext, serve } from './helpers';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -213,19 +213,7 @@ describe('Poll Trigger position', () => {
 			.query(true)
 			.reply(() => [200, { data: spaces, meta: { result_count: spaces.length } }]);
 		const staticData: IDataObject = {};
-		const run = async () =>
-			ids(
-				await poll.call(
-					pollContext(
-						{
-							event: 'userSpaces',
-							authentication: CREDENTIAL_TYPES.appOnly,
-							creator: { __rl: true, mode: 'id', value: USER },
-						},
-						staticData,
-					).context,
-				),
-			);
+		const run = async () => ids(await poll.call(pollContext(USER_42_SPACES, staticData).context));
 		const space = (id: string, createdAt: string) => ({
 			id,
 			state: 'scheduled',

@@ -10,10 +10,16 @@ import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { KNOWN_IDS, poll } from '../../nodes/triggers/poll/poll';
-import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
-import { BASE } from '../helpers/context';
 import type { Served } from './helpers';
-import { USER_42_POSTS, USER_42_POSTS_READ, nextId, pollContext, serve } from './helpers';
+import {
+	USER_42_POSTS,
+	USER_42_POSTS_READ,
+	USER_42_SPACES,
+	nextId,
+	pollContext,
+	serve,
+	serveSpaces,
+} from './helpers';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -46,21 +52,7 @@ function kinds(result: INodeExecutionData[][] | null): Array<[string, string]> {
 }
 
 const run = async () =>
-	kinds(
-		await poll.call(
-			pollContext(
-				{
-					event: 'userSpaces',
-					authentication: CREDENTIAL_TYPES.appOnly,
-					creator: { __rl: true, mode: 'id', value: USER },
-				},
-				staticData,
-				'trigger',
-				{},
-				1.1,
-			).context,
-		),
-	);
+	kinds(await poll.call(pollContext(USER_42_SPACES, staticData, 'trigger', {}, 1.1).context));
 
 /** The Spaces whose state the trigger keeps between polls (its saved static data). */
 const remembered = () => Object.keys((staticData.spaces as IDataObject | undefined) ?? {});
@@ -68,16 +60,7 @@ const remembered = () => Object.keys((staticData.spaces as IDataObject | undefin
 beforeEach(() => {
 	answer.length = 0;
 	staticData = {};
-	nock(BASE)
-		.persist()
-		.get('/2/spaces/by/creator_ids')
-		.query(true)
-		.reply(() => [
-			200,
-			answer.length
-				? { data: answer.map((s) => ({ ...s })), meta: { result_count: answer.length } }
-				: { meta: { result_count: 0 } },
-		]);
+	serveSpaces(answer);
 });
 
 describe('New Spaces of a User: an answer longer than the window of 200 remembered ids', () => {

@@ -94,25 +94,38 @@ function followers(count: number) {
 		const result: INodeExecutionData[][] | null = await poll.call(built.context);
 		return (result?.[0] ?? []).map((i) => String(i.json.event_id));
 	};
+	const follows = (n: number): string[] => {
+		const added = Array.from({ length: n }, () => nextId());
+		served.entries.push(...added.map(user));
+		return added;
+	};
+	const unfollow = (ids: string[]) => {
+		const gone = new Set(ids);
+		served.entries = served.entries.filter((e) => !gone.has(String(e.id)));
+	};
+	/** The ids the trigger remembers (its window and the ids just below it). */
+	const remembered = () => [
+		...((staticData.known as string[] | undefined) ?? []),
+		...((staticData.below as string[] | undefined) ?? []),
+	];
 	return {
 		old,
 		served,
 		staticData,
 		run,
-		follows(n: number): string[] {
-			const added = Array.from({ length: n }, () => nextId());
-			served.entries.push(...added.map(user));
-			return added;
+		follows,
+		unfollow,
+		/**
+		 * `gone` leave and one follows: the new follower, and the ids the window is read again from (those
+		 * remembered now and the new one).
+		 */
+		churn(gone: string[]) {
+			unfollow(gone);
+			const [x] = follows(1);
+			return { x, before: new Set([...remembered(), x]) };
 		},
-		unfollow(ids: string[]) {
-			const gone = new Set(ids);
-			served.entries = served.entries.filter((e) => !gone.has(String(e.id)));
-		},
-		/** The ids the trigger remembers (its window and the ids just below it). */
-		remembered: () => [
-			...((staticData.known as string[] | undefined) ?? []),
-			...((staticData.below as string[] | undefined) ?? []),
-		],
+		/** Those of `ids` the trigger still remembers. */
+		keptOf: (ids: string[]) => remembered().filter((id) => ids.includes(id)),
 		/**
 		 * What the window holds once the list was read again: of the ids remembered before (and the new
 		 * ones read), those still in the list, in its order now (newest first), up to 200.
@@ -129,10 +142,36 @@ function followers(count: number) {
 	};
 }
 
+type Followers = ReturnType<typeof followers>;
+
+/** User 42's `count` followers when the workflow is published: the first poll emits none of them. */
+async function published(count: number): Promise<Followers> {
+	const w = followers(count);
+	expect(await w.run()).toEqual([]);
+	return w;
+}
+
+/** A poll (its requests recorded afresh) that emits the follow of `x` only. */
+async function emitsOnly(w: Followers, x: string, budget?: number) {
+	w.served.queries.splice(0);
+	expect(await w.run({}, budget)).toEqual([follow(x)]);
+}
+
+/** Not read again: the window keeps the id it would let go of (201 ids) and every follower in `gone`. */
+function expectHeld(w: Followers, gone: string[]) {
+	expect(w.staticData.known).toHaveLength(201);
+	expect(w.keptOf(gone)).toHaveLength(gone.length);
+}
+
+/** Read again: the window is what it held (`before`) as the list is now, and none of `gone`. */
+function expectSettled(w: Followers, before: Set<string>, gone: string[]) {
+	expect(w.staticData.known).toEqual(w.settled(before));
+	expect(w.keptOf(gone)).toEqual([]);
+}
+
 describe('Poll Trigger: the list read again before the window of 200 remembered ids lets ids go', () => {
 	it('followers: bots follow and leave for five polls, then all leave with the ten newest followers: no old follower is emitted', async () => {
-		const w = followers(300);
-		expect(await w.run()).toEqual([]);
+		const w = await published(300);
 		// A hundred bots follow every poll and those of the poll before leave: the remembered ids fill up
 		// with followers who left (500 of them, more than the window's 200 and the 400 it keeps at most).
 		let bots: string[] = [];
@@ -149,16 +188,12 @@ describe('Poll Trigger: the list read again before the window of 200 remembered 
 	});
 
 	it('followers: the list is read again in its largest pages with the query of the first read, and the followers who left are no longer remembered', async () => {
-		const w = followers(600);
-		expect(await w.run()).toEqual([]);
+		const w = await published(600);
 		// Fifty of the remembered followers (not the newest ten) leave, and one follows.
 		const gone = w.old.slice(-150, -100);
-		w.unfollow(gone);
-		const [x] = w.follows(1);
-		const before = new Set([...w.remembered(), x]);
-		w.served.queries.splice(0);
+		const { x, before } = w.churn(gone);
 		// n8n's poll time of its durable scheduler (36 s): far from spent.
-		expect(await w.run({}, 36_000)).toEqual([follow(x)]);
+		await emitsOnly(w, x, 36_000);
 		const rereads = w.rereads();
 		expect(rereads.length).toBeGreaterThan(0);
 		// The first read (pages of 10 and 1) and the read again ask for the same list with the same fields;
@@ -173,110 +208,88 @@ describe('Poll Trigger: the list read again before the window of 200 remembered 
 		// The window is what it held as the list is now: none of those who left.
 		expect(w.staticData.known).toEqual(w.settled(before));
 		expect(w.staticData.known).toHaveLength(221 - gone.length);
-		expect(w.remembered().filter((id) => gone.includes(id))).toEqual([]);
+		expect(w.keptOf(gone)).toEqual([]);
 	});
 
 	it("followers: the read again stops at the window's depth (200 remembered, 20 below, and the new one): no page past it is asked", async () => {
-		const w = followers(600);
-		expect(await w.run()).toEqual([]);
+		const w = await published(600);
 		const [x] = w.follows(1);
 		// Pages of 111 (the service may answer fewer than max_results): the depth, 1 + 201 + 20 = 222
 		// ids, is reached at the end of the second page, with more of the list after it.
 		w.served.pageLimit = 111;
-		w.served.queries.splice(0);
-		expect(await w.run()).toEqual([follow(x)]);
+		await emitsOnly(w, x);
 		expect(w.rereads()).toHaveLength(2);
 		expect(w.staticData.known).toHaveLength(200);
 	});
 
 	it('followers: the read again of a list shorter than its depth ends with the list (no next_token)', async () => {
-		const w = followers(230);
-		expect(await w.run()).toEqual([]);
+		const w = await published(230);
 		const gone = w.old.slice(0, 30);
-		w.unfollow(gone);
-		const [x] = w.follows(1);
+		const { x } = w.churn(gone);
 		w.served.pageLimit = 1000;
-		w.served.queries.splice(0);
-		expect(await w.run()).toEqual([follow(x)]);
+		await emitsOnly(w, x);
 		// 201 followers in one page: more than the window, fewer than its depth.
 		expect(w.rereads()).toHaveLength(1);
 		expect(w.staticData.known).toHaveLength(200);
-		expect(w.remembered().filter((id) => gone.includes(id))).toEqual([]);
+		expect(w.keptOf(gone)).toEqual([]);
 	});
 
 	it('followers: a page of the read again without meta (the contract does not require it) is its last', async () => {
-		const w = followers(600);
-		expect(await w.run()).toEqual([]);
+		const w = await published(600);
 		const gone = w.old.slice(-150, -100);
-		w.unfollow(gone);
-		const [x] = w.follows(1);
+		const { x } = w.churn(gone);
 		w.served.noMeta = (q) => q.max_results === FOLLOWERS_LARGEST_PAGE;
-		w.served.queries.splice(0);
-		expect(await w.run()).toEqual([follow(x)]);
+		await emitsOnly(w, x);
 		expect(w.rereads()).toHaveLength(1);
 		// What that page (of 100) answered is the window now.
 		const live = w.served.entries.map((e) => String(e.id)).reverse();
 		expect(w.staticData.known).toEqual(live.slice(0, 100));
-		expect(w.remembered().filter((id) => gone.includes(id))).toEqual([]);
+		expect(w.keptOf(gone)).toEqual([]);
 	});
 
 	it('followers: the read again stops after 50 pages (the guard of every read): the window is not settled and keeps what it would let go of', async () => {
-		const w = followers(300);
-		expect(await w.run()).toEqual([]);
+		const w = await published(300);
 		const [x] = w.follows(1);
 		// A service answering two followers a page: the depth (222) would take 111 pages.
 		w.served.pageLimit = 2;
-		w.served.queries.splice(0);
-		expect(await w.run()).toEqual([follow(x)]);
+		await emitsOnly(w, x);
 		expect(w.rereads()).toHaveLength(50);
 		expect(w.staticData.known).toHaveLength(201);
 	});
 
 	it('followers: with no request left in the rate-limit window after the read, the list is not read again (no 429); the first poll after the reset reads it and drops the followers who left', async () => {
-		const w = followers(300);
-		expect(await w.run()).toEqual([]);
+		const w = await published(300);
 		const gone = w.old.slice(-150, -100);
-		w.unfollow(gone);
-		const [x] = w.follows(1);
+		const { x, before } = w.churn(gone);
 		// Two requests left: the read's two pages (10, then the 1 that completes ten remembered).
-		const before = new Set([...w.remembered(), x]);
 		const reset = Math.ceil(Date.now() / 1000) + 2;
 		w.served.rate = { limit: 15, remaining: 2, reset };
-		w.served.queries.splice(0);
-		expect(await w.run()).toEqual([follow(x)]);
+		await emitsOnly(w, x);
 		expect(w.served.queries.map((q) => q.max_results)).toEqual(['10', '1']);
 		// Not read again: the window keeps the id it would let go of (201 ids) and those who left.
-		expect(w.staticData.known).toHaveLength(201);
-		expect(w.remembered().filter((id) => gone.includes(id))).toHaveLength(gone.length);
+		expectHeld(w, gone);
 		// eslint-disable-next-line @n8n/community-nodes/no-restricted-globals -- test code: the window's reset (whole seconds) passes
 		await new Promise((resolve) => setTimeout(resolve, reset * 1000 - Date.now() + 50));
 		w.served.rate = { limit: 15, remaining: 15, reset: Math.ceil(Date.now() / 1000) + 900 };
 		w.served.queries.splice(0);
 		expect(await w.run()).toEqual([]);
 		expect(w.rereads().length).toBeGreaterThan(0);
-		expect(w.staticData.known).toEqual(w.settled(before));
-		expect(w.remembered().filter((id) => gone.includes(id))).toEqual([]);
+		expectSettled(w, before, gone);
 	});
 
 	it("followers: past half of n8n's poll time after the read, the list is not read again; the next poll with time reads it and drops the followers who left", async () => {
-		const w = followers(300);
-		expect(await w.run()).toEqual([]);
+		const w = await published(300);
 		const gone = w.old.slice(-150, -100);
-		w.unfollow(gone);
-		const [x] = w.follows(1);
-		const before = new Set([...w.remembered(), x]);
+		const { x, before } = w.churn(gone);
 		// A poll time of 3 s, and the read's second page answered after 1.8 s: past half of it, within it.
 		w.served.delayMs = (q) => (q.pagination_token && q.max_results === '1' ? 1800 : 0);
-		w.served.queries.splice(0);
-		expect(await w.run({}, 3000)).toEqual([follow(x)]);
+		await emitsOnly(w, x, 3000);
 		expect(w.rereads()).toEqual([]);
-		expect(w.staticData.known).toHaveLength(201);
-		expect(w.remembered().filter((id) => gone.includes(id))).toHaveLength(gone.length);
+		expectHeld(w, gone);
 		w.served.delayMs = undefined;
 		expect(await w.run({}, 3000)).toEqual([]);
 		expect(w.rereads().length).toBeGreaterThan(0);
-		expect(w.staticData.known).toEqual(w.settled(before));
-		expect(w.remembered().filter((id) => gone.includes(id))).toEqual([]);
+		expectSettled(w, before, gone);
 	});
 });
 
