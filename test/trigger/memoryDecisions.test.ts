@@ -317,6 +317,39 @@ describe('events n8n did not start', () => {
 	});
 });
 
+describe('events that ran in another process', () => {
+	/** One delivery of `ids` in `memory`, its runs started, its record written into `state`. */
+	const runIn = (memory: DeliveryMemory, state: TriggerState, ids: string[], at: number) => {
+		const token = memory.answerOpened(KEY, at);
+		const fresh = memory.claimNewIds(KEY, state, ids, at, token);
+		memory.noteReceived(KEY, at);
+		memory.recordStarted(KEY, state, fresh, token, at);
+	};
+
+	it('an event n8n did not start here but another process ran no longer holds the saved time back', () => {
+		const here = new DeliveryMemory();
+		const state: TriggerState = {};
+		here.notRunSince(KEY, 'a', T0);
+		runIn(new DeliveryMemory(), state, ['a'], T0 + 1_000);
+		runIn(here, state, ['b'], T0 + 5_000);
+		expect(state.lastReceivedAt).toBe(new Date(T0 + 5_000).toISOString());
+	});
+
+	it('an orphaned claim on an event another process ran is not taken over, even once that record is this process’s again', () => {
+		const here = new DeliveryMemory();
+		const state: TriggerState = {};
+		const token = here.answerOpened(KEY, T0);
+		here.claimNewIds(KEY, state, ['a'], T0, token);
+		here.callerHungUp(KEY, token, T0 + 10_000);
+		// Another process runs a copy of a, and this process reads its record with its next delivery,
+		// then writes the record itself.
+		runIn(new DeliveryMemory(), state, ['a'], T0 + 20_000);
+		runIn(here, state, ['x'], T0 + 30_000);
+		// A copy of a once the claim is old enough to be taken over: it ran elsewhere, so it is a copy.
+		expect(here.claimNewIds(KEY, state, ['a'], T0 + ORPHANED_CLAIM_MS).size).toBe(0);
+	});
+});
+
 describe('the saved lastReceivedAt (where a restart’s recovery starts)', () => {
 	const iso = (ms: number) => new Date(ms).toISOString();
 
