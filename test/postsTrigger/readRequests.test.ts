@@ -262,6 +262,26 @@ describe('Poll Trigger read requests: the size each page asks for', () => {
 	});
 });
 
+describe('Poll Trigger read requests: Max Items below the stop run (found here, not fixed)', () => {
+	// Known issue: with Max Items under 10, the pages after the first ask for what Max Items leaves,
+	// though remembered ids do not count against it, so the run of 10 that ends a read takes several
+	// requests: (3, 3, 3, 1) for an idle poll of version 1, 11 requests for 2 new
+	// followers in version 1.2; followers allow 15 requests per 15 minutes. it.failing: this passes
+	// while the issue stands and fails once it is fixed (then make it a plain it).
+	it.failing.each([
+		['version 1, an idle poll', 1, 0],
+		['version 1.2, a poll that finds 2 new followers', 1.2, 2],
+	])('Max Items 3, 20 followers remembered, %s: at most 2 requests', async (_n, version, fresh) => {
+		const f = followers(version as number);
+		f.add(20);
+		expect((await f.run({ maxItems: 3 })).ids).toEqual([]);
+		const added = f.add(fresh as number);
+		const from = f.served.queries.length;
+		expect((await f.run({ maxItems: 3 })).ids).toEqual(added);
+		expect(f.served.queries.length - from).toBeLessThanOrEqual(2);
+	});
+});
+
 describe('Poll Trigger read requests: the 50-page guard', () => {
 	it('a service that answers one post a page: a poll reads 50 pages, no more', async () => {
 		const served: Served = { entries: [], pageLimit: 1, queries: [], order: 'id' };
@@ -270,7 +290,8 @@ describe('Poll Trigger read requests: the 50-page guard', () => {
 		const run = () => poll.call(pollContext({ ...USER_42_POSTS }, staticData).context);
 		served.entries.push({ id: nextId(), text: 'old', author_id: USER_42 });
 		expect(await run()).toBeNull();
-		for (let i = 0; i < 60; i++) served.entries.push({ id: nextId(), text: 'n', author_id: USER_42 });
+		for (let i = 0; i < 60; i++)
+			served.entries.push({ id: nextId(), text: 'n', author_id: USER_42 });
 		const from = served.queries.length;
 		const emitted = ids(await run());
 		expect(served.queries.length - from).toBe(50);
@@ -360,7 +381,8 @@ describe('Poll Trigger read requests: a page with no answer', () => {
 		const time = clock();
 		const served: Served = { entries: [], pageLimit: 2, queries: [], order: 'id' };
 		serve(USER_42_POSTS_READ, served);
-		for (let i = 0; i < 10; i++) served.entries.push({ id: nextId(), text: 'p', author_id: USER_42 });
+		for (let i = 0; i < 10; i++)
+			served.entries.push({ id: nextId(), text: 'p', author_id: USER_42 });
 		// Each answer takes 400 ms of a 600 ms poll time.
 		served.delayMs = () => {
 			time.advance(400);
