@@ -98,3 +98,139 @@ describe('Poll Trigger: many remembered followers removed at once', () => {
 		expect(staticData.below).toEqual(newest.slice(200, 220));
 	});
 });
+
+describe('Poll Trigger: the window read again', () => {
+	it('to the depth of the new followers, the window and the 20 below it: the 20 below are still remembered after', async () => {
+		const served: Served = { entries: [], pageLimit: 1000, queries: [], order: 'added' };
+		serve(USER_42_FOLLOWERS_READ, served);
+		const all = followers(served, 300);
+		const { staticData, run } = watcher();
+		expect(await run()).toEqual([]);
+		// The service now answers pages of 20: each page of the read again is a request.
+		served.pageLimit = 20;
+		served.queries.length = 0;
+		const fresh = followers(served, 5);
+		expect(await run()).toEqual(fresh.map(follow));
+		const newest = [...all, ...fresh].reverse();
+		expect(staticData.known).toEqual(newest.slice(0, 200));
+		expect(staticData.below).toEqual(newest.slice(200, 220));
+		// The read: a first page of 10, then one of 20 (a run of 10 remembered). The read again: 5 new, the
+		// 205 of the window, the 20 below: 230 ids, 12 pages of 20.
+		expect(served.queries.length).toBe(2 + 12);
+	});
+
+	it('not when the window keeps all it remembers: one request', async () => {
+		const served: Served = { entries: [], pageLimit: 1000, queries: [], order: 'added' };
+		serve(USER_42_FOLLOWERS_READ, served);
+		followers(served, 50);
+		const { run } = watcher();
+		expect(await run()).toEqual([]);
+		served.queries.length = 0;
+		const [x] = followers(served, 1);
+		expect(await run()).toEqual([follow(x)]);
+		// The read: a first page of 10 (1 new, 9 remembered), a second to the run of 10; no read again.
+		expect(served.queries.length).toBe(2);
+	});
+
+	it('not after a poll cut short by Max Items; the followers of the window and the 20 below stay remembered, and all of them removed emits nothing old', async () => {
+		const served: Served = { entries: [], pageLimit: 1000, queries: [], order: 'added' };
+		serve(USER_42_FOLLOWERS_READ, served);
+		const all = followers(served, 300);
+		const { staticData, run } = watcher(1, 10);
+		expect(await run()).toEqual([]);
+		const newest = [...all].reverse();
+		expect(staticData.below).toEqual(newest.slice(200, 220));
+		// 30 new, more than Max Items: the poll is cut short (the cap) and cannot tell which ids are gone.
+		const fresh = followers(served, 30);
+		served.queries.length = 0;
+		expect(await run()).toHaveLength(10);
+		expect(served.queries.length).toBe(1);
+		expect(staticData.below).toEqual(newest.slice(200, 220));
+		// All 30 new and the 200 of the window unfollow: the 20 below still find the place.
+		remove(served, [...fresh, ...newest.slice(0, 200)]);
+		expect(await run()).toEqual([]);
+		const [x] = followers(served, 1);
+		expect(await run()).toEqual([follow(x)]);
+	});
+});
+
+describe('Poll Trigger: the place the cap stopped at', () => {
+	it('is kept while it is among the 20 below the window: the followers above it removed, the read still stops there', async () => {
+		const served: Served = { entries: [], pageLimit: 1000, queries: [], order: 'added' };
+		serve(USER_42_FOLLOWERS_READ, served);
+		const all = followers(served, 300);
+		const { staticData, run } = watcher();
+		expect(await run()).toEqual([]);
+		const newest = [...all].reverse();
+		// The first poll read 220 of 300: the 220th is where it stopped, the last of the 20 below.
+		const stop = newest[219];
+		expect(staticData.skippedBelow).toBe(stop);
+		expect(staticData.below).toEqual(newest.slice(200, 220));
+		// A poll with nothing new: the place is kept.
+		expect(await run()).toEqual([]);
+		expect(staticData.skippedBelow).toBe(stop);
+		// All above it but one unfollow: that one and the place, in their order, end the read; the 80
+		// older below it are not new.
+		remove(served, newest.slice(0, 218));
+		expect(await run()).toEqual([]);
+	});
+
+	it('is let go once it is below the 20 below the window: followed again, it does not end the read above a new follower', async () => {
+		const served: Served = { entries: [], pageLimit: 1000, queries: [], order: 'added' };
+		serve(USER_42_FOLLOWERS_READ, served);
+		const all = followers(served, 300);
+		const { staticData, run } = watcher();
+		expect(await run()).toEqual([]);
+		const stop = [...all].reverse()[219];
+		const fresh = followers(served, 5);
+		expect(await run()).toEqual(fresh.map(follow));
+		expect(staticData).not.toHaveProperty('skippedBelow');
+		const [x] = followers(served, 1);
+		remove(served, [stop]);
+		served.entries.push(user(stop));
+		expect(await run()).toEqual([follow(x), follow(stop)]);
+	});
+});
+
+describe('Poll Trigger version 1.2: a read of several requests (paged)', () => {
+	it('makes the next poll ask a first page of 10, also after a poll cut short in one request; a read of one request to a run of remembered ids goes back to 2', async () => {
+		const served: Served = { entries: [], pageLimit: 1000, queries: [], order: 'added' };
+		serve(USER_42_FOLLOWERS_READ, served);
+		followers(served, 50);
+		const { staticData, run } = watcher(1.2, 10);
+		expect(await run()).toEqual([]);
+		const firstPages = async () => {
+			served.queries.length = 0;
+			const emitted = await run();
+			return { emitted, first: Number(served.queries[0].max_results), n: served.queries.length };
+		};
+		// Nothing new: a first page of 2.
+		expect(await firstPages()).toEqual({ emitted: [], first: 2, n: 1 });
+		expect(staticData).not.toHaveProperty('paged');
+		// 3 new: the first page of 2 reads on, in more requests.
+		const three = followers(served, 3);
+		const paged = await firstPages();
+		expect(paged).toMatchObject({ emitted: three.map(follow), first: 2 });
+		expect(paged.n).toBeGreaterThan(1);
+		expect(staticData.paged).toBe(true);
+		// 12 new, more than Max Items, in one request of 10: cut short, paged kept.
+		followers(served, 12);
+		expect(await firstPages()).toMatchObject({ first: 10, n: 1 });
+		expect(staticData.paged).toBe(true);
+		// So the next asks 10 again; it reads to a run of remembered ids in that one request.
+		expect(await firstPages()).toMatchObject({ first: 10, n: 1 });
+		expect(staticData).not.toHaveProperty('paged');
+		expect(await firstPages()).toEqual({ emitted: [], first: 2, n: 1 });
+	});
+
+	it('version 1 does not remember it', async () => {
+		const served: Served = { entries: [], pageLimit: 1000, queries: [], order: 'added' };
+		serve(USER_42_FOLLOWERS_READ, served);
+		followers(served, 50);
+		const { staticData, run } = watcher(1);
+		expect(await run()).toEqual([]);
+		const fresh = followers(served, 15);
+		expect(await run()).toEqual(fresh.map(follow));
+		expect(staticData).not.toHaveProperty('paged');
+	});
+});
