@@ -79,6 +79,9 @@ describe('Poll Trigger: many remembered followers removed at once', () => {
 			remove(served, newest.slice(0, 195));
 			const [x] = followers(served, 1);
 			expect(await run()).toEqual([follow(x)]);
+			// The window read again holds all that is left of what it remembered: nothing is below it.
+			expect(staticData.known).toHaveLength(26);
+			expect(staticData).not.toHaveProperty('below');
 			expect(await run()).toEqual([]);
 			const [y] = followers(served, 1);
 			expect(await run()).toEqual([follow(y)]);
@@ -232,5 +235,31 @@ describe('Poll Trigger version 1.2: a read of several requests (paged)', () => {
 		const fresh = followers(served, 15);
 		expect(await run()).toEqual(fresh.map(follow));
 		expect(staticData).not.toHaveProperty('paged');
+	});
+});
+
+describe('Poll Trigger: followers with the User Fields created_at', () => {
+	it('are emitted in the order they followed, not in the order their accounts were created', async () => {
+		const served: Served = { entries: [], pageLimit: 1000, queries: [], order: 'added' };
+		serve(USER_42_FOLLOWERS_READ, served);
+		followers(served, 30);
+		const staticData: IDataObject = {};
+		const run = async () =>
+			ids(
+				await poll.call(
+					pollContext(
+						{ ...USER_42_FOLLOWERS, options: { userFields: 'username,name,created_at' } },
+						staticData,
+					).context,
+				),
+			);
+		expect(await run()).toEqual([]);
+		// The first to follow has the newest account.
+		const fresh = [nextId(), nextId(), nextId()];
+		served.entries.push(
+			...fresh.map((id, i) => ({ ...user(id), created_at: `202${5 - i}-01-01T00:00:00.000Z` })),
+		);
+		expect(await run()).toEqual(fresh.map(follow));
+		expect(served.queries.at(-1)?.['user.fields']).toBe('username,name,created_at');
 	});
 });
