@@ -8,6 +8,8 @@ import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { poll } from '../../nodes/triggers/poll/poll';
+import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
+import { BASE } from '../helpers/context';
 import {
 	nextId,
 	pollContext,
@@ -261,5 +263,50 @@ describe('Poll Trigger: followers with the User Fields created_at', () => {
 		);
 		expect(await run()).toEqual(fresh.map(follow));
 		expect(served.queries.at(-1)?.['user.fields']).toBe('username,name,created_at');
+	});
+});
+
+describe('Poll Trigger: Spaces', () => {
+	it('keep a window of the newest 200 Spaces seen and nothing below it: the service answers them in no order', async () => {
+		let answered: IDataObject[] = [];
+		nock(BASE)
+			.persist()
+			.get('/2/spaces/by/creator_ids')
+			.query(true)
+			.reply(() => [200, { data: answered, meta: { result_count: answered.length } }]);
+		const staticData: IDataObject = {};
+		const run = async () =>
+			ids(
+				await poll.call(
+					pollContext(
+						{
+							event: 'userSpaces',
+							authentication: CREDENTIAL_TYPES.appOnly,
+							creator: { __rl: true, mode: 'id', value: USER_42 },
+						},
+						staticData,
+					).context,
+				),
+			);
+		let n = 0;
+		const hundred = () =>
+			Array.from({ length: 100 }, () => {
+				const id = `1S${String(++n).padStart(11, '0')}`;
+				return {
+					id,
+					state: 'scheduled',
+					title: `Space ${id}`,
+					creator_id: USER_42,
+					created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
+				};
+			});
+		answered = hundred();
+		expect(await run()).toEqual([]);
+		answered = hundred();
+		expect(await run()).toHaveLength(100);
+		answered = hundred();
+		expect(await run()).toHaveLength(100);
+		expect(staticData.known).toHaveLength(200);
+		expect(staticData).not.toHaveProperty('below');
 	});
 });
