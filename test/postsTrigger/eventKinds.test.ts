@@ -11,7 +11,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { poll } from '../../nodes/triggers/poll/poll';
 import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
 import { BASE } from '../helpers/context';
-import { USER_42_SPACES, pollContext, serveSpaces } from './helpers';
+import { USER_42_SPACES, pollContext, serveDirectMessages, serveSpaces } from './helpers';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -92,7 +92,7 @@ describe('Spaces', () => {
 
 describe('direct messages', () => {
 	const events: IDataObject[] = [];
-	const queries: Array<Record<string, string>> = [];
+	let queries: Array<Record<string, string>>;
 	let staticData: IDataObject;
 	let n = 0;
 	const add = (event: IDataObject) => {
@@ -113,31 +113,8 @@ describe('direct messages', () => {
 
 	beforeEach(() => {
 		events.length = 0;
-		queries.length = 0;
 		staticData = {};
-		nock(BASE)
-			.persist()
-			.get('/2/users/me')
-			.reply(200, { data: { id: ME } });
-		nock(BASE)
-			.persist()
-			.get('/2/dm_events')
-			.query(true)
-			.reply((uri) => {
-				const q = Object.fromEntries(new URL(uri, BASE).searchParams.entries());
-				queries.push(q);
-				const types = q.event_types?.split(',');
-				const list = [...events]
-					.reverse()
-					.filter((e) => !types || types.includes(String(e.event_type)))
-					.slice(0, Number(q.max_results));
-				return [
-					200,
-					list.length
-						? { data: list, meta: { result_count: list.length } }
-						: { meta: { result_count: 0 } },
-				];
-			});
+		queries = serveDirectMessages(ME, events);
 	});
 
 	const conversation = () => {

@@ -1,6 +1,7 @@
 import nock from 'nock';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { poll } from '../../nodes/triggers/poll/poll';
 import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
 import { BASE, createContext } from '../helpers/context';
 
@@ -221,4 +222,96 @@ export function pollContext(
 		staticData,
 		extra: { getMode: () => mode, ...extra },
 	});
+}
+
+/** The event_id of each item a poll emitted (none when it emitted nothing). */
+export function ids(result: INodeExecutionData[][] | null): string[] {
+	return (result?.[0] ?? []).map((i) => String(i.json.event_id));
+}
+
+/** What a world of `watch` reads: the poll's parameters, its endpoint, and how an item looks there. */
+export interface Watched {
+	parameters: IDataObject;
+	read: FakeRead;
+	/** The service's entry for an id. */
+	entry: (id: string) => IDataObject;
+	/** The event_id the node emits for an id. */
+	eventId: (id: string) => string;
+}
+
+/**
+ * A list read newest added first (as followers, likes and list members are), watched by a node of
+ * `typeVersion`; the service answers at most `pageLimit` a page. `add` returns the entries' ids.
+ */
+export function watch(watched: Watched, typeVersion = 1, pageLimit = 100) {
+	const served: Served = { entries: [], pageLimit, queries: [], order: 'added' };
+	const staticData: IDataObject = {};
+	serve(watched.read, served);
+	let budget: number | undefined;
+	const run = async (parameters: IDataObject = {}) => {
+		const built = pollContext(
+			{ ...watched.parameters, ...parameters },
+			staticData,
+			'trigger',
+			{ getPollBudgetMs: () => budget },
+			typeVersion,
+		);
+		const result = await poll.call(built.context);
+		return { ids: ids(result), logs: built.logs };
+	};
+	const add = (n: number) => {
+		const added: string[] = [];
+		for (let i = 0; i < n; i++) {
+			const id = nextId();
+			served.entries.push(watched.entry(id));
+			added.push(id);
+		}
+		return added;
+	};
+	const remove = (id: string) => {
+		served.entries = served.entries.filter((e) => e.id !== id);
+	};
+	/** Unfollowed (unliked, removed) and followed again: back on top of the list. */
+	const readd = (id: string) => {
+		remove(id);
+		served.entries.push(watched.entry(id));
+	};
+	/** The max_results of each request from `from` on. */
+	const sizes = (from = 0) => served.queries.slice(from).map((q) => Number(q.max_results));
+	/** n8n's poll time, in ms; a negative one cuts every read short after its first page. */
+	const setBudget = (ms: number | undefined) => (budget = ms);
+	return { served, staticData, run, add, remove, readd, sizes, setBudget };
+}
+
+/**
+ * A stand-in for direct messages read by the account `me`: GET /2/users/me answers `me`; GET
+ * /2/dm_events answers `events` as they are then, the last added first, only the kinds event_types
+ * asks for (every kind without it), at most max_results. Returns the queries it was sent, in order.
+ */
+export function serveDirectMessages(me: string, events: IDataObject[]) {
+	const queries: Array<Record<string, string>> = [];
+	nock(BASE)
+		.persist()
+		.get('/2/users/me')
+		.reply(200, { data: { id: me } });
+	nock(BASE)
+		.persist()
+		.get('/2/dm_events')
+		.query(true)
+		.reply((uri) => {
+			const q = Object.fromEntries(new URL(uri, BASE).searchParams.entries());
+			queries.push(q);
+			const types = q.event_types?.split(',');
+			const list = [...events]
+				.reverse()
+				.filter((e) => !types || types.includes(String(e.event_type)))
+				.slice(0, Number(q.max_results));
+			return [
+				200,
+				list.length
+					? { data: list, meta: { result_count: list.length } }
+					: { meta: { result_count: 0 } },
+			];
+		});
+	return queries;
 }

@@ -4,13 +4,13 @@
  * a credential switched to another account.
  */
 import nock from 'nock';
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { poll } from '../../nodes/triggers/poll/poll';
 import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
 import { BASE } from '../helpers/context';
-import type { FakeRead, Served } from './helpers';
-import { USER_42_SPACES, nextId, pollContext, serve } from './helpers';
+import type { Served, Watched } from './helpers';
+import { USER_42_SPACES, ids, nextId, pollContext, serve, watch } from './helpers';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -20,17 +20,6 @@ const USER = '42';
 const LIST = '1146654567674912769';
 const user = (id: string) => ({ id, name: `User ${id}`, username: `u${id.slice(-6)}` });
 const post = (id: string) => ({ id, text: `post ${id}`, author_id: USER });
-
-function ids(result: INodeExecutionData[][] | null): string[] {
-	return (result?.[0] ?? []).map((i) => String(i.json.event_id));
-}
-
-interface Watched {
-	parameters: IDataObject;
-	read: FakeRead;
-	entry: (id: string) => IDataObject;
-	eventId: (id: string) => string;
-}
 
 const FOLLOWERS: Watched = {
 	parameters: {
@@ -77,44 +66,6 @@ const USER_POSTS: Watched = {
 	entry: post,
 	eventId: (id) => id,
 };
-
-function watch(watched: Watched, typeVersion = 1) {
-	const served: Served = { entries: [], pageLimit: 100, queries: [], order: 'added' };
-	const staticData: IDataObject = {};
-	serve(watched.read, served);
-	let budget: number | undefined;
-	const run = async (parameters: IDataObject = {}) => {
-		const built = pollContext(
-			{ ...watched.parameters, ...parameters },
-			staticData,
-			'trigger',
-			{ getPollBudgetMs: () => budget },
-			typeVersion,
-		);
-		const result = await poll.call(built.context);
-		return { ids: ids(result), logs: built.logs };
-	};
-	const add = (n: number) => {
-		const added: string[] = [];
-		for (let i = 0; i < n; i++) {
-			const id = nextId();
-			served.entries.push(watched.entry(id));
-			added.push(id);
-		}
-		return added;
-	};
-	const remove = (id: string) => {
-		served.entries = served.entries.filter((e) => e.id !== id);
-	};
-	/** Unfollowed (unliked, removed) and followed again: back on top of the list. */
-	const readd = (id: string) => {
-		remove(id);
-		served.entries.push(watched.entry(id));
-	};
-	/** n8n's poll time, in ms; a negative one cuts every read short after its first page. */
-	const setBudget = (ms: number | undefined) => (budget = ms);
-	return { served, staticData, run, add, remove, readd, setBudget };
-}
 
 describe('Poll Trigger position', () => {
 	it.each([

@@ -9,21 +9,24 @@
  * neither since_id nor until_id; a user's posts take max_results 5 to 100.
  */
 import nock from 'nock';
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { poll } from '../../nodes/triggers/poll/poll';
 import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
 import { BASE } from '../helpers/context';
-import type { Served } from './helpers';
+import type { Served, Watched } from './helpers';
 import {
+	ids,
 	nextId,
 	pollContext,
 	serve,
+	serveDirectMessages,
 	USER_42,
 	USER_42_FOLLOWERS,
 	USER_42_FOLLOWERS_READ,
 	USER_42_POSTS,
 	USER_42_POSTS_READ,
+	watch,
 } from './helpers';
 
 beforeAll(() => nock.disableNetConnect());
@@ -32,10 +35,6 @@ afterEach(() => {
 	jest.restoreAllMocks();
 });
 afterAll(() => nock.enableNetConnect());
-
-function ids(result: INodeExecutionData[][] | null): string[] {
-	return (result?.[0] ?? []).map((i) => String(i.json.event_id));
-}
 
 /** A simulated clock for the node (Date.now), moved by hand. */
 function clock() {
@@ -48,36 +47,17 @@ function clock() {
 	};
 }
 
-/** User 42's followers (newest follow first), watched by a node of `version`. */
+const FOLLOWERS: Watched = {
+	parameters: USER_42_FOLLOWERS,
+	read: USER_42_FOLLOWERS_READ,
+	entry: (id) => ({ id, name: 'u', username: `u${id}` }),
+	eventId: (id) => `follow:${id}:${USER_42}`,
+};
+
+/** User 42's followers (newest follow first), watched by a node of `version`; `add` returns event ids. */
 function followers(version: number, pageLimit = 100) {
-	const served: Served = { entries: [], pageLimit, queries: [], order: 'added' };
-	serve(USER_42_FOLLOWERS_READ, served);
-	const staticData: IDataObject = {};
-	let budget: number | undefined;
-	const run = async (parameters: IDataObject = {}) => {
-		const built = pollContext(
-			{ ...USER_42_FOLLOWERS, ...parameters },
-			staticData,
-			'trigger',
-			{ getPollBudgetMs: () => budget },
-			version,
-		);
-		const result = await poll.call(built.context);
-		return { ids: ids(result), logs: built.logs };
-	};
-	const add = (n: number) => {
-		const added: string[] = [];
-		for (let i = 0; i < n; i++) {
-			const id = nextId();
-			served.entries.push({ id, name: 'u', username: `u${id}` });
-			added.push(`follow:${id}:${USER_42}`);
-		}
-		return added;
-	};
-	/** The max_results of each request from `from` on. */
-	const sizes = (from = 0) => served.queries.slice(from).map((q) => Number(q.max_results));
-	const setBudget = (ms: number | undefined) => (budget = ms);
-	return { served, staticData, run, add, sizes, setBudget };
+	const w = watch(FOLLOWERS, version, pageLimit);
+	return { ...w, add: (n: number) => w.add(n).map(FOLLOWERS.eventId) };
 }
 
 describe('Poll Trigger read requests: the query each mode sends', () => {
@@ -128,21 +108,8 @@ describe('Poll Trigger read requests: the query each mode sends', () => {
 	describe('direct messages (version 1.1): event_types only where set', () => {
 		const ME = '7';
 		let queries: Array<Record<string, string>>;
-		beforeEach(() => {
-			queries = [];
-			nock(BASE)
-				.persist()
-				.get('/2/users/me')
-				.reply(200, { data: { id: ME } });
-			nock(BASE)
-				.persist()
-				.get('/2/dm_events')
-				.query(true)
-				.reply((uri) => {
-					queries.push(Object.fromEntries(new URL(uri, BASE).searchParams.entries()));
-					return [200, { meta: { result_count: 0 } }];
-				});
-		});
+		// No messages: every request is answered with none.
+		beforeEach(() => (queries = serveDirectMessages(ME, [])));
 		const run = (parameters: IDataObject) =>
 			poll.call(
 				pollContext(
