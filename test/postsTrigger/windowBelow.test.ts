@@ -5,18 +5,19 @@
  * drives the real poll() against followers served newest-added first.
  */
 import nock from 'nock';
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { poll } from '../../nodes/triggers/poll/poll';
-import { CREDENTIAL_TYPES } from '../../nodes/shared/transport';
-import { BASE } from '../helpers/context';
 import {
+	ids,
 	nextId,
 	pollContext,
 	serve,
+	serveSpaces,
 	USER_42,
 	USER_42_FOLLOWERS,
 	USER_42_FOLLOWERS_READ,
+	USER_42_SPACES,
 	type Served,
 } from './helpers';
 
@@ -26,10 +27,6 @@ afterAll(() => nock.enableNetConnect());
 
 const user = (id: string) => ({ id, name: `User ${id}`, username: `u${id.slice(-6)}` });
 const follow = (id: string) => `follow:${id}:${USER_42}`;
-
-function ids(result: INodeExecutionData[][] | null): string[] {
-	return (result?.[0] ?? []).map((i) => String(i.json.event_id));
-}
 
 let workflows = 0;
 /** A workflow of its own per test: version 1.2 remembers per workflow in the process which reads paged. */
@@ -268,26 +265,10 @@ describe('Poll Trigger: followers with the User Fields created_at', () => {
 
 describe('Poll Trigger: Spaces', () => {
 	it('keep a window of the newest 200 Spaces seen and nothing below it: the service answers them in no order', async () => {
-		let answered: IDataObject[] = [];
-		nock(BASE)
-			.persist()
-			.get('/2/spaces/by/creator_ids')
-			.query(true)
-			.reply(() => [200, { data: answered, meta: { result_count: answered.length } }]);
+		const answered: IDataObject[] = [];
+		serveSpaces(answered);
 		const staticData: IDataObject = {};
-		const run = async () =>
-			ids(
-				await poll.call(
-					pollContext(
-						{
-							event: 'userSpaces',
-							authentication: CREDENTIAL_TYPES.appOnly,
-							creator: { __rl: true, mode: 'id', value: USER_42 },
-						},
-						staticData,
-					).context,
-				),
-			);
+		const run = async () => ids(await poll.call(pollContext(USER_42_SPACES, staticData).context));
 		let n = 0;
 		const hundred = () =>
 			Array.from({ length: 100 }, () => {
@@ -300,11 +281,11 @@ describe('Poll Trigger: Spaces', () => {
 					created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
 				};
 			});
-		answered = hundred();
+		answered.splice(0, answered.length, ...hundred());
 		expect(await run()).toEqual([]);
-		answered = hundred();
+		answered.splice(0, answered.length, ...hundred());
 		expect(await run()).toHaveLength(100);
-		answered = hundred();
+		answered.splice(0, answered.length, ...hundred());
 		expect(await run()).toHaveLength(100);
 		expect(staticData.known).toHaveLength(200);
 		expect(staticData).not.toHaveProperty('below');
