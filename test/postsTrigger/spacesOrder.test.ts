@@ -74,6 +74,8 @@ describe('New Spaces of a User: an answer longer than the window of 200 remember
 		expect(await run()).toEqual([['spaces.scheduled', '1NewSpaceAbcd']]);
 		expect(await run()).toEqual([]);
 		expect(await run()).toEqual([]);
+		// Nothing is kept below the window: the whole answer is the window.
+		expect(staticData).not.toHaveProperty('below');
 	});
 });
 

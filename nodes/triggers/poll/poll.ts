@@ -1469,7 +1469,7 @@ async function pollOnce(this: IPollFunctions): Promise<INodeExecutionData[][] | 
 				const read = first.entries.map((e) => String(e.id));
 				// Spaces: the whole answer (see knownIdsPoll).
 				state.known = mode.unpaged ? read : read.slice(0, KNOWN_IDS);
-				if (read.length > KNOWN_IDS) state.below = read.slice(KNOWN_IDS);
+				if (!mode.unpaged && read.length > KNOWN_IDS) state.below = read.slice(KNOWN_IDS);
 				// A longer list (or a read the rate-limit window ended): what is older is not new either.
 				if (first.cut && !mode.unpaged) state.skippedBelow = read[read.length - 1];
 			}
