@@ -101,7 +101,8 @@ export interface Served {
 	delayMs?: (query: Record<string, string>) => number;
 	/**
 	 * The rate-limit window the answers state in their headers (none when unset): each answer spends a
-	 * request of it; with none left the service answers 429 until `reset` (Unix seconds).
+	 * request of it; with none left the service answers 429. It does not renew itself at `reset` (Unix
+	 * seconds): a test sets the next window when its clock passes the reset.
 	 */
 	rate?: { limit: number; remaining: number; reset: number };
 	/** Answer this query without `meta` (the contract does not require it): its page is the last. */
